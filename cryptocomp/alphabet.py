@@ -1,0 +1,64 @@
+"""Alphabets: which letters a language's words may be written with.
+
+English and Russian have fixed alphabets.  For any other language the alphabet
+is derived from the language's own word list: the Unicode script that carries
+most of the frequency mass of its top words (Latin for French, Greek for Greek,
+Devanagari for Hindi ...): every letter or combining mark of that script.  Words written with anything else (digits, apostrophes,
+hyphens, letters of other scripts) are dropped from exported dictionaries.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from typing import Callable, Iterable
+
+__all__ = ["Alphabet", "ALPHABETS", "normalize", "script_of", "main_script", "word_filter"]
+
+Alphabet = str  # the letters, in their conventional order
+
+ALPHABETS: dict[str, Alphabet] = {
+    "en": "abcdefghijklmnopqrstuvwxyz",
+    "ru": "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+}
+
+
+def normalize(text: str) -> str:
+    """Unicode NFC and lower case: the one spelling every word is stored in."""
+    return unicodedata.normalize("NFC", text).lower()
+
+
+def script_of(ch: str) -> str:
+    """The Unicode script of a letter, read off its character name ('LATIN', 'CYRILLIC', ...)."""
+    try:
+        name = unicodedata.name(ch)
+    except ValueError:
+        return ""
+    first = name.split(" ", 1)[0]
+    return "CJK" if first.startswith("CJK") else first
+
+
+def _is_letterlike(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LM"
+
+
+def main_script(weighted_words: Iterable[tuple[str, float]], sample: int = 5000) -> str:
+    """The script carrying most of the weight of a language's top words."""
+    scripts: Counter[str] = Counter()
+    for i, (word, weight) in enumerate(weighted_words):
+        if i >= sample:
+            break
+        for ch in word:
+            if _is_letterlike(ch):
+                scripts[script_of(ch)] += weight
+    return scripts.most_common(1)[0][0] if scripts else ""
+
+
+def word_filter(lang: str, weighted_words: Iterable[tuple[str, float]] = ()) -> Callable[[str], bool]:
+    """A predicate keeping the words written entirely in the language's own alphabet."""
+    if lang in ALPHABETS:
+        letters = frozenset(ALPHABETS[lang])
+        return lambda word: bool(word) and all(ch in letters for ch in word)
+    script = main_script(weighted_words)
+    return lambda word: bool(word) and all(
+        _is_letterlike(ch) and script_of(ch) == script for ch in word)

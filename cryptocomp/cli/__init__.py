@@ -1,0 +1,71 @@
+"""The ``cryptocomp`` command: a thin layer over the library.
+
+``cryptocomp`` alone opens the interactive prompt; subcommands do one job each
+and print rich tables on a terminal, plain lines when piped, JSON with ``--json``.
+Every :class:`~cryptocomp.errors.CryptocompError` becomes one line on stderr and
+exit status 2; Ctrl-C exits with status 130 and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+from ..errors import CryptocompError
+
+__all__ = ["main", "build_parser"]
+
+# subcommand modules of this package; each defines register(subparsers)
+_COMMANDS = ["words", "index"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="cryptocomp",
+        description="Compose word puzzles from frequency dictionaries. "
+                    "Without a subcommand, opens the interactive prompt.")
+    parser.add_argument("--version", action="version", version=f"cryptocomp {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in _COMMANDS:
+        importlib.import_module(f".{name}", __name__).register(sub)
+    return parser
+
+
+def _setup_logging() -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("cryptocomp: %(message)s"))
+    root = logging.getLogger("cryptocomp")
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    root.propagate = False
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _setup_logging()
+    try:
+        if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
+            from . import prompt_cmd
+
+            return prompt_cmd.run(argv)
+        args = build_parser().parse_args(argv)
+        if not getattr(args, "run", None):
+            build_parser().print_help()
+            return 0
+        return args.run(args) or 0
+    except CryptocompError as exc:
+        print(f"cryptocomp: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cryptocomp: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`); nothing left to say
+        sys.stderr.close()
+        return 0

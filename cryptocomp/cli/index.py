@@ -1,0 +1,99 @@
+"""``cryptocomp index build|list|info``: manage the pickled index files."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from ..errors import CryptocompError, IndexFileError
+from ..store import (SUFFIX, Header, build_index, index_dir, list_indexes, read_header,
+                     read_index)
+from ._common import print_json, progress_bar
+
+
+def register(sub) -> None:
+    p = sub.add_parser("index", help="build, list and inspect index files",
+                       description=f"Index files live in {index_dir()}.")
+    isub = p.add_subparsers(dest="index_command", metavar="ACTION", required=True)
+    b = isub.add_parser("build", help="build (or rebuild) the index of a dictionary")
+    b.add_argument("source", help="en, ru, another wordfreq language code, or a dictionary file")
+    b.add_argument("--fold-yo", action="store_true", help="fold ё into е (Russian)")
+    b.set_defaults(run=run_build)
+    ls = isub.add_parser("list", help="list the index files")
+    ls.add_argument("--json", action="store_true", help="print a JSON array")
+    ls.set_defaults(run=run_list)
+    info = isub.add_parser("info", help="show an index file's header and statistics")
+    info.add_argument("name", help="index name (as `index list` shows it) or file path")
+    info.add_argument("--json", action="store_true", help="print a JSON object")
+    info.set_defaults(run=run_info)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    start = time.perf_counter()
+    with progress_bar(f"indexing {args.source}") as progress:
+        index, path = build_index(args.source, fold_yo=args.fold_yo, progress=progress)
+    where = path if path else "memory only (could not write the index directory)"
+    print(f"{index.name}: {len(index)} words indexed in {time.perf_counter() - start:.1f} s "
+          f"-> {where}")
+    return 0 if path else 1
+
+
+def _row(path, header) -> dict:
+    if isinstance(header, CryptocompError):
+        return {"name": path.stem, "path": str(path), "error": str(header)}
+    return {"name": path.stem, "path": str(path), "words": header.get("words"),
+            "format": header.get("format"), "source": header.get("source"),
+            "params": header.get("params"), "created": header.get("created"),
+            "size": path.stat().st_size}
+
+
+def run_list(args: argparse.Namespace) -> int:
+    rows = [_row(p, h) for p, h in list_indexes()]
+    if args.json:
+        print_json(rows)
+        return 0
+    if not rows:
+        print(f"no index files in {index_dir()} (build one with `cryptocomp index build en`)")
+        return 0
+    for r in rows:
+        if "error" in r:
+            print(f"{r['name']}\tERROR: {r['error']}")
+        else:
+            print(f"{r['name']}\t{r['words']} words\t{r['size'] / 1e6:.1f} MB\t{r['source']}")
+    return 0
+
+
+def _resolve_name(name: str):
+    from pathlib import Path
+
+    path = Path(name)
+    if path.suffix == SUFFIX and path.exists():
+        return path
+    path = index_dir() / f"{name}{SUFFIX}"
+    if not path.exists():
+        raise IndexFileError(f"no index named {name!r} in {index_dir()} "
+                             "(see `cryptocomp index list`)")
+    return path
+
+
+def run_info(args: argparse.Namespace) -> int:
+    path = _resolve_name(args.name)
+    header: Header = read_header(path)
+    start = time.perf_counter()
+    index = read_index(path, header)
+    load_s = time.perf_counter() - start
+    info = dict(header.fields)
+    info.update({
+        "path": str(path), "size": path.stat().st_size, "load_seconds": round(load_s, 3),
+        "alphabet": index.alphabet, "lengths": f"{min(index.lengths(), default=0)}-"
+                                               f"{index.max_length}",
+        "patterns": len(index._by_pattern), "position_bitmaps": len(index._at),
+        "top_words": index.matches(index.all_ids()).words(10),
+    })
+    if args.json:
+        print_json(info)
+        return 0
+    for key, value in info.items():
+        if key != "payload_length":
+            print(f"{key:>16}: {value}")
+    return 0

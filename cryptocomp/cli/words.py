@@ -1,0 +1,64 @@
+"""``cryptocomp words``: words fitting a template, or sharing a word's letter structure."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import QueryError
+from ._common import add_dict_options, is_terminal, open_index, per_million, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("words", help="list dictionary words fitting a template like ?р??а",
+                       description="List dictionary words, most frequent first, that fit a "
+                                   "template ('?' is any letter) or have the letter structure "
+                                   "of a word (--same-pattern).")
+    p.add_argument("template", nargs="?", help="letters and ? wildcards, e.g. s??d")
+    p.add_argument("--same-pattern", metavar="WORD",
+                   help="words with the same letter structure as WORD (барабан ~ караван)")
+    p.add_argument("--top", type=int, default=None, metavar="N",
+                   help="show at most N words (default: 50 on a terminal, all when piped)")
+    p.add_argument("--limit", type=int, default=None, metavar="N",
+                   help="use only the N most frequent words of the dictionary")
+    p.add_argument("--min-count", type=int, default=None, metavar="C",
+                   help="only words whose count is at least C")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    add_dict_options(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if bool(args.template) == bool(args.same_pattern):
+        raise QueryError("give a TEMPLATE or --same-pattern WORD (one of them)")
+    for name in ("top", "limit", "min_count"):
+        value = getattr(args, name)
+        if value is not None and value < 0:
+            raise QueryError(f"--{name.replace('_', '-')} must not be negative")
+    index = open_index(args)
+    if args.template:
+        matches = index.match(args.template, top=args.limit, min_count=args.min_count)
+    else:
+        matches = index.same_pattern(args.same_pattern, top=args.limit, min_count=args.min_count)
+    top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
+    shown = matches[:top] if top is not None else list(matches)
+    if args.json:
+        print_json([{"word": e.word, "count": e.count, "rank": e.rank} for e in shown])
+        return 0
+    if not is_terminal():
+        for e in shown:
+            print(f"{e.word}\t{e.count}")
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(matches)} word{'s' if len(matches) != 1 else ''} in {index.name}")
+    table.add_column("rank", justify="right")
+    table.add_column("word", style="bold")
+    table.add_column("per million", justify="right")
+    for e in shown:
+        table.add_row(str(e.rank), e.word, f"{per_million(e.count, index.total):.3f}")
+    console = Console()
+    console.print(table)
+    if len(matches) > len(shown):
+        console.print(f"… and {len(matches) - len(shown)} more (use --top N)")
+    return 0

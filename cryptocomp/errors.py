@@ -1,0 +1,49 @@
+"""The exceptions cryptocomp raises for bad input.
+
+Every error a user can cause is a :class:`CryptocompError` whose ``str()`` is one
+line that says what is wrong and, where it helps, what to do.  The CLI and the
+prompt print that line and carry on; they never show a traceback for these.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CryptocompError",
+    "DictionaryError",
+    "IndexFileError",
+    "QueryError",
+    "ExpressionError",
+]
+
+
+class CryptocompError(Exception):
+    """Base class: bad input or a bad file, reported as one line."""
+
+
+class DictionaryError(CryptocompError):
+    """A frequency dictionary cannot be read (missing, not UTF-8, empty)."""
+
+
+class IndexFileError(CryptocompError):
+    """An index file is missing, truncated, corrupt or cannot be written."""
+
+
+class QueryError(CryptocompError):
+    """A word query is malformed (unknown letter, bad template, bad range)."""
+
+
+class ExpressionError(CryptocompError):
+    """A puzzle expression is malformed; ``position`` is the 0-based column."""
+
+    def __init__(self, message: str, position: int | None = None, text: str | None = None):
+        self.position = position
+        self.text = text
+        if position is not None:
+            message = f"{message} (at position {position + 1})"
+        super().__init__(message)
+
+    def caret(self) -> str:
+        """Two lines: the expression and a caret under the offending column."""
+        if self.text is None or self.position is None:
+            return ""
+        return f"{self.text}\n{' ' * self.position}^"

@@ -1,0 +1,180 @@
+"""Frequency dictionaries: the ``word count`` text format, its loader, and the wordfreq export.
+
+Format (the original author's; cryptocomp calls it freqdict format 1)
+-----------------------------------------------------------------------
+UTF-8 text (a leading BOM is accepted), one entry a line::
+
+    word count
+
+``word`` is any run of non-space characters, ``count`` a non-negative decimal
+integer, separated by whitespace.  Blank lines are ignored.  On loading, every
+word is put in Unicode NFC and lower case, and duplicates (also those that only
+differ in case or normalisation) are merged by summing their counts.  A line
+with no count, a non-numeric or negative count, or extra fields is malformed: it
+is skipped and counted, and one warning names how many there were and the
+first few line numbers.  A file that is not UTF-8 is refused with one error
+naming the file.
+
+A plain word list (one word a line, no counts, like ENABLE) is accepted too:
+when the first non-blank line has a single field the file is read as a word
+list, every word with count 1 (ranked alphabetically), and a line with more
+than one field is malformed.
+
+English, Russian and every other language of the ``wordfreq`` package are
+exported into this format by :func:`export_wordfreq`: the "large" list where
+wordfreq has one (else its best), counts are frequencies per billion words
+rounded to integers, and only words written entirely in the language's own
+alphabet are kept (see :mod:`cryptocomp.alphabet`).  Russian words keep ё as
+written; ``fold_yo=True`` folds ё into е (and merges the counts) when loading.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from .alphabet import normalize, word_filter
+from .errors import DictionaryError
+
+__all__ = ["FreqDict", "LoadReport", "load_freqdict", "parse_freqdict", "export_wordfreq",
+           "wordfreq_languages", "file_sha256", "FREQDICT_FORMAT"]
+
+log = logging.getLogger(__name__)
+
+Word = str
+FREQDICT_FORMAT = 1
+_COUNT_SCALE = 1e9  # counts are occurrences per billion words
+_REPORTED_LINES = 5
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """What the loader did with a file: lines read, words kept, lines skipped."""
+
+    lines: int = 0
+    words: int = 0
+    merged: int = 0
+    malformed: int = 0
+    malformed_lines: tuple[int, ...] = ()
+
+    def warning(self, source: str) -> str | None:
+        """The one warning line for skipped lines, or None when there were none."""
+        if not self.malformed:
+            return None
+        shown = ", ".join(map(str, self.malformed_lines))
+        more = ", ..." if self.malformed > len(self.malformed_lines) else ""
+        return (f"{source}: skipped {self.malformed} malformed line"
+                f"{'s' if self.malformed != 1 else ''} (line {shown}{more}); "
+                "each line must be 'word count' with a non-negative integer count")
+
+
+@dataclass
+class FreqDict:
+    """Word counts read from one source, with where they came from."""
+
+    counts: dict[Word, int]
+    source: str
+    sha256: str = ""
+    report: LoadReport = field(default_factory=LoadReport)
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+
+def parse_freqdict(lines: Iterable[str], *, fold_yo: bool = False) -> tuple[dict[Word, int], LoadReport]:
+    """Parse ``word count`` lines into merged counts and a report of skipped lines."""
+    counts: dict[Word, int] = {}
+    n_lines = merged = malformed = 0
+    bad: list[int] = []
+    fields = 0  # 2 for 'word count' lines, 1 for a plain word list; set by the first line
+    for n_lines, line in enumerate(lines, 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if not fields:
+            fields = 1 if len(parts) == 1 else 2
+        if fields == 1:
+            parts = parts + ["1"] if len(parts) == 1 else parts + ["extra"]
+        if len(parts) != 2 or not parts[1].isascii() or not parts[1].isdigit():
+            malformed += 1
+            if len(bad) < _REPORTED_LINES:
+                bad.append(n_lines)
+            continue
+        word = normalize(parts[0])
+        if fold_yo:
+            word = word.replace("ё", "е")
+        count = int(parts[1])
+        if word in counts:
+            merged += 1
+            counts[word] += count
+        else:
+            counts[word] = count
+    return counts, LoadReport(n_lines, len(counts), merged, malformed, tuple(bad))
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def load_freqdict(path: str | os.PathLike, *, fold_yo: bool = False) -> FreqDict:
+    """Read a ``word count`` file; malformed lines are skipped with one warning."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DictionaryError(f"{path}: no such dictionary file") from None
+    except IsADirectoryError:
+        raise DictionaryError(f"{path}: is a directory, not a dictionary file") from None
+    except OSError as exc:
+        raise DictionaryError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DictionaryError(
+            f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "save the dictionary as UTF-8") from None
+    counts, report = parse_freqdict(text.splitlines(), fold_yo=fold_yo)
+    warning = report.warning(str(path))
+    if warning:
+        log.warning(warning)
+    if not counts:
+        raise DictionaryError(f"{path}: no 'word count' lines found")
+    return FreqDict(counts, str(path), hashlib.sha256(data).hexdigest(), report)
+
+
+def wordfreq_languages() -> list[str]:
+    """Language codes the installed wordfreq package has word lists for."""
+    import wordfreq
+
+    return sorted(wordfreq.available_languages("best"))
+
+
+def export_wordfreq(lang: str, path: str | os.PathLike) -> int:
+    """Write wordfreq's list for ``lang`` as a ``word count`` file (atomically); return its size."""
+    import wordfreq
+
+    large = wordfreq.available_languages("large")
+    if lang not in wordfreq.available_languages("best"):
+        raise DictionaryError(
+            f"unknown language {lang!r}: wordfreq has {', '.join(wordfreq_languages())}")
+    freqs = wordfreq.get_frequency_dict(lang, "large" if lang in large else "best")
+    keep = word_filter(lang, freqs.items())
+    counts: dict[Word, int] = {}
+    for word, freq in freqs.items():
+        word = normalize(word)
+        if keep(word):
+            counts[word] = counts.get(word, 0) + max(1, round(freq * _COUNT_SCALE))
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    from .store import write_atomic
+
+    write_atomic(Path(path), "".join(f"{w} {c}\n" for w, c in ordered).encode("utf-8"))
+    return len(ordered)
