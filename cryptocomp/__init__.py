@@ -11,7 +11,7 @@ A tour on a tiny dictionary (scripts load real ones with ``load_index("en")``):
 >>> idx.same_pattern("daddy").words()
 ['mommy']
 >>> [(e.word, e.count, e.rank) for e in idx.match("s???")]
-[('send', 40, 3)]
+[('send', 40, 2)]
 """
 
 from __future__ import annotations

@@ -343,8 +343,7 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
     """The index of a dictionary (``"en"``, ``"ru"``, any wordfreq code or a file path),
     loaded from its index file, built on first use, rebuilt when stale.
 
-    >>> from cryptocomp import load_index      # doctest: +SKIP
-    >>> idx = load_index("ru")                   # doctest: +SKIP
+    Scripts use it as ``from cryptocomp import load_index; idx = load_index("ru")``.
     """
     src = resolve_source(spec, fold_yo=fold_yo)
     _ensure_freqdict(src, progress)

@@ -15,7 +15,7 @@ def register(sub) -> None:
                                    "of a word (--same-pattern).")
     p.add_argument("template", nargs="?", help="letters and ? wildcards, e.g. s??d")
     p.add_argument("--same-pattern", metavar="WORD",
-                   help="words with the same letter structure as WORD (барабан ~ караван)")
+                   help="words with the same letter structure as WORD (мама ~ папа)")
     p.add_argument("--top", type=int, default=None, metavar="N",
                    help="show at most N words (default: 50 on a terminal, all when piped)")
     p.add_argument("--limit", type=int, default=None, metavar="N",

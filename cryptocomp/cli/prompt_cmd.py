@@ -1,0 +1,62 @@
+"""``cryptocomp [--lang CODE | --dict PATH] [--json]``: the interactive prompt.
+
+On a terminal this opens the prompt (see :mod:`cryptocomp.prompt`).  When stdin
+or stdout is not a terminal it reads one query a line from stdin and prints
+plain tab-separated results, or with ``--json`` one JSON object a query line
+(JSON Lines), so ``echo SEND+MORE | cryptocomp`` composes with pipelines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import add_dict_options, dict_spec, is_terminal
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="cryptocomp",
+        description="Open the interactive prompt (or, with stdin/stdout not a terminal, run one "
+                    "query a line). Subcommands: cryptocomp words|index ... (see "
+                    "`cryptocomp --help`).")
+    add_dict_options(p)
+    p.add_argument("--json", action="store_true",
+                   help="not a terminal: print one JSON object a query line (JSON Lines)")
+    p.add_argument("--top", type=int, default=None, metavar="N",
+                   help="show at most N results a query (default: 20 at the prompt, all when piped)")
+    p.add_argument("--minfreq", default=None, metavar="F",
+                   help="only words used at least F times per million")
+    p.add_argument("--limit", type=int, default=None, metavar="N",
+                   help="only the N most frequent words of the dictionary")
+    p.add_argument("--no-history", action="store_true", help="keep no history file")
+    return p
+
+
+def run(argv: list[str]) -> int:
+    """Parse the prompt's options, open the dictionary, run the prompt or the line mode."""
+    from ..prompt import (INTERACTIVE_TOP, Session, Settings, delayed_progress, history_path,
+                          interact, run_lines)
+
+    args = build_parser().parse_args(argv)
+    interactive = is_terminal(sys.stdin) and is_terminal(sys.stdout) and not args.json
+    progress = delayed_progress() if is_terminal(sys.stderr) else None
+    session = Session.open(dict_spec(args), fold_yo=args.fold_yo, progress=progress,
+                           settings=Settings(top=INTERACTIVE_TOP if interactive else None))
+    # the filters go through the same commands as at the prompt: one set of checks
+    if args.top is not None:
+        session.execute(f":top {args.top}")
+    if args.minfreq is not None:
+        session.execute(f":minfreq {args.minfreq}")
+    if args.limit is not None:
+        session.execute(f":limit {args.limit}")
+    if not interactive:
+        return run_lines(session, sys.stdin, sys.stdout, sys.stderr, as_json=args.json)
+    return interact(session, history=None if args.no_history else history_path(),
+                    color_system=_color_system())
+
+
+def _color_system() -> str | None:
+    from rich.console import Console
+
+    return Console().color_system

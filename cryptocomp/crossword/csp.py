@@ -1,0 +1,362 @@
+"""The CSP engine: backtracking over roaring-bitmap domains with letter-set arc consistency.
+
+Each slot's domain is a bitmap of word ids (most frequent first).  Placing a
+word narrows every crossing slot by the index's (position, letter) bitmaps;
+then arc consistency runs on the letter sets per cell: a letter survives in a
+cell only if both slots crossing there still have a candidate with it.  A slot
+left with one word removes that word from every other slot of its length (no
+repeats).  Search: MRV (fewest candidates, ties by most crossings, then a
+seeded random draw), value order by frequency, binary branching (place the
+word, else forbid it and propagate), restarts on a Luby schedule so a bad early
+choice is not explored forever; a run that finishes inside its step limit has
+searched everything, which proves the outcome.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from pyroaring import FrozenBitMap
+
+from .grid import Grid, GridError
+from .lexicon import Lexicon, WordId
+from .result import BUDGET, FILLED, NO_FILL, FillResult
+
+__all__ = ["Problem", "solve_csp", "Budget"]
+
+log = logging.getLogger(__name__)
+
+Domains = list  # list[FrozenBitMap], one per slot
+LetterMask = int  # bit i set: the i-th letter of the alphabet is possible
+
+_SMALL = 24  # domains this small are scanned word by word for their letter sets
+
+
+@dataclass
+class Budget:
+    """Limits of one fill: CSP steps (words placed) and wall-clock seconds (None: unlimited)."""
+
+    steps: int | None = None
+    seconds: float | None = None
+    start: float = field(default_factory=time.monotonic)
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def out_of_time(self) -> bool:
+        return self.seconds is not None and self.elapsed() > self.seconds
+
+
+class _Wipeout(Exception):
+    """A slot lost its last candidate."""
+
+    def __init__(self, slot: int):
+        self.slot = slot
+
+
+class _Restart(Exception):
+    """The current run used up its step limit."""
+
+
+class Problem:
+    """A grid over a lexicon: slots, crossings and initial domains (given letters applied)."""
+
+    def __init__(self, grid: Grid, lex: Lexicon):
+        self.grid, self.lex = grid, lex
+        self.slots = grid.slots
+        self.n = len(self.slots)
+        self.lengths = [s.length for s in self.slots]
+        self.letters = lex.alphabet
+        self.bit = {ch: 1 << i for i, ch in enumerate(self.letters)}
+        self.words = lex.words
+        longest = lex.longest()
+        for slot in self.slots:
+            if not lex.base(slot.length):
+                if slot.length > longest:
+                    raise GridError(f"slot {slot.name} has {slot.length} letters, longer than "
+                                    f"any word of the list (at most {longest})")
+                raise GridError(f"slot {slot.name} has {slot.length} letters and the list has "
+                                f"no word of that length")
+        for (r, c), ch in grid.given.items():
+            if ch not in self.bit:
+                raise GridError(f"letter {ch!r} at row {r + 1}, column {c + 1} does not occur "
+                                f"in the word list {lex.describe()}")
+        self.cross: list[list[tuple[int, int, int]]] = [[] for _ in range(self.n)]
+        for a, pa, b, pb in grid.crossings():
+            self.cross[a].append((pa, b, pb))
+            self.cross[b].append((pb, a, pa))
+        self.degree = [len(c) for c in self.cross]
+        self.same_length = [[t for t in range(self.n) if t != s and self.lengths[t] == self.lengths[s]]
+                            for s in range(self.n)]
+        # (position, letter, bit, bitmap) per slot length and position, for letter sets
+        self._pos_letters: dict[tuple[int, int], list[tuple[int, FrozenBitMap]]] = {}
+        self.initial: Domains = []
+        for slot in self.slots:
+            dom = lex.base(slot.length)
+            for p, cell in enumerate(slot.cells):
+                ch = grid.given.get(cell)
+                if ch is not None:
+                    dom = dom & lex.at(slot.length, p, ch)
+            self.initial.append(dom)
+
+    def pos_letters(self, n: int, p: int) -> list[tuple[int, FrozenBitMap]]:
+        """(letter bit, bitmap) for each letter at position ``p`` of ``n``-letter words."""
+        key = (n, p)
+        got = self._pos_letters.get(key)
+        if got is None:
+            got = []
+            for ch in self.letters:
+                bm = self.lex.at(n, p, ch)
+                if bm:
+                    got.append((self.bit[ch], bm))
+            self._pos_letters[key] = got
+        return got
+
+    def pattern(self, s: int, dom: FrozenBitMap | None = None) -> str:
+        """The slot's given letters as a template, e.g. ``a?z``."""
+        return "".join(self.grid.given.get(cell, "?") for cell in self.slots[s].cells)
+
+
+class _Search:
+    """One CSP search over a :class:`Problem` (state: domains and cached letter sets)."""
+
+    def __init__(self, prob: Problem, budget: Budget, rng: random.Random | None):
+        self.p = prob
+        self.budget = budget
+        self.rng = rng
+        self.steps = 0
+        self.limit: int | None = None
+        self.fails = [0] * prob.n
+        self.best_settled = -1
+        self.best: tuple[list[str], int, int] | None = None  # partial words, culprit, its count
+
+    # -- letter sets and propagation --------------------------------------------------
+
+    def _mask(self, dom: Domains, lets: list, s: int, p: int) -> LetterMask:
+        cache = lets[s]
+        m = cache[p]
+        if m is None:
+            d = dom[s]
+            m = 0
+            if len(d) <= _SMALL:
+                bit, words = self.p.bit, self.p.words
+                for i in d:
+                    m |= bit[words[i][p]]
+            else:
+                for b, bm in self.p.pos_letters(self.p.lengths[s], p):
+                    if not d.isdisjoint(bm):
+                        m |= b
+            cache[p] = m
+        return m
+
+    def _set(self, dom: Domains, lets: list, t: int, d: FrozenBitMap, queue: list) -> None:
+        if not d:
+            self.fails[t] += 1
+            raise _Wipeout(t)
+        dom[t] = d
+        lets[t] = [None] * self.p.lengths[t]
+        if t not in queue:
+            queue.append(t)
+        if len(d) == 1:
+            w = d.min()
+            single = FrozenBitMap([w])
+            for u in self.p.same_length[t]:
+                du = dom[u]
+                if w in du:
+                    self._set(dom, lets, u, du - single, queue)
+
+    def _propagate(self, dom: Domains, lets: list, queue: list) -> None:
+        """Letter-set arc consistency from the slots in ``queue``; raise _Wipeout on failure."""
+        p = self.p
+        while queue:
+            s = queue.pop()
+            for ps, t, pt in p.cross[s]:
+                ms = self._mask(dom, lets, s, ps)
+                mt = self._mask(dom, lets, t, pt)
+                drop = mt & ~ms
+                if drop:
+                    d = dom[t].difference(*[bm for b, bm in p.pos_letters(p.lengths[t], pt)
+                                            if b & drop])
+                    self._set(dom, lets, t, d, queue)
+                    lets[t][pt] = mt & ms
+
+    def root(self) -> tuple[Domains, list]:
+        """The initial domains made arc consistent (may raise _Wipeout)."""
+        dom = list(self.p.initial)
+        lets = [[None] * n for n in self.p.lengths]
+        queue: list[int] = []
+        for s, d in enumerate(dom):
+            if not d:
+                self.fails[s] += 1
+                raise _Wipeout(s)
+            if len(d) == 1:
+                self._set(dom, lets, s, d, queue)
+        queue = list(range(self.p.n))
+        self._propagate(dom, lets, queue)
+        return dom, lets
+
+    # -- search ---------------------------------------------------------------------------
+
+    def _choose(self, dom: Domains) -> int | None:
+        best, best_key = None, None
+        degree = self.p.degree
+        rng = self.rng
+        for s, d in enumerate(dom):
+            k = len(d)
+            if k == 1:
+                continue
+            key = (k, -degree[s], rng.random() if rng is not None else s)
+            if best_key is None or key < best_key:
+                best, best_key = s, key
+        return best
+
+    def _pick(self, d: FrozenBitMap) -> WordId:
+        if self.rng is not None and len(d) > 1 and self.rng.random() < 0.2:
+            return d[self.rng.randrange(min(len(d), 3))]
+        return d.min()
+
+    def _note(self, dom: Domains) -> None:
+        settled = sum(1 for d in dom if len(d) == 1)
+        if settled > self.best_settled:
+            self.best_settled = settled
+            words = self.p.words
+            partial = [words[d.min()] if len(d) == 1 else "." * n
+                       for d, n in zip(dom, self.p.lengths)]
+            open_ = [(len(d), s) for s, d in enumerate(dom) if len(d) != 1]
+            culprit, count = (min(open_)[1], min(open_)[0]) if open_ else (-1, 0)
+            self.best = (partial, culprit, count)
+
+    def run(self, dom: Domains, lets: list) -> Iterator[list[WordId]]:
+        """Yield every fill below this state (raises _Restart past the step limit)."""
+        while True:
+            s = self._choose(dom)
+            if s is None:
+                yield [d.min() for d in dom]
+                return
+            w = self._pick(dom[s])
+            self.steps += 1
+            if self.limit is not None and self.steps > self.limit:
+                raise _Restart
+            if not self.steps & 63:
+                self._note(dom)
+                if self.budget.out_of_time() or (self.budget.steps is not None
+                                                 and self.steps >= self.budget.steps):
+                    raise _Restart
+            child, clets = list(dom), list(lets)
+            queue: list[int] = []
+            try:
+                self._set(child, clets, s, FrozenBitMap([w]), queue)
+                self._propagate(child, clets, queue)
+            except _Wipeout:
+                pass
+            else:
+                yield from self.run(child, clets)
+            dom, lets = list(dom), list(lets)
+            queue = []
+            try:
+                self._set(dom, lets, s, dom[s] - FrozenBitMap([w]), queue)
+                self._propagate(dom, lets, queue)
+            except _Wipeout:
+                return
+
+
+def _luby(i: int) -> int:
+    """The i-th term (1-based) of the Luby sequence 1 1 2 1 1 2 4 ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+        k -= 1
+        while (1 << k) - 1 < i:
+            k += 1
+
+
+def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
+              seed: int | None = None, restart_base: int = 200) -> FillResult:
+    """Fill ``prob.grid`` with up to ``count`` different fills by the CSP engine."""
+    budget = budget or Budget()
+    grid = prob.grid
+    search = _Search(prob, budget, None)
+    result = FillResult(grid, BUDGET, engine="csp")
+    words = prob.words
+    try:
+        dom, lets = search.root()
+    except _Wipeout as exc:
+        return _no_fill_root(prob, search, exc.slot, result)
+    found: list[list[WordId]] = []
+    seen: set[tuple[int, ...]] = set()
+    rng = random.Random(seed if seed is not None else 0)
+    run_no = 0
+    complete = False
+    while True:
+        run_no += 1
+        # the first run is plain (frequency order, static ties) unless a seed asks otherwise
+        search.rng = rng if (seed is not None or run_no > 1) else None
+        search.limit = None if restart_base <= 0 else search.steps + restart_base * _luby(run_no)
+        try:
+            for sol in search.run(list(dom), list(lets)):
+                key = tuple(sol)
+                if key not in seen:
+                    seen.add(key)
+                    found.append(sol)
+                    if len(found) >= count:
+                        break
+            else:
+                complete = True
+        except _Restart:
+            if budget.out_of_time() or (budget.steps is not None and search.steps >= budget.steps):
+                break
+            continue
+        break
+    result.steps = search.steps
+    result.seconds = budget.elapsed()
+    result.fills = [[words[i] for i in sol] for sol in found]
+    result.complete = complete
+    if found:
+        result.status = FILLED
+        result.message = (f"filled {len(found)} way{'s' if len(found) > 1 else ''}"
+                          + (" (all fills)" if complete and len(found) < count else ""))
+    elif complete:
+        result.status = NO_FILL
+        worst = max(range(prob.n), key=lambda s: search.fails[s])
+        result.culprit = prob.slots[worst].name
+        result.message = (f"no fill exists: the complete search ({search.steps} steps) ran out "
+                          f"of candidates most often at {result.culprit}")
+    else:
+        if search.best is None:
+            search._note(dom)
+        partial, culprit, cnt = search.best
+        result.partial = partial
+        if culprit >= 0:
+            result.culprit = prob.slots[culprit].name
+            result.culprit_candidates = cnt
+        result.message = (f"budget exhausted after {search.steps} steps and "
+                          f"{result.seconds:.1f} s; best partial fill settles "
+                          f"{sum(1 for w in partial if '.' not in w)} of {prob.n} slots"
+                          + (f", fewest candidates at {result.culprit} ({cnt})"
+                             if result.culprit else ""))
+    return result
+
+
+def _no_fill_root(prob: Problem, search: _Search, slot: int, result: FillResult) -> FillResult:
+    name = prob.slots[slot].name
+    result.status = NO_FILL
+    result.complete = True
+    result.culprit = name
+    result.culprit_candidates = 0
+    result.steps = search.steps
+    result.seconds = search.budget.elapsed()
+    pattern = prob.pattern(slot)
+    if not prob.initial[slot]:
+        result.message = f"no fill exists: no word of the list fits {name} ({pattern})"
+    else:
+        result.message = (f"no fill exists: {name} ({pattern}) has no candidate left once "
+                          f"its crossings are made consistent")
+    return result

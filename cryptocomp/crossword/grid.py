@@ -1,0 +1,333 @@
+"""The crossword grid: cells, blocks, given letters and the slots words go in.
+
+Rules of a fill (enforced by the engines, verified by :mod:`.check`):
+
+* every slot holds a word of the word list, of exactly the slot's length;
+* where two slots cross they share the cell, so their letters agree;
+* a given (pre-filled) letter is kept;
+* no word appears in two slots.
+
+A slot is a tuple of cells; two slots cross where they share a cell.  In a
+drawn grid the slots are the maximal runs of two or more open cells across and
+down (a run of one cell is no slot: that cell is unchecked).  The slot-list
+format names its slots explicitly; a symmetric word square has one slot per
+row whose cells are shared with the column of the same number.
+
+Text grid format (version 1)
+----------------------------
+One row a line, one character a cell: ``#`` a block, ``.`` (or ``?``, ``_``)
+an empty cell, a letter a given letter (any alphabet; stored in lower case).
+Lines starting with ``;`` are comments; blank lines before and after the grid
+are ignored.  All rows must have the same number of cells.
+
+Slot-list format (version 1, the textbook filler's ``crossword.txt``)
+---------------------------------------------------------------------
+First line ``W H`` (width, height); then one slot a line, ``x y length dir``
+with 0-based column ``x`` and row ``y`` of the first cell and ``dir`` ``h``
+(across) or ``v`` (down).  Cells no slot covers are blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from ..alphabet import normalize
+from ..errors import CryptocompError
+
+__all__ = ["Cell", "Letter", "Slot", "Grid", "GridError", "parse_text", "format_text",
+           "parse_slots", "format_slots", "read_grid", "BLOCK", "EMPTY"]
+
+Cell = tuple[int, int]  # (row, column), 0-based
+Letter = str
+Direction = str  # "across" | "down"
+
+BLOCK = "#"
+EMPTY = "."
+_EMPTY_CHARS = frozenset(".?_")
+TEXT_FORMAT = 1
+SLOTS_FORMAT = 1
+
+
+class GridError(CryptocompError):
+    """A grid cannot be read or cannot be filled from the given word list at all."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A place for one word: its name ("1-across"), direction and cells in reading order."""
+
+    name: str
+    direction: Direction
+    cells: tuple[Cell, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.cells)
+
+    @property
+    def start(self) -> Cell:
+        return self.cells[0]
+
+
+@dataclass
+class Grid:
+    """A grid of ``height`` rows and ``width`` columns with its slots and given letters.
+
+    ``symmetric`` marks a word square whose rows are also its columns: slot ``i``
+    covers cells ``(min(i, j), max(i, j))``; the drawn square is read off by
+    :meth:`letters_of`.
+    """
+
+    width: int
+    height: int
+    slots: tuple[Slot, ...]
+    given: dict[Cell, Letter] = field(default_factory=dict)
+    symmetric: bool = False
+
+    # -- construction -----------------------------------------------------------
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str]) -> "Grid":
+        """A drawn grid from rows of characters (see the module docstring)."""
+        rows = list(rows)
+        if not rows:
+            raise GridError("empty grid: no rows")
+        width = len(rows[0])
+        given: dict[Cell, Letter] = {}
+        open_cells: set[Cell] = set()
+        for r, row in enumerate(rows):
+            if len(row) != width:
+                raise GridError(f"ragged grid: row {r + 1} has {len(row)} cells, "
+                                f"row 1 has {width}")
+            for c, ch in enumerate(row):
+                if ch == BLOCK:
+                    continue
+                if ch in _EMPTY_CHARS:
+                    open_cells.add((r, c))
+                elif ch.isalpha():
+                    open_cells.add((r, c))
+                    given[(r, c)] = normalize(ch)
+                else:
+                    raise GridError(f"unknown character {ch!r} at row {r + 1}, column {c + 1} "
+                                    f"(use {BLOCK} for a block, {EMPTY} for an empty cell, "
+                                    f"or a letter)")
+        return cls.from_cells(width, len(rows), open_cells, given)
+
+    @classmethod
+    def from_cells(cls, width: int, height: int, open_cells: Iterable[Cell],
+                   given: Mapping[Cell, Letter] | None = None) -> "Grid":
+        """A drawn grid: slots are the maximal runs of >= 2 open cells across and down."""
+        open_set = set(open_cells)
+        runs: list[tuple[Direction, tuple[Cell, ...]]] = []
+        for direction, (dr, dc) in (("across", (0, 1)), ("down", (1, 0))):
+            for r in range(height):
+                for c in range(width):
+                    if (r, c) not in open_set or (r - dr, c - dc) in open_set:
+                        continue
+                    cells = []
+                    rr, cc = r, c
+                    while (rr, cc) in open_set:
+                        cells.append((rr, cc))
+                        rr, cc = rr + dr, cc + dc
+                    if len(cells) >= 2:
+                        runs.append((direction, tuple(cells)))
+        if not runs:
+            raise GridError("the grid has no slot (no run of two or more open cells)")
+        grid = cls(width, height, _numbered(runs), dict(given or {}))
+        grid._check()
+        return grid
+
+    @classmethod
+    def from_slot_specs(cls, width: int, height: int,
+                        specs: Iterable[tuple[int, int, int, str]]) -> "Grid":
+        """A grid from explicit ``(x, y, length, 'h'|'v')`` slots (the slot-list format)."""
+        if width <= 0 or height <= 0:
+            raise GridError(f"bad grid size {width}x{height}")
+        runs: list[tuple[Direction, tuple[Cell, ...]]] = []
+        covered: dict[tuple[Direction, Cell], int] = {}
+        for n, (x, y, length, d) in enumerate(specs, 1):
+            if d not in ("h", "v"):
+                raise GridError(f"slot {n}: direction {d!r} is not h or v")
+            if length < 1:
+                raise GridError(f"slot {n}: length {length} is not positive")
+            direction = "across" if d == "h" else "down"
+            cells = tuple((y, x + i) if d == "h" else (y + i, x) for i in range(length))
+            for r, c in cells:
+                if not (0 <= r < height and 0 <= c < width):
+                    raise GridError(f"slot {n} ({x} {y} {length} {d}) leaves the "
+                                    f"{width}x{height} grid")
+                if (direction, (r, c)) in covered:
+                    raise GridError(f"slot {n} overlaps slot {covered[(direction, (r, c))]} "
+                                    f"in the same direction")
+                covered[(direction, (r, c))] = n
+            runs.append((direction, cells))
+        if not runs:
+            raise GridError("the slot list has no slot")
+        grid = cls(width, height, _numbered(runs), {})
+        grid._check()
+        return grid
+
+    # -- views ------------------------------------------------------------------
+
+    @property
+    def cells(self) -> set[Cell]:
+        """The open cells (covered by some slot, or given)."""
+        out = {cell for slot in self.slots for cell in slot.cells}
+        out.update(self.given)
+        return out
+
+    def is_block(self, cell: Cell) -> bool:
+        return cell not in self.cells
+
+    def crossings(self) -> list[tuple[int, int, int, int]]:
+        """Every crossing as ``(slot a, position in a, slot b, position in b)``, a < b."""
+        where: dict[Cell, list[tuple[int, int]]] = {}
+        for s, slot in enumerate(self.slots):
+            for p, cell in enumerate(slot.cells):
+                where.setdefault(cell, []).append((s, p))
+        out = []
+        for places in where.values():
+            for i in range(len(places)):
+                for j in range(i + 1, len(places)):
+                    (a, pa), (b, pb) = places[i], places[j]
+                    out.append((a, pa, b, pb))
+        return sorted(out)
+
+    def numbers(self) -> dict[Cell, int]:
+        """Clue numbers: the start cells of slots, numbered in reading order."""
+        starts = sorted({slot.start for slot in self.slots})
+        return {cell: n for n, cell in enumerate(starts, 1)}
+
+    def words_of(self, letters: Mapping[Cell, Letter]) -> list[str]:
+        """The word in each slot (``.`` where a cell has no letter), in slot order."""
+        return ["".join(letters.get(cell, EMPTY) for cell in slot.cells) for slot in self.slots]
+
+    def letters_of(self, words: Iterable[str]) -> dict[Cell, Letter]:
+        """The drawn letters of one word per slot (a symmetric square is mirrored out)."""
+        letters: dict[Cell, Letter] = dict(self.given)
+        for slot, word in zip(self.slots, words):
+            for cell, ch in zip(slot.cells, word):
+                if ch != EMPTY:
+                    letters[cell] = ch
+        if self.symmetric:
+            letters.update({(c, r): ch for (r, c), ch in list(letters.items())})
+        return letters
+
+    def drawn_open(self) -> set[Cell]:
+        """The open cells as drawn (both triangles of a symmetric square)."""
+        cells = self.cells
+        if self.symmetric:
+            cells |= {(c, r) for r, c in cells}
+        return cells
+
+    def _check(self) -> None:
+        """Invariants: cells inside, slot names unique, slots sorted, given cells open."""
+        names = [s.name for s in self.slots]
+        assert len(set(names)) == len(names), "duplicate slot names"
+        for slot in self.slots:
+            assert slot.length >= 1
+            assert len(set(slot.cells)) == slot.length, f"{slot.name} repeats a cell"
+            for r, c in slot.cells:
+                assert 0 <= r < self.height and 0 <= c < self.width, f"{slot.name} leaves the grid"
+        covered = {cell for slot in self.slots for cell in slot.cells}
+        for cell, ch in self.given.items():
+            if cell not in covered:
+                # a given letter in an unchecked lone cell is allowed in drawn grids
+                r, c = cell
+                assert 0 <= r < self.height and 0 <= c < self.width
+            assert len(ch) == 1 and ch == normalize(ch), f"bad given letter {ch!r}"
+
+
+def _numbered(runs: list[tuple[Direction, tuple[Cell, ...]]]) -> tuple[Slot, ...]:
+    """Name runs by the usual numbering: start cells numbered in reading order."""
+    starts = sorted({cells[0] for _, cells in runs})
+    number = {cell: n for n, cell in enumerate(starts, 1)}
+    slots = [Slot(f"{number[cells[0]]}-{d}", d, cells) for d, cells in runs]
+    # across before down, then by number: the order of a printed clue list
+    slots.sort(key=lambda s: (s.direction != "across", number[s.start]))
+    return tuple(slots)
+
+
+# -- text formats -------------------------------------------------------------------
+
+def parse_text(text: str) -> Grid:
+    """A grid from the text format (see the module docstring)."""
+    lines = [line.rstrip("\r\n").rstrip() for line in text.splitlines()]
+    lines = [line for line in lines if not line.lstrip().startswith(";")]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    for i, line in enumerate(lines):
+        if not line.strip():
+            raise GridError(f"blank line inside the grid (line {i + 1})")
+    return Grid.from_rows(line.strip() for line in lines)
+
+
+def format_text(grid: Grid, letters: Mapping[Cell, Letter] | None = None) -> str:
+    """The grid in the text format, with ``letters`` (else the given letters) written in."""
+    letters = grid.letters_of([]) if letters is None else letters
+    open_cells = grid.drawn_open()
+    rows = []
+    for r in range(grid.height):
+        rows.append("".join(letters.get((r, c), EMPTY) if (r, c) in open_cells else BLOCK
+                            for c in range(grid.width)))
+    return "\n".join(rows) + "\n"
+
+
+def parse_slots(text: str) -> Grid:
+    """A grid from the slot-list format (see the module docstring)."""
+    lines = [(n, line.split()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise GridError("empty slot list")
+    n, head = lines[0]
+    if len(head) != 2 or not all(_is_int(t) for t in head):
+        raise GridError(f"line {n}: expected 'W H' (width and height), got {' '.join(head)!r}")
+    width, height = int(head[0]), int(head[1])
+    specs = []
+    for n, parts in lines[1:]:
+        if len(parts) != 4 or not all(_is_int(t) for t in parts[:3]) or parts[3] not in ("h", "v"):
+            raise GridError(f"line {n}: expected 'x y length h|v', got {' '.join(parts)!r}")
+        specs.append((int(parts[0]), int(parts[1]), int(parts[2]), parts[3]))
+    return Grid.from_slot_specs(width, height, specs)
+
+
+def format_slots(grid: Grid) -> str:
+    """The grid's slots in the slot-list format (given letters are not part of it)."""
+    if grid.symmetric:
+        raise GridError("a symmetric square has no slot-list form")
+    out = [f"{grid.width} {grid.height}"]
+    for slot in grid.slots:
+        r, c = slot.start
+        out.append(f"{c} {r} {slot.length} {'h' if slot.direction == 'across' else 'v'}")
+    return "\n".join(out) + "\n"
+
+
+def _is_int(token: str) -> bool:
+    return token.isascii() and token.lstrip("-").isdigit()
+
+
+def read_grid(path: str | Path) -> Grid:
+    """Read a grid file: ``.ipuz`` (JSON), a slot list (first line ``W H``), else a text grid."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GridError(f"grid file not found: {path}") from None
+    except IsADirectoryError:
+        raise GridError(f"grid file is a directory: {path}") from None
+    except UnicodeDecodeError:
+        raise GridError(f"grid file is not UTF-8 text: {path}") from None
+    except OSError as exc:
+        raise GridError(f"cannot read grid file {path}: {exc.strerror or exc}") from None
+    stripped = text.lstrip("\ufeff").lstrip()
+    if path.suffix.lower() == ".ipuz" or stripped.startswith("{"):
+        from .ipuz import parse_ipuz
+
+        return parse_ipuz(stripped, source=str(path))
+    first = next((line.split() for line in stripped.splitlines() if line.strip()), [])
+    if len(first) == 2 and all(_is_int(t) for t in first):
+        return parse_slots(stripped)
+    return parse_text(stripped)

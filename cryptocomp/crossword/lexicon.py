@@ -1,0 +1,68 @@
+"""The words a fill may use: a dictionary index cut to its most frequent words and a length range.
+
+Word ids are the index's (rank - 1), so iterating a domain bitmap yields the
+most frequent candidate first: that is the value order of the CSP engine.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pyroaring import FrozenBitMap
+
+from ..index import Index, Word, WordId
+
+__all__ = ["Lexicon", "Word", "WordId"]
+
+_EMPTY = FrozenBitMap()
+
+
+class Lexicon:
+    """Words of ``index`` among its ``top`` most frequent (count >= ``min_count``), of
+    ``min_length`` to ``max_length`` letters."""
+
+    def __init__(self, index: Index, *, top: int | None = None, min_count: int | None = None,
+                 min_length: int = 1, max_length: int | None = None):
+        self.index = index
+        self.words = index.words
+        self.limit = index.prefix(top, min_count)
+        self.min_length = max(1, min_length)
+        self.max_length = index.max_length if max_length is None else max_length
+        self.alphabet = index.alphabet
+        self._prefix = FrozenBitMap(range(self.limit)) if self.limit < len(index) else None
+        self._base = lru_cache(maxsize=None)(self._compute_base)
+        self._at = lru_cache(maxsize=None)(self._compute_at)
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        i = self.index.id_of(word)
+        return i is not None and i < self.limit and self.min_length <= len(word) <= self.max_length
+
+    def base(self, n: int) -> FrozenBitMap:
+        """Ids of every usable word of ``n`` letters."""
+        return self._base(n)
+
+    def at(self, n: int, pos: int, letter: str) -> FrozenBitMap:
+        """Ids of usable ``n``-letter words with ``letter`` at 0-based ``pos``."""
+        return self._at(n, pos, letter)
+
+    def longest(self) -> int:
+        """The length of the longest usable word (0 when none)."""
+        return max((n for n in self.index.lengths() if self.base(n)), default=0)
+
+    def _compute_base(self, n: int) -> FrozenBitMap:
+        if not self.min_length <= n <= self.max_length:
+            return _EMPTY
+        bm = self.index.by_length(n)
+        return bm & self._prefix if self._prefix is not None else bm
+
+    def _compute_at(self, n: int, pos: int, letter: str) -> FrozenBitMap:
+        return self.base(n) & self.index.at(pos, letter)
+
+    def describe(self) -> str:
+        """A short description: '<index> top 100000, 3-15 letters'."""
+        parts = [self.index.name or "(unnamed)"]
+        if self.limit < len(self.index):
+            parts.append(f"top {self.limit}")
+        return " ".join(parts)

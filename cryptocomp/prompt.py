@@ -1,0 +1,816 @@
+"""The interactive prompt: one line in, one result (or one error) out.
+
+A :class:`Session` holds the state a user builds up at the prompt (the
+dictionary, the filters, the last results) and turns each line into an
+:class:`Outcome`:
+
+=====================  ==========================================================
+``SEND+MORE``          compose: every dictionary word completing a puzzle with
+                       exactly one solution (``SEND+MORE=?``), most frequent first
+``SEND+?=MONEY``       compose for the unknown operand
+``SEND+MORE=MONEY``    solve: count the solutions, list some
+``?р??а``              words fitting a template (``?`` or ``.`` is any letter)
+``:same WORD``         words with the same letter structure as WORD
+``:command ...``       see :data:`COMMANDS`
+=====================  ==========================================================
+
+Rendering is separate from the session: :func:`result_table` builds a rich
+table, :func:`plain_lines` tab-separated lines for pipelines,
+:func:`result_json` a JSON value.  :func:`interact` runs the prompt_toolkit
+loop (history, completion, toolbar); :func:`run_lines` the non-terminal mode.
+
+Every user error is a :class:`~cryptocomp.errors.CryptocompError`, shown as one
+line (an :class:`~cryptocomp.errors.ExpressionError` adds the expression with
+a caret under the faulty column); Ctrl-C cancels the running query only.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import math
+import os
+import time
+from collections.abc import Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, ContextManager, Iterable, Iterator, TextIO
+
+from .errors import CryptocompError, ExpressionError, QueryError
+
+if TYPE_CHECKING:  # the heavy imports stay lazy so the prompt starts fast
+    from rich.console import RenderableType
+    from rich.table import Table
+
+    from .index import Index, Matches
+
+__all__ = ["Session", "Settings", "Result", "Row", "Outcome", "COMMANDS", "result_table",
+           "plain_lines", "result_json", "save_result", "render_ansi", "interact", "run_lines",
+           "open_history", "history_path", "delayed_progress", "JSON_FORMAT"]
+
+log = logging.getLogger(__name__)
+
+Line = str
+Spec = str  # a dictionary: "en", "ru", another wordfreq code, or a file path
+Progress = Callable[[int, int], None]  # (done, total)
+ProgressFactory = Callable[[str], ContextManager["Progress | None"]]
+Write = Callable[[str], None]  # prints ANSI text (one or more lines, no trailing newline)
+Kind = str  # "compose" | "solve" | "words"
+
+JSON_FORMAT = 1  # version of the JSON values result_json() and :save write
+INTERACTIVE_TOP = 20  # rows shown at the prompt unless :top says otherwise
+
+# name -> (argument, what it does); the order is the :help order
+COMMANDS: dict[str, tuple[str, str]] = {
+    ":help": ("", "this help"),
+    ":same": ("WORD", "words with the same letter structure as WORD (барабан ~ караван)"),
+    ":lang": ("CODE", "switch to a wordfreq language (en, ru, fr, ...)"),
+    ":dict": ("PATH", "switch to a 'word count' dictionary file (or a word list)"),
+    ":top": ("N|all", "show at most N results (all: no truncation)"),
+    ":minfreq": ("F|off", "only words used at least F times per million"),
+    ":limit": ("N|off", "only the N most frequent words of the dictionary"),
+    ":save": ("FILE", "save the last results, all of them, to FILE.csv or FILE.json"),
+    ":quit": ("", "leave (Ctrl-D does too)"),
+}
+_ALIASES = {":q": ":quit", ":exit": ":quit", ":h": ":help", ":?": ":help"}
+
+
+# -- state -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Settings:
+    """The filters: rows shown, minimum frequency (per million), dictionary prefix."""
+
+    top: int | None = INTERACTIVE_TOP  # None: show every row
+    minfreq: Fraction | None = None  # per million; None: no threshold
+    limit: int | None = None  # only the `limit` most frequent words; None: all
+
+    def _check(self) -> None:
+        assert self.top is None or self.top >= 1, self.top
+        assert self.minfreq is None or self.minfreq > 0, self.minfreq
+        assert self.limit is None or self.limit >= 1, self.limit
+
+    def min_count(self, total: int) -> int | None:
+        """The smallest count whose frequency reaches ``minfreq`` in a dictionary of ``total``."""
+        if self.minfreq is None:
+            return None
+        # exact arithmetic: count * 1e6 / total >= minfreq  <=>  count >= minfreq * total / 1e6
+        return max(1, math.ceil(self.minfreq * total / 1_000_000))
+
+    def describe(self) -> str:
+        """The filters in a few words, for the toolbar."""
+        parts = [f"top {self.top if self.top is not None else 'all'}"]
+        if self.minfreq is not None:
+            parts.append(f"minfreq {_fraction_text(self.minfreq)}/M")
+        if self.limit is not None:
+            parts.append(f"limit {self.limit:,}")
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One result line: a dictionary word (with its puzzle) or one solution of a puzzle."""
+
+    rank: int | None  # the word's 1-based frequency rank; None for a solution row
+    word: str
+    count: int
+    per_million: float
+    puzzle: str = ""  # in letters, e.g. "send+more=money"
+    solution: str = ""  # in digits, e.g. "9567+1085=10652"
+    assignment: dict[str, int] | None = None
+
+    def as_dict(self, kind: Kind) -> dict:
+        """The row as a JSON object with the fields its kind has."""
+        if kind == "solve":
+            return {"solution": self.solution, "assignment": self.assignment}
+        out = {"rank": self.rank, "word": self.word, "count": self.count,
+               "per_million": self.per_million}
+        if kind == "compose":
+            out.update(puzzle=self.puzzle, solution=self.solution, assignment=self.assignment)
+        return out
+
+
+class _WordRows(Sequence):
+    """The words of a Matches as Rows, converted only when read (templates can match 100k)."""
+
+    def __init__(self, matches: "Matches", total: int):
+        self._matches = matches
+        self._total = total
+
+    def __len__(self) -> int:
+        return len(self._matches)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._row(e) for e in self._matches[i]]
+        return self._row(self._matches[i])
+
+    def __iter__(self) -> Iterator[Row]:
+        return (self._row(e) for e in self._matches)
+
+    def _row(self, e) -> Row:
+        return Row(e.rank, e.word, e.count, _per_million(e.count, self._total))
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer to one query line: every row, most frequent first."""
+
+    kind: Kind
+    query: str  # the line as typed
+    title: str  # e.g. "send+more=?"
+    dictionary: str  # the index name
+    rows: Sequence[Row]
+    total: int  # len(rows) for compose/words; the exact solution count for solve
+
+    def _check(self) -> None:
+        assert self.kind in ("compose", "solve", "words"), self.kind
+        assert self.total >= len(self.rows) if self.kind == "solve" else \
+            self.total == len(self.rows)
+
+    @property
+    def noun(self) -> str:
+        return {"compose": "puzzle", "solve": "solution", "words": "word"}[self.kind]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a line produced: a result, a message, a help table, or the wish to quit."""
+
+    result: Result | None = None
+    message: str = ""
+    help: bool = False
+    quit: bool = False
+
+
+def _per_million(count: int, total: int) -> float:
+    return count * 1e6 / total if total else 0.0
+
+
+def _fraction_text(x: Fraction) -> str:
+    return str(int(x)) if x.denominator == 1 else f"{float(x):g}"
+
+
+@contextmanager
+def _no_progress(description: str) -> Iterator[None]:
+    yield None
+
+
+class Session:
+    """The prompt's state and the dispatch of one line; knows nothing about terminals."""
+
+    def __init__(self, index: "Index", spec: Spec, *, fold_yo: bool = False,
+                 settings: Settings | None = None, progress: ProgressFactory | None = None):
+        self.index = index
+        self.spec = spec
+        self.fold_yo = fold_yo
+        self.settings = settings or Settings()
+        self.last: Result | None = None
+        self.progress: ProgressFactory = progress or _no_progress  # for long queries
+
+    @classmethod
+    def open(cls, spec: Spec, *, fold_yo: bool = False, settings: Settings | None = None,
+             progress: ProgressFactory | None = None) -> "Session":
+        """A session on a dictionary, loading (on first use, building) its index."""
+        index = _load(spec, fold_yo, progress or _no_progress)
+        return cls(index, spec, fold_yo=fold_yo, settings=settings, progress=progress)
+
+    def _check(self) -> None:
+        self.settings._check()
+        if self.last is not None:
+            self.last._check()
+
+    # -- description ----------------------------------------------------------------------
+
+    @property
+    def dictionary(self) -> str:
+        """The dictionary as the user named it: a language code or a file path."""
+        from .store import resolve_source
+
+        src = resolve_source(self.spec, fold_yo=self.fold_yo)
+        return src.lang + ("+yo" if src.fold_yo else "") if src.lang else str(src.path)
+
+    def index_location(self) -> str:
+        """Where this dictionary's index file lives (or that it lives in memory only)."""
+        from .store import resolve_source
+
+        path = resolve_source(self.spec, fold_yo=self.fold_yo).index_path
+        return str(path) if path.exists() else f"memory only ({path} could not be written)"
+
+    def banner(self) -> str:
+        from . import __version__
+
+        return (f"cryptocomp {__version__} · dictionary {self.dictionary}: "
+                f"{len(self.index):,} words · index {self.index_location()}\n"
+                "Type SEND+MORE to compose, SEND+MORE=MONEY to solve, ?р??а for words, "
+                ":help for more.")
+
+    def toolbar(self) -> str:
+        return (f" {self.dictionary} · {len(self.index):,} words · "
+                f"{self.settings.describe()} · :help ")
+
+    # -- dispatch -------------------------------------------------------------------------
+
+    def execute(self, line: Line) -> Outcome:
+        """Run one line; raise CryptocompError on bad input, KeyboardInterrupt on Ctrl-C."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return Outcome()
+        if text.startswith(":"):
+            return self._command(text)
+        from .expr import looks_like_expression
+
+        if looks_like_expression(text):
+            return self._remember(self._puzzle(text))
+        return self._remember(self._words(text, self._match(text), text))
+
+    def _remember(self, result: Result) -> Outcome:
+        self.last = result
+        return Outcome(result=result)
+
+    def _command(self, text: str) -> Outcome:
+        name, _, arg = text.partition(" ")
+        name = _ALIASES.get(name.lower(), name.lower())
+        arg = arg.strip()
+        handler = getattr(self, "_cmd_" + name[1:], None) if name in COMMANDS else None
+        if handler is None:
+            raise QueryError(f"unknown command {name!r} (type :help for the list)")
+        return handler(arg)
+
+    def _cmd_help(self, arg: str) -> Outcome:
+        return Outcome(help=True)
+
+    def _cmd_quit(self, arg: str) -> Outcome:
+        return Outcome(quit=True)
+
+    def _cmd_same(self, arg: str) -> Outcome:
+        if not arg:
+            raise QueryError("usage: :same WORD")
+        s, idx = self.settings, self.index
+        matches = idx.same_pattern(arg, top=s.limit, min_count=s.min_count(idx.total))
+        return self._remember(self._words(f":same {arg}", matches, f"same structure as {arg}"))
+
+    def _cmd_lang(self, arg: str) -> Outcome:
+        if not arg:
+            return Outcome(message=f"dictionary {self.dictionary}; switch with :lang CODE "
+                                   f"(one of {', '.join(_languages())}) or :dict PATH")
+        return self._switch(arg.lower())
+
+    def _cmd_dict(self, arg: str) -> Outcome:
+        if not arg:
+            return Outcome(message=f"dictionary {self.dictionary}; usage: :dict PATH")
+        path = os.path.expanduser(arg)
+        if not os.path.exists(path):
+            raise QueryError(f"{arg}: no such dictionary file")
+        return self._switch(path)
+
+    def _switch(self, spec: Spec) -> Outcome:
+        # the old dictionary stays until the new one is fully loaded (errors, Ctrl-C)
+        index = _load(spec, self.fold_yo, self.progress)
+        self.index, self.spec, self.last = index, spec, None
+        return Outcome(message=f"dictionary {self.dictionary}: {len(index):,} words · "
+                               f"index {self.index_location()}")
+
+    def _cmd_top(self, arg: str) -> Outcome:
+        top = None if arg.lower() in ("all", "off") else _positive_int(":top", arg)
+        self.settings = replace(self.settings, top=top)
+        return Outcome(message="showing all results" if top is None else
+                       f"showing the top {top} result{'' if top == 1 else 's'}")
+
+    def _cmd_minfreq(self, arg: str) -> Outcome:
+        if arg.lower() in ("off", "0", "none"):
+            self.settings = replace(self.settings, minfreq=None)
+            return Outcome(message="no frequency threshold")
+        try:
+            value = Fraction(arg)
+        except (ValueError, ZeroDivisionError):
+            value = None
+        if value is None or value <= 0:
+            raise QueryError(f":minfreq wants a positive number of uses per million or 'off', "
+                             f"not {arg!r}")
+        self.settings = replace(self.settings, minfreq=value)
+        count = self.settings.min_count(self.index.total)
+        return Outcome(message=f"only words used at least {_fraction_text(value)} times per "
+                               f"million (count ≥ {count:,} in {self.dictionary})")
+
+    def _cmd_limit(self, arg: str) -> Outcome:
+        if arg.lower() in ("off", "0", "none"):
+            self.settings = replace(self.settings, limit=None)
+            return Outcome(message="using every word of the dictionary")
+        limit = _positive_int(":limit", arg)
+        self.settings = replace(self.settings, limit=limit)
+        return Outcome(message=f"using only the {limit:,} most frequent words")
+
+    def _cmd_save(self, arg: str) -> Outcome:
+        if not arg:
+            raise QueryError("usage: :save FILE.csv or :save FILE.json")
+        if self.last is None:
+            raise QueryError("nothing to save yet: run a query first")
+        path = Path(os.path.expanduser(arg))
+        save_result(self.last, path)
+        n = len(self.last.rows)
+        return Outcome(message=f"saved {n} {self.last.noun}{'s' if n != 1 else ''} to {path}")
+
+    # -- queries --------------------------------------------------------------------------
+
+    def _match(self, template: str) -> "Matches":
+        s, idx = self.settings, self.index
+        return idx.match(template, top=s.limit, min_count=s.min_count(idx.total))
+
+    def _words(self, query: str, matches: "Matches", title: str) -> Result:
+        total = self.index.total
+        return Result("words", query, title, self.index.name, _WordRows(matches, total),
+                      len(matches))
+
+    def _puzzle(self, text: str) -> Result:
+        from .expr import parse
+
+        puzzle = parse(text)
+        if puzzle.unknown:
+            return self._compose(text, str(puzzle))
+        return self._solve(text)
+
+    def _compose(self, text: str, title: str) -> Result:
+        from .compose import compose
+
+        s, idx = self.settings, self.index
+        with self.progress(f"composing {title}") as progress:
+            found = compose(text, idx, min_count=s.min_count(idx.total), limit=s.limit,
+                            progress=progress)
+        rows = [Row(c.rank, c.word, c.count, _per_million(c.count, idx.total), c.puzzle,
+                    c.solution, dict(c.assignment)) for c in found]
+        return Result("compose", text, title, idx.name, rows, len(rows))
+
+    def _solve(self, text: str) -> Result:
+        from .solve import solve
+
+        cap = self.settings.top if self.settings.top is not None else 1000
+        solved = solve(text, cap=cap)
+        rows = [Row(None, "", 0, 0.0, solved.puzzle, eq, dict(sol))
+                for eq, sol in zip(solved.equations, solved.solutions)]
+        return Result("solve", text, solved.puzzle, self.index.name, rows, solved.count)
+
+
+def _positive_int(command: str, arg: str) -> int:
+    try:
+        value = int(arg.replace("_", "").replace(",", ""))
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise QueryError(f"{command} wants a positive whole number, not {arg!r}")
+    return value
+
+
+def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> "Index":
+    from .store import load_index
+
+    with progress(f"indexing {spec}") as callback:
+        return load_index(spec, fold_yo=fold_yo, progress=callback)
+
+
+_LANGUAGES: list[str] = []
+
+
+def _languages() -> list[str]:
+    """wordfreq's language codes (imported on first use: wordfreq is slow to import)."""
+    if not _LANGUAGES:
+        from .freqdict import wordfreq_languages
+
+        _LANGUAGES.extend(wordfreq_languages())
+    return _LANGUAGES
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+def _fmt_pm(x: float) -> str:
+    if x >= 100:
+        return f"{x:,.0f}"
+    if x >= 0.01:
+        return f"{x:.2f}"
+    return f"{x:.2g}"
+
+
+def _summary(result: Result) -> str:
+    n = result.total
+    noun = result.noun + ("" if n == 1 else "s")
+    if result.kind == "solve":
+        verdict = " (unique)" if n == 1 else ""
+        return f"{result.title}: {n:,} {noun}{verdict}"
+    where = f" in {result.dictionary}"
+    return f"{result.title}: {n:,} {noun}{where}"
+
+
+def result_table(result: Result, top: int | None) -> "RenderableType":
+    """The summary line, a rich table of the first ``top`` rows (all when None), "and K more"."""
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    shown = result.rows[:top] if top is not None else result.rows
+    more = result.total - len(shown)
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
+    if result.kind == "solve":
+        table.add_column("#", justify="right", style="dim")
+        table.add_column("solution", style="green")
+        for i, row in enumerate(shown, 1):
+            table.add_row(str(i), row.solution)
+    else:
+        table.add_column("rank", justify="right", style="dim")
+        table.add_column("word", style="bold cyan")
+        table.add_column("per million", justify="right")
+        if result.kind == "compose":
+            table.add_column("puzzle")
+            table.add_column("solution", style="green")
+        for row in shown:
+            cells = [f"{row.rank:,}", row.word, _fmt_pm(row.per_million)]
+            if result.kind == "compose":
+                cells += [row.puzzle, row.solution]
+            table.add_row(*cells)
+    parts: list = [Text(_summary(result), style="bold")]
+    if shown:
+        parts.append(table)
+    if more:
+        parts.append(Text(f"… and {more:,} more (:top N shows more, :save FILE keeps them all)",
+                          style="italic"))
+    return Group(*parts)
+
+
+def help_table() -> "Table":
+    """The commands and query forms, for :help."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE, show_header=False, title="cryptocomp prompt", title_style="bold")
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column()
+    for form, what in _QUERY_FORMS:
+        table.add_row(form, what)
+    for name, (arg, what) in COMMANDS.items():
+        table.add_row(f"{name} {arg}".rstrip(), what)
+    return table
+
+
+_QUERY_FORMS = [
+    ("SEND+MORE", "compose: words W making SEND+MORE=W a puzzle with exactly one solution"),
+    ("SEND+?=MONEY", "compose for the unknown operand"),
+    ("SEND+MORE=MONEY", "solve: count the solutions, list some"),
+    ("?р??а", "words fitting a template (? or . is any letter)"),
+]
+
+
+def plain_lines(result: Result, top: int | None) -> list[str]:
+    """Tab-separated lines for pipelines, no header: see :func:`run_lines` for the columns."""
+    shown = result.rows[:top] if top is not None else result.rows
+    if result.kind == "solve":
+        return [f"{row.puzzle}\t{row.solution}" for row in shown]
+    lines = []
+    for row in shown:
+        cells = [str(row.rank), row.word, f"{row.per_million:.6g}"]
+        if result.kind == "compose":
+            cells += [row.puzzle, row.solution]
+        lines.append("\t".join(cells))
+    return lines
+
+
+def result_json(result: Result, top: int | None = None) -> dict:
+    """One JSON object: the query, what it was, the total and the first ``top`` rows."""
+    shown = result.rows[:top] if top is not None else result.rows
+    return {"format": JSON_FORMAT, "query": result.query, "kind": result.kind,
+            "title": result.title, "dictionary": result.dictionary, "total": result.total,
+            "results": [row.as_dict(result.kind) for row in shown]}
+
+
+def save_result(result: Result, path: Path) -> None:
+    """Write every row to ``path`` as CSV or JSON (by its extension), atomically."""
+    from .store import write_atomic
+
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        data = json.dumps(result_json(result), ensure_ascii=False, indent=1) + "\n"
+    elif suffix == ".csv":
+        data = _csv_text(result)
+    else:
+        raise QueryError(f"{path}: :save writes .csv or .json files, not {suffix or 'no extension'!r}")
+    write_atomic(path, data.encode("utf-8"))
+
+
+def _csv_text(result: Result) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    if result.kind == "solve":
+        writer.writerow(["puzzle", "solution"])
+        writer.writerows([row.puzzle, row.solution] for row in result.rows)
+    else:
+        head = ["rank", "word", "count", "per_million"]
+        writer.writerow(head + (["puzzle", "solution"] if result.kind == "compose" else []))
+        for row in result.rows:
+            cells = [row.rank, row.word, row.count, f"{row.per_million:.6g}"]
+            writer.writerow(cells + ([row.puzzle, row.solution] if result.kind == "compose" else []))
+    return out.getvalue()
+
+
+def render_ansi(renderable: "RenderableType", *, width: int = 100,
+                color_system: str | None = "standard") -> str:
+    """Render rich output to a string of ANSI text (prompt_toolkit prints it cleanly)."""
+    from rich.console import Console
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=color_system is not None,
+                      color_system=color_system, width=width, legacy_windows=False,
+                      highlight=False, emoji=False, soft_wrap=False)
+    console.print(renderable)
+    return out.getvalue().rstrip("\n")
+
+
+def error_text(exc: CryptocompError) -> str:
+    """An error as its one line, plus the expression and a caret for a bad expression."""
+    text = f"error: {exc}"
+    if isinstance(exc, ExpressionError) and exc.caret():
+        text += "\n" + "\n".join("  " + line for line in exc.caret().splitlines())
+    return text
+
+
+# -- the interactive loop ----------------------------------------------------------------
+
+def history_path() -> Path:
+    """The history file, in the user's state directory."""
+    import platformdirs
+
+    return Path(platformdirs.user_state_dir("cryptocomp", appauthor=False)) / "history"
+
+
+def open_history(path: Path | None, warn: Write):
+    """A file history at ``path``; in memory only, with one warning, when it cannot be written."""
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    class _History(FileHistory):
+        """Turns itself off with one warning when a write fails later (disk full, ...)."""
+
+        disabled = False
+
+        def load_history_strings(self) -> Iterable[str]:
+            try:
+                return list(super().load_history_strings())
+            except (OSError, UnicodeError) as exc:
+                warn(f"warning: cannot read history {self.filename}: {exc}")
+                return []
+
+        def store_string(self, string: str) -> None:
+            if self.disabled:
+                return
+            try:
+                super().store_string(string)
+            except OSError as exc:
+                self.disabled = True
+                warn(f"warning: history disabled: cannot write {self.filename} "
+                     f"({exc.strerror or exc})")
+
+    if path is None:
+        return InMemoryHistory()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        warn(f"warning: history disabled: cannot write {path} ({exc.strerror or exc})")
+        return InMemoryHistory()
+    return _History(str(path))
+
+
+def _completer():
+    from prompt_toolkit.completion import Completer, Completion, PathCompleter
+    from prompt_toolkit.document import Document
+
+    class _Completer(Completer):
+        """Command names after ':', language codes after ':lang', paths after ':dict'/':save'."""
+
+        paths = PathCompleter(expanduser=True)
+
+        def get_completions(self, document, complete_event):
+            text = document.text_before_cursor.lstrip()
+            if not text.startswith(":"):
+                return
+            if " " not in text:
+                for name in COMMANDS:
+                    if name.startswith(text.lower()):
+                        yield Completion(name, start_position=-len(text),
+                                         display_meta=COMMANDS[name][1][:40])
+                return
+            name, _, arg = text.partition(" ")
+            arg = arg.lstrip()
+            if name == ":lang":
+                for code in _languages():
+                    if code.startswith(arg.lower()):
+                        yield Completion(code, start_position=-len(arg))
+            elif name in (":dict", ":save"):
+                yield from self.paths.get_completions(Document(arg, len(arg)), complete_event)
+
+    return _Completer()
+
+
+def delayed_progress(delay: float = 0.3) -> ProgressFactory:
+    """A rich progress bar on stderr that appears only if the work lasts longer than ``delay``."""
+
+    @contextmanager
+    def factory(description: str):
+        from rich.console import Console
+
+        state: dict = {"start": time.monotonic(), "bar": None}
+
+        def update(done: int, total: int) -> None:
+            if state["bar"] is None:
+                if time.monotonic() - state["start"] < delay:
+                    return
+                from rich.progress import (BarColumn, Progress as RichProgress, TextColumn,
+                                           TimeElapsedColumn)
+
+                bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
+                                   TimeElapsedColumn(), TextColumn("Ctrl-C cancels"),
+                                   console=Console(stderr=True), transient=True)
+                bar.start()
+                state["bar"], state["task"] = bar, bar.add_task(description, total=None)
+            state["bar"].update(state["task"], completed=done, total=total or None)
+
+        try:
+            yield update
+        finally:
+            if state["bar"] is not None:
+                state["bar"].stop()
+
+    return factory
+
+
+def interact(session: Session, *, input=None, output=None, history: Path | None = None,
+             write: Write | None = None, width: int | None = None,
+             color_system: str | None = "standard") -> int:
+    """Run the prompt until :quit or Ctrl-D; return the exit status (0).
+
+    ``input``/``output`` are prompt_toolkit ones (tests pass a pipe input and a dummy
+    output); ``write`` prints ANSI text (default: prompt_toolkit's printer).
+    """
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+    from prompt_toolkit.formatted_text import ANSI
+
+    if write is None:
+        from prompt_toolkit import print_formatted_text
+
+        def write(text: str) -> None:
+            print_formatted_text(ANSI(text), output=output)
+
+    def show(renderable) -> None:
+        cols = width or _columns(output)
+        write(render_ansi(renderable, width=cols, color_system=color_system))
+
+    def show_error(text: str) -> None:
+        from rich.text import Text
+
+        first, _, rest = text.partition("\n")
+        show(Text.assemble((first, "bold red"), "\n" + rest if rest else ""))
+
+    show(_banner_text(session))
+    prompt = PromptSession(history=open_history(history, show_error),
+                           auto_suggest=AutoSuggestFromHistory(), completer=_completer(),
+                           complete_while_typing=False, bottom_toolbar=session.toolbar,
+                           input=input, output=output)
+    while True:
+        try:
+            line = prompt.prompt(f"{session.index.name}> ")
+        except KeyboardInterrupt:
+            continue  # Ctrl-C at the prompt clears the line, like a shell
+        except EOFError:
+            break
+        try:
+            outcome = session.execute(line)
+        except KeyboardInterrupt:
+            show_error("cancelled")
+            continue
+        except CryptocompError as exc:
+            show_error(error_text(exc))
+            continue
+        except Exception as exc:  # a bug must not cost the user the session
+            log.debug("internal error on %r", line, exc_info=True)
+            show_error(f"internal error: {type(exc).__name__}: {exc} (please report it)")
+            continue
+        if outcome.quit:
+            break
+        if outcome.result is not None:
+            show(result_table(outcome.result, session.settings.top))
+        if outcome.help:
+            show(help_table())
+        if outcome.message:
+            show(outcome.message)
+    return 0
+
+
+def _banner_text(session: Session):
+    from rich.text import Text
+
+    head, _, rest = session.banner().partition("\n")
+    return Text.assemble((head, "bold"), "\n", (rest, "dim"))
+
+
+def _columns(output) -> int:
+    try:
+        return max(40, min(output.get_size().columns, 160)) if output is not None else \
+            max(40, min(os.get_terminal_size().columns, 160))
+    except (OSError, ValueError, AttributeError):
+        return 100
+
+
+# -- the non-terminal mode ---------------------------------------------------------------
+
+def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO, *,
+              as_json: bool = False) -> int:
+    """Run one query a line; results to ``out``, messages and errors to ``err``.
+
+    Plain output (no header, tab-separated, the first ``:top`` rows, all by default):
+    words ``rank word per_million``; compose ``rank word per_million puzzle solution``;
+    solve ``puzzle solution``, one line a solution.  With ``as_json`` every query line
+    (errors included, as ``{"query": ..., "error": ...}``) prints exactly one JSON object
+    on one line (JSON Lines); command lines print nothing to ``out``.
+    Return 0, or 2 if some line failed.
+    """
+    status = 0
+    for line in lines:
+        line = line.rstrip("\n")
+        try:
+            outcome = session.execute(line)
+        except CryptocompError as exc:
+            status = 2
+            if as_json:
+                _json_line(out, {"format": JSON_FORMAT, "query": line, "error": str(exc)})
+            else:
+                err.write(f"cryptocomp: {error_text(exc)}\n")
+            continue
+        if outcome.quit:
+            break
+        if outcome.result is not None:
+            top = session.settings.top
+            if as_json:
+                _json_line(out, result_json(outcome.result, top))
+            else:
+                for text in plain_lines(outcome.result, top):
+                    out.write(text + "\n")
+                shown = len(outcome.result.rows[:top]) if top is not None else \
+                    len(outcome.result.rows)
+                if outcome.result.total > shown:
+                    err.write(f"cryptocomp: {_summary(outcome.result)}; "
+                              f"{outcome.result.total - shown:,} more not shown\n")
+        if outcome.help:
+            for form, what in _QUERY_FORMS + [(f"{n} {a}".rstrip(), w)
+                                              for n, (a, w) in COMMANDS.items()]:
+                err.write(f"{form:<18} {what}\n")
+        if outcome.message:
+            err.write(f"cryptocomp: {outcome.message}\n")
+        out.flush()
+    return status
+
+
+def _json_line(out: TextIO, obj: dict) -> None:
+    out.write(json.dumps(obj, ensure_ascii=False) + "\n")

@@ -1,0 +1,155 @@
+"""Index queries against plain scans of the word list (the oracle), and its invariants."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cryptocomp.errors import QueryError
+from cryptocomp.index import Index, pattern
+
+LETTERS = "abcдж"  # mixed scripts on purpose: the index is alphabet-agnostic
+words_st = st.text(alphabet=LETTERS, min_size=1, max_size=6)
+dicts_st = st.dictionaries(words_st, st.integers(0, 50), min_size=1, max_size=40)
+
+
+def _ranked(counts):
+    return sorted(counts, key=lambda w: (-counts[w], w))
+
+
+def _oracle(counts, pred, top=None, min_count=None):
+    ranked = _ranked(counts)
+    if top is not None:
+        ranked = ranked[:top]
+    return [w for w in ranked if pred(w) and (min_count is None or counts[w] >= min_count)]
+
+
+@given(dicts_st)
+@settings(max_examples=60, deadline=None)
+def test_invariants_and_ranking(counts):
+    idx = Index.from_counts(counts)
+    idx._check()
+    assert idx.words == _ranked(counts)
+    assert [idx.count(w) for w in idx.words] == [counts[w] for w in idx.words]
+
+
+@given(dicts_st, st.text(alphabet=LETTERS + "??", min_size=1, max_size=6),
+       st.sets(st.sampled_from(LETTERS), max_size=2),
+       st.one_of(st.none(), st.integers(0, 30)), st.one_of(st.none(), st.integers(0, 40)))
+@settings(max_examples=150, deadline=None)
+def test_match_equals_scan(counts, template, forbidden, top, min_count):
+    idx = Index.from_counts(counts)
+    fixed_ok = all(ch == "?" or ch in idx.alphabet for ch in template)
+    if not fixed_ok:
+        with pytest.raises(QueryError):
+            idx.match(template)
+        return
+
+    def fits(w):
+        return (len(w) == len(template) and all(t in "?" or t == c for t, c in zip(template, w))
+                and not set(w) & forbidden)
+
+    got = idx.match(template, forbidden="".join(forbidden), top=top, min_count=min_count).words()
+    assert got == _oracle(counts, fits, top, min_count)
+
+
+@given(dicts_st, words_st)
+@settings(max_examples=100, deadline=None)
+def test_same_pattern_equals_scan(counts, word):
+    idx = Index.from_counts(counts)
+    assert idx.same_pattern(word).words() == _oracle(counts, lambda w: pattern(w) == pattern(word))
+
+
+@given(dicts_st, st.lists(st.one_of(st.sampled_from(LETTERS), st.integers(0, 3)),
+                          min_size=1, max_size=6),
+       st.sets(st.sampled_from(LETTERS), max_size=2))
+@settings(max_examples=150, deadline=None)
+def test_structure_equals_scan(counts, template, forbidden):
+    """The composer's query: fixed letters, new letters with a structure, forbidden letters."""
+    idx = Index.from_counts(counts)
+    given_letters = {x for x in template if isinstance(x, str)}
+
+    def fits(w):
+        if len(w) != len(template) or set(w) & forbidden:
+            return False
+        new: dict[int, str] = {}
+        for t, c in zip(template, w):
+            if isinstance(t, str):
+                if c != t:
+                    return False
+            elif c in given_letters or new.setdefault(t, c) != c:
+                return False
+        return len(set(new.values())) == len(new)
+
+    got = idx.structure(template, forbidden="".join(forbidden)).words()
+    assert got == _oracle(counts, fits)
+
+
+@given(dicts_st, st.sampled_from(LETTERS), st.integers(0, 4),
+       st.one_of(st.none(), st.integers(1, 6)), st.one_of(st.none(), st.integers(1, 6)))
+@settings(max_examples=150, deadline=None)
+def test_bitmaps_equal_scan(counts, letter, k, lo, hi):
+    idx = Index.from_counts(counts)
+    ranked = _ranked(counts)
+
+    def ids(pred):
+        return [i for i, w in enumerate(ranked) if pred(w)]
+
+    assert list(idx.at_least(letter, k)) == ids(lambda w: w.count(letter) >= k)
+    assert list(idx.having(letter)) == ids(lambda w: letter in w)
+    assert list(idx.at(1, letter)) == ids(lambda w: len(w) > 1 and w[1] == letter)
+    assert list(idx.by_lengths(lo, hi)) == ids(
+        lambda w: (lo is None or len(w) >= lo) and (hi is None or len(w) <= hi))
+    assert list(idx.select(required=letter, length=(lo, hi))) == ids(
+        lambda w: letter in w and (lo is None or len(w) >= lo) and (hi is None or len(w) <= hi))
+
+
+def test_pattern_example_from_the_seed():
+    assert pattern("барабан") == (0, 1, 2, 1, 0, 1, 3)
+
+
+def test_matches_sequence_behaviour():
+    idx = Index.from_counts({"aa": 5, "ab": 9, "ba": 1, "bb": 9})
+    m = idx.match("??")
+    assert len(m) == 4 and bool(m)
+    assert [e.word for e in m] == ["ab", "bb", "aa", "ba"]
+    assert m[0].rank == 1 and m[-1].word == "ba"
+    assert [e.word for e in m[:2]] == ["ab", "bb"]
+    assert [e.word for e in m[1:4:2]] == ["bb", "ba"]
+    assert m.top(3).words() == ["ab", "bb", "aa"]
+    assert m.words(2) == ["ab", "bb"]
+    assert not idx.match("a?a")
+    with pytest.raises(IndexError):
+        m[4]
+
+
+def test_template_normalised_and_checked():
+    idx = Index.from_counts({"ёж": 2, "еж": 1})
+    assert idx.match("?Ж").words() == ["ёж", "еж"]
+    assert idx.match("Ё.").words() == ["ёж"]
+    with pytest.raises(QueryError, match="letter 'z' at position 2"):
+        idx.match("?z")
+    with pytest.raises(QueryError, match="empty template"):
+        idx.match("  ")
+
+
+def test_bad_counts_rejected():
+    with pytest.raises(ValueError):
+        Index.from_counts({"a b": 1})
+    with pytest.raises(ValueError):
+        Index.from_counts({"a": -1})
+
+
+def test_empty_index():
+    idx = Index.from_counts({})
+    idx._check()
+    assert len(idx) == 0 and not idx.match("?")
+
+
+def test_prefix_filters():
+    idx = Index.from_counts({"a": 10, "b": 8, "c": 8, "d": 1})
+    assert idx.prefix() == 4
+    assert idx.prefix(top=2) == 2
+    assert idx.prefix(min_count=8) == 3
+    assert idx.prefix(top=2, min_count=1) == 2
+    assert idx.prefix(min_count=11) == 0

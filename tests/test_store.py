@@ -1,0 +1,201 @@
+"""Index files: round trip, staleness, corruption, the refused pickle, atomic and concurrent writes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import multiprocessing
+import os
+import pickle
+import struct
+
+import pytest
+
+from cryptocomp import load_index
+from cryptocomp.errors import DictionaryError, IndexFileError
+from cryptocomp.store import (FORMAT, MAGIC, build_index, list_indexes, read_header, read_index,
+                              resolve_source, save_index, write_atomic)
+
+WORDS = "money 50\nhoney 20\nmommy 5\nsend 40\nmore 30\nбарабан 3\n"
+
+
+@pytest.fixture
+def dict_file(tmp_path):
+    path = tmp_path / "small.txt"
+    path.write_text(WORDS, encoding="utf-8")
+    return path
+
+
+def test_round_trip(dict_file):
+    built, path = build_index(str(dict_file))
+    assert path.exists() and path.parent.name == "indexes"
+    loaded = load_index(str(dict_file))
+    loaded._check()
+    assert loaded.words == built.words == ["money", "send", "more", "honey", "mommy", "барабан"]
+    assert list(loaded.counts) == [50, 40, 30, 20, 5, 3]
+    assert loaded.match("?oney").words() == ["money", "honey"]
+    header = read_header(path)
+    assert header["format"] == FORMAT and header["words"] == 6
+    assert header["source_sha256"] == hashlib.sha256(dict_file.read_bytes()).hexdigest()
+    assert header["params"] == {"lang": None, "fold_yo": False}
+
+
+def test_stale_source_is_rebuilt_with_a_message(dict_file, caplog):
+    load_index(str(dict_file))
+    dict_file.write_text(WORDS + "fresh 100\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="cryptocomp"):
+        idx = load_index(str(dict_file))
+    assert idx.words[0] == "fresh"
+    assert any("changed" in r.getMessage() and "rebuilding" in r.getMessage()
+               for r in caplog.records)
+    assert read_index(resolve_source(str(dict_file)).index_path).words[0] == "fresh"
+
+
+def _rewrite_header(path, **changes):
+    data = path.read_bytes()
+    size = struct.unpack(">I", data[len(MAGIC):len(MAGIC) + 4])[0]
+    start = len(MAGIC) + 4
+    header = json.loads(data[start:start + size])
+    header.update(changes)
+    head = json.dumps(header).encode()
+    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + data[start + size:])
+
+
+def test_older_format_is_rebuilt(dict_file, caplog):
+    load_index(str(dict_file))
+    path = resolve_source(str(dict_file)).index_path
+    _rewrite_header(path, format=0)
+    with caplog.at_level(logging.WARNING, logger="cryptocomp"):
+        assert len(load_index(str(dict_file))) == 6
+    assert any("index format 0" in r.getMessage() for r in caplog.records)
+    assert read_header(path)["format"] == FORMAT
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda b: b[:len(b) // 2], "truncated"),
+    (lambda b: b[:10], "truncated header|bad magic"),
+    (lambda b: b"XX" + b[2:], "bad magic"),
+    (lambda b: b[:-40] + bytes([b[-40] ^ 1]) + b[-39:], "checksum mismatch"),
+    (lambda b: b + b"junk", "trailing bytes"),
+    (lambda b: b"", "bad magic"),
+])
+def test_corrupt_file_is_a_clear_error(dict_file, damage, message):
+    load_index(str(dict_file))
+    path = resolve_source(str(dict_file)).index_path
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(IndexFileError, match=message) as err:
+        load_index(str(dict_file))
+    text = str(err.value)
+    assert str(path) in text and "cryptocomp index build" in text and "\n" not in text
+
+
+class _Evil:
+    def __reduce__(self):
+        return (os.system, ("echo pwned > /tmp/cryptocomp-pwned",))
+
+
+def test_malicious_pickle_is_refused(dict_file, tmp_path):
+    """A file with a valid header and checksum whose payload imports os.system is refused."""
+    idx, path = build_index(str(dict_file))
+    header = read_header(path).fields
+    payload = pickle.dumps({"state_version": 1, "x": _Evil()}, protocol=5)
+    header["payload_length"] = len(payload)
+    head = json.dumps(header).encode()
+    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + payload
+                     + hashlib.sha256(payload).digest())
+    marker = "/tmp/cryptocomp-pwned"
+    if os.path.exists(marker):
+        os.unlink(marker)
+    with pytest.raises(IndexFileError, match=r"forbidden global (posix|os)\.system"):
+        load_index(str(dict_file))
+    assert not os.path.exists(marker)
+
+
+def test_payload_of_wrong_shape_is_refused(dict_file):
+    idx, path = build_index(str(dict_file))
+    header = read_header(path).fields
+    payload = pickle.dumps(["not", "a", "state"], protocol=5)
+    header["payload_length"] = len(payload)
+    head = json.dumps(header).encode()
+    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + payload
+                     + hashlib.sha256(payload).digest())
+    with pytest.raises(IndexFileError, match="refused payload"):
+        read_index(path)
+
+
+def test_crash_during_write_leaves_old_file(tmp_path, monkeypatch):
+    (tmp_path / "w").mkdir()
+    target = tmp_path / "w" / "out.bin"
+    target.write_bytes(b"old")
+
+    def crash(src, dst):
+        raise KeyboardInterrupt  # as if the process died between write and rename
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, b"new" * 1000)
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in target.parent.iterdir()] == ["out.bin"]
+
+
+def test_unwritable_directory_keeps_index_in_memory(dict_file, tmp_path, monkeypatch, caplog):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where a directory should be")
+    monkeypatch.setenv("CRYPTOCOMP_HOME", str(blocked))
+    with caplog.at_level(logging.WARNING, logger="cryptocomp"):
+        idx = load_index(str(dict_file))
+    assert len(idx) == 6
+    assert any("cannot write" in r.getMessage() and "memory only" in r.getMessage()
+               for r in caplog.records)
+    with pytest.raises(IndexFileError, match="cannot write"):
+        write_atomic(blocked / "x" / "y.bin", b"data")
+
+
+def _build_in_child(args):
+    home, path = args
+    os.environ["CRYPTOCOMP_HOME"] = home
+    idx, out = build_index(path)
+    return str(out), len(idx)
+
+
+def test_concurrent_builds_both_end_with_a_valid_file(dict_file, tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("".join(f"w{i:05d}x {i % 97} \n".replace(" \n", "\n") for i in range(20000)),
+                   encoding="utf-8")
+    home = os.environ["CRYPTOCOMP_HOME"]
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(2) as pool:
+        results = pool.map(_build_in_child, [(home, str(big))] * 4)
+    paths = {p for p, _ in results}
+    assert len(paths) == 1 and all(n == 20000 for _, n in results)
+    idx = read_index(next(iter(paths)))
+    assert len(idx) == 20000
+    leftovers = [p.name for p in (tmp_path / "cc-home" / "indexes").iterdir()]
+    assert leftovers == [os.path.basename(next(iter(paths)))]
+
+
+def test_list_indexes_reports_good_and_bad(dict_file):
+    build_index(str(dict_file))
+    bad = resolve_source(str(dict_file)).index_path.with_name("broken.ccidx")
+    bad.write_bytes(b"nonsense")
+    found = {p.name: h for p, h in list_indexes()}
+    assert isinstance(found["broken.ccidx"], IndexFileError)
+    good = [h for h in found.values() if not isinstance(h, Exception)]
+    assert good and good[0]["words"] == 6
+
+
+def test_resolve_source_errors(tmp_path):
+    with pytest.raises(DictionaryError, match="unknown language 'qq'"):
+        resolve_source("qq")
+    with pytest.raises(DictionaryError, match="no such dictionary file"):
+        resolve_source(str(tmp_path / "missing.txt"))
+    assert resolve_source("ru", fold_yo=True).name == "ru+yo"
+
+
+def test_save_then_read_header_only(dict_file, tmp_path):
+    idx, _ = build_index(str(dict_file), save=False)
+    out = tmp_path / "x.ccidx"
+    header = save_index(idx, out, source="s", source_sha256="0" * 64)
+    assert read_header(out).fields == header
+    assert read_index(out).words == idx.words
