@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import array
 import logging
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, overload
 
 import numpy as np
@@ -249,10 +249,15 @@ class Index:
 
     def _finish(self) -> None:
         """Derived lookups, rebuilt after building or unpickling."""
-        self._id = {w: i for i, w in enumerate(self.words)}
+        self.__dict__.pop("_id", None)
         self._letters = frozenset(self.alphabet)
         self._all = FrozenBitMap(range(len(self.words)))
         self.total = sum(self.counts)  # to turn a count into a frequency
+
+    @cached_property
+    def _id(self) -> dict[Word, WordId]:
+        """word -> id, built on first use: loading an index need not pay for it."""
+        return {w: i for i, w in enumerate(self.words)}
 
     # -- pickling (the payload of an index file; see cryptocomp.store) -------------
 

@@ -47,10 +47,13 @@ if TYPE_CHECKING:  # the heavy imports stay lazy so the prompt starts fast
     from rich.table import Table
 
     from .index import Index, Matches
+    from .store import Source
 
-__all__ = ["Session", "Settings", "Result", "Row", "Outcome", "COMMANDS", "result_table",
-           "plain_lines", "result_json", "save_result", "render_ansi", "interact", "run_lines",
-           "open_history", "history_path", "delayed_progress", "JSON_FORMAT"]
+__all__ = ["Session", "Settings", "Result", "Row", "Outcome", "COMMANDS", "JSON_FORMAT",
+           "parse_top", "parse_minfreq", "parse_limit", "result_table", "help_table",
+           "plain_lines", "result_json", "save_result", "render_ansi", "error_text",
+           "banner_text", "Screen", "respond", "interact", "run_lines", "completer",
+           "open_history", "history_path", "delayed_progress"]
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +70,7 @@ INTERACTIVE_TOP = 20  # rows shown at the prompt unless :top says otherwise
 # name -> (argument, what it does); the order is the :help order
 COMMANDS: dict[str, tuple[str, str]] = {
     ":help": ("", "this help"),
-    ":same": ("WORD", "words with the same letter structure as WORD (барабан ~ караван)"),
+    ":same": ("WORD", "words with the letter structure of WORD (барабан ~ заказал)"),
     ":lang": ("CODE", "switch to a wordfreq language (en, ru, fr, ...)"),
     ":dict": ("PATH", "switch to a 'word count' dictionary file (or a word list)"),
     ":top": ("N|all", "show at most N results (all: no truncation)"),
@@ -163,7 +166,7 @@ class Result:
     kind: Kind
     query: str  # the line as typed
     title: str  # e.g. "send+more=?"
-    dictionary: str  # the index name
+    dictionary: str  # its short name: language code or file name
     rows: Sequence[Row]
     total: int  # len(rows) for compose/words; the exact solution count for solve
 
@@ -203,11 +206,11 @@ def _no_progress(description: str) -> Iterator[None]:
 class Session:
     """The prompt's state and the dispatch of one line; knows nothing about terminals."""
 
-    def __init__(self, index: "Index", spec: Spec, *, fold_yo: bool = False,
+    def __init__(self, index: "Index", source: "Source | None" = None, *,
                  settings: Settings | None = None, progress: ProgressFactory | None = None):
+        """A session on ``index``; ``source`` (from store.resolve_source) names its files."""
         self.index = index
-        self.spec = spec
-        self.fold_yo = fold_yo
+        self.source = source
         self.settings = settings or Settings()
         self.last: Result | None = None
         self.progress: ProgressFactory = progress or _no_progress  # for long queries
@@ -216,8 +219,8 @@ class Session:
     def open(cls, spec: Spec, *, fold_yo: bool = False, settings: Settings | None = None,
              progress: ProgressFactory | None = None) -> "Session":
         """A session on a dictionary, loading (on first use, building) its index."""
-        index = _load(spec, fold_yo, progress or _no_progress)
-        return cls(index, spec, fold_yo=fold_yo, settings=settings, progress=progress)
+        source, index = _load(spec, fold_yo, progress or _no_progress)
+        return cls(index, source, settings=settings, progress=progress)
 
     def _check(self) -> None:
         self.settings._check()
@@ -227,18 +230,30 @@ class Session:
     # -- description ----------------------------------------------------------------------
 
     @property
+    def fold_yo(self) -> bool:
+        return bool(self.source and self.source.fold_yo)
+
+    @property
     def dictionary(self) -> str:
         """The dictionary as the user named it: a language code or a file path."""
-        from .store import resolve_source
-
-        src = resolve_source(self.spec, fold_yo=self.fold_yo)
+        src = self.source
+        if src is None:
+            return self.index.name or "(unnamed)"
         return src.lang + ("+yo" if src.fold_yo else "") if src.lang else str(src.path)
+
+    @property
+    def short_name(self) -> str:
+        """The dictionary in a word: its language code or its file's name."""
+        src = self.source
+        if src is None or src.lang:
+            return self.dictionary
+        return src.path.name
 
     def index_location(self) -> str:
         """Where this dictionary's index file lives (or that it lives in memory only)."""
-        from .store import resolve_source
-
-        path = resolve_source(self.spec, fold_yo=self.fold_yo).index_path
+        if self.source is None:
+            return "memory only"
+        path = self.source.index_path
         return str(path) if path.exists() else f"memory only ({path} could not be written)"
 
     def banner(self) -> str:
@@ -250,7 +265,7 @@ class Session:
                 ":help for more.")
 
     def toolbar(self) -> str:
-        return (f" {self.dictionary} · {len(self.index):,} words · "
+        return (f" {self.short_name} · {len(self.index):,} words · "
                 f"{self.settings.describe()} · :help ")
 
     # -- dispatch -------------------------------------------------------------------------
@@ -295,9 +310,13 @@ class Session:
         return self._remember(self._words(f":same {arg}", matches, f"same structure as {arg}"))
 
     def _cmd_lang(self, arg: str) -> Outcome:
+        codes = _languages()
         if not arg:
             return Outcome(message=f"dictionary {self.dictionary}; switch with :lang CODE "
-                                   f"(one of {', '.join(_languages())}) or :dict PATH")
+                                   f"(one of {', '.join(codes)}) or :dict PATH")
+        if arg.lower() not in codes:
+            raise QueryError(f"unknown language {arg!r}: use one of {', '.join(codes)} "
+                             f"(:dict PATH opens a dictionary file)")
         return self._switch(arg.lower())
 
     def _cmd_dict(self, arg: str) -> Outcome:
@@ -310,39 +329,41 @@ class Session:
 
     def _switch(self, spec: Spec) -> Outcome:
         # the old dictionary stays until the new one is fully loaded (errors, Ctrl-C)
-        index = _load(spec, self.fold_yo, self.progress)
-        self.index, self.spec, self.last = index, spec, None
+        source, index = _load(spec, self.fold_yo, self.progress)
+        self.index, self.source, self.last = index, source, None
         return Outcome(message=f"dictionary {self.dictionary}: {len(index):,} words · "
                                f"index {self.index_location()}")
 
+    def _filters(self) -> Outcome:
+        return Outcome(message=f"filters: {self.settings.describe()}")
+
     def _cmd_top(self, arg: str) -> Outcome:
-        top = None if arg.lower() in ("all", "off") else _positive_int(":top", arg)
+        if not arg:
+            return self._filters()
+        top = parse_top(arg)
         self.settings = replace(self.settings, top=top)
         return Outcome(message="showing all results" if top is None else
                        f"showing the top {top} result{'' if top == 1 else 's'}")
 
     def _cmd_minfreq(self, arg: str) -> Outcome:
-        if arg.lower() in ("off", "0", "none"):
-            self.settings = replace(self.settings, minfreq=None)
-            return Outcome(message="no frequency threshold")
-        try:
-            value = Fraction(arg)
-        except (ValueError, ZeroDivisionError):
-            value = None
-        if value is None or value <= 0:
-            raise QueryError(f":minfreq wants a positive number of uses per million or 'off', "
-                             f"not {arg!r}")
+        if not arg:
+            return self._filters()
+        value = parse_minfreq(arg)
         self.settings = replace(self.settings, minfreq=value)
+        if value is None:
+            return Outcome(message="no frequency threshold")
         count = self.settings.min_count(self.index.total)
-        return Outcome(message=f"only words used at least {_fraction_text(value)} times per "
+        times = "time" if value == 1 else "times"
+        return Outcome(message=f"only words used at least {_fraction_text(value)} {times} per "
                                f"million (count ≥ {count:,} in {self.dictionary})")
 
     def _cmd_limit(self, arg: str) -> Outcome:
-        if arg.lower() in ("off", "0", "none"):
-            self.settings = replace(self.settings, limit=None)
-            return Outcome(message="using every word of the dictionary")
-        limit = _positive_int(":limit", arg)
+        if not arg:
+            return self._filters()
+        limit = parse_limit(arg)
         self.settings = replace(self.settings, limit=limit)
+        if limit is None:
+            return Outcome(message="using every word of the dictionary")
         return Outcome(message=f"using only the {limit:,} most frequent words")
 
     def _cmd_save(self, arg: str) -> Outcome:
@@ -363,7 +384,7 @@ class Session:
 
     def _words(self, query: str, matches: "Matches", title: str) -> Result:
         total = self.index.total
-        return Result("words", query, title, self.index.name, _WordRows(matches, total),
+        return Result("words", query, title, self.short_name, _WordRows(matches, total),
                       len(matches))
 
     def _puzzle(self, text: str) -> Result:
@@ -383,7 +404,7 @@ class Session:
                             progress=progress)
         rows = [Row(c.rank, c.word, c.count, _per_million(c.count, idx.total), c.puzzle,
                     c.solution, dict(c.assignment)) for c in found]
-        return Result("compose", text, title, idx.name, rows, len(rows))
+        return Result("compose", text, title, self.short_name, rows, len(rows))
 
     def _solve(self, text: str) -> Result:
         from .solve import solve
@@ -392,12 +413,36 @@ class Session:
         solved = solve(text, cap=cap)
         rows = [Row(None, "", 0, 0.0, solved.puzzle, eq, dict(sol))
                 for eq, sol in zip(solved.equations, solved.solutions)]
-        return Result("solve", text, solved.puzzle, self.index.name, rows, solved.count)
+        return Result("solve", text, solved.puzzle, self.short_name, rows, solved.count)
+
+
+def parse_top(arg: str) -> int | None:
+    """The argument of :top / --top: a positive count, or all (None)."""
+    return None if arg.strip().lower() in ("all", "off") else _positive_int(":top", arg)
+
+
+def parse_minfreq(arg: str) -> Fraction | None:
+    """The argument of :minfreq / --minfreq: uses per million (exact), or off (None)."""
+    if arg.strip().lower() in ("off", "0", "none"):
+        return None
+    try:
+        value = Fraction(arg.strip())
+    except (ValueError, ZeroDivisionError):
+        value = None
+    if value is None or value <= 0:
+        raise QueryError(f":minfreq wants a positive number of uses per million or 'off', "
+                         f"not {arg!r}")
+    return value
+
+
+def parse_limit(arg: str) -> int | None:
+    """The argument of :limit / --limit: a positive number of words, or off (None)."""
+    return None if arg.strip().lower() in ("off", "0", "none") else _positive_int(":limit", arg)
 
 
 def _positive_int(command: str, arg: str) -> int:
     try:
-        value = int(arg.replace("_", "").replace(",", ""))
+        value = int(arg.strip().replace("_", "").replace(",", ""))
     except ValueError:
         value = 0
     if value < 1:
@@ -405,11 +450,13 @@ def _positive_int(command: str, arg: str) -> int:
     return value
 
 
-def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> "Index":
-    from .store import load_index
+def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> tuple["Source", "Index"]:
+    """Resolve a dictionary and load its index (building it, with progress, on first use)."""
+    from .store import load_index, resolve_source
 
+    source = resolve_source(spec, fold_yo=fold_yo)
     with progress(f"indexing {spec}") as callback:
-        return load_index(spec, fold_yo=fold_yo, progress=callback)
+        return source, load_index(spec, fold_yo=fold_yo, progress=callback)
 
 
 _LANGUAGES: list[str] = []
@@ -453,7 +500,7 @@ def result_table(result: Result, top: int | None) -> "RenderableType":
 
     shown = result.rows[:top] if top is not None else result.rows
     more = result.total - len(shown)
-    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False)
     if result.kind == "solve":
         table.add_column("#", justify="right", style="dim")
         table.add_column("solution", style="green")
@@ -482,10 +529,12 @@ def result_table(result: Result, top: int | None) -> "RenderableType":
 
 def help_table() -> "Table":
     """The commands and query forms, for :help."""
-    from rich import box
     from rich.table import Table
 
-    table = Table(box=box.SIMPLE, show_header=False, title="cryptocomp prompt", title_style="bold")
+    table = Table(box=None, show_header=False, title="cryptocomp prompt", title_style="bold",
+                  title_justify="left", caption_justify="left",
+                  caption="Tab completes commands, language codes and paths; Up and Right "
+                          "recall history; Ctrl-C cancels a running query; Ctrl-D leaves.")
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
     for form, what in _QUERY_FORMS:
@@ -535,7 +584,8 @@ def save_result(result: Result, path: Path) -> None:
     elif suffix == ".csv":
         data = _csv_text(result)
     else:
-        raise QueryError(f"{path}: :save writes .csv or .json files, not {suffix or 'no extension'!r}")
+        raise QueryError(f"{path}: :save writes .csv or .json files, "
+                         f"not {suffix or 'no extension'!r}")
     write_atomic(path, data.encode("utf-8"))
 
 
@@ -546,24 +596,26 @@ def _csv_text(result: Result) -> str:
         writer.writerow(["puzzle", "solution"])
         writer.writerows([row.puzzle, row.solution] for row in result.rows)
     else:
+        composed = result.kind == "compose"
         head = ["rank", "word", "count", "per_million"]
-        writer.writerow(head + (["puzzle", "solution"] if result.kind == "compose" else []))
+        writer.writerow(head + (["puzzle", "solution"] if composed else []))
         for row in result.rows:
             cells = [row.rank, row.word, row.count, f"{row.per_million:.6g}"]
-            writer.writerow(cells + ([row.puzzle, row.solution] if result.kind == "compose" else []))
+            writer.writerow(cells + ([row.puzzle, row.solution] if composed else []))
     return out.getvalue()
 
 
 def render_ansi(renderable: "RenderableType", *, width: int = 100,
-                color_system: str | None = "standard") -> str:
+                color_system: str | None = "standard", soft_wrap: bool = False) -> str:
     """Render rich output to a string of ANSI text (prompt_toolkit prints it cleanly)."""
     from rich.console import Console
 
     out = io.StringIO()
     console = Console(file=out, force_terminal=color_system is not None,
                       color_system=color_system, width=width, legacy_windows=False,
-                      highlight=False, emoji=False, soft_wrap=False)
-    console.print(renderable)
+                      highlight=False, emoji=False)
+    # soft_wrap: one logical line stays one line (the terminal wraps it), tables don't
+    console.print(renderable, soft_wrap=soft_wrap)
     return out.getvalue().rstrip("\n")
 
 
@@ -622,7 +674,8 @@ def open_history(path: Path | None, warn: Write):
     return _History(str(path))
 
 
-def _completer():
+def completer():
+    """Tab completion: commands after ":", language codes after ":lang", paths after ":dict"."""
     from prompt_toolkit.completion import Completer, Completion, PathCompleter
     from prompt_toolkit.document import Document
 
@@ -653,25 +706,25 @@ def _completer():
     return _Completer()
 
 
-def delayed_progress(delay: float = 0.3) -> ProgressFactory:
-    """A rich progress bar on stderr that appears only if the work lasts longer than ``delay``."""
+def delayed_progress(delay: float = 0.3, console=None) -> ProgressFactory:
+    """A rich progress bar (on stderr, or ``console``) that appears only if the work lasts
+    longer than ``delay`` seconds: quick queries print nothing."""
 
     @contextmanager
     def factory(description: str):
-        from rich.console import Console
-
         state: dict = {"start": time.monotonic(), "bar": None}
 
         def update(done: int, total: int) -> None:
             if state["bar"] is None:
                 if time.monotonic() - state["start"] < delay:
                     return
+                from rich.console import Console
                 from rich.progress import (BarColumn, Progress as RichProgress, TextColumn,
                                            TimeElapsedColumn)
 
                 bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
                                    TimeElapsedColumn(), TextColumn("Ctrl-C cancels"),
-                                   console=Console(stderr=True), transient=True)
+                                   console=console or Console(stderr=True), transient=True)
                 bar.start()
                 state["bar"], state["task"] = bar, bar.add_task(description, total=None)
             state["bar"].update(state["task"], completed=done, total=total or None)
@@ -685,13 +738,62 @@ def delayed_progress(delay: float = 0.3) -> ProgressFactory:
     return factory
 
 
+class Screen:
+    """Where the prompt shows things: rich renderables turned into ANSI text for ``write``."""
+
+    def __init__(self, write: Write, *, width: Callable[[], int] | int = 100,
+                 color_system: str | None = "standard"):
+        self.write = write
+        self._width = width
+        self.color_system = color_system
+
+    def show(self, renderable: "RenderableType", soft_wrap: bool = False) -> None:
+        width = self._width() if callable(self._width) else self._width
+        self.write(render_ansi(renderable, width=width, color_system=self.color_system,
+                               soft_wrap=soft_wrap))
+
+    def error(self, text: str) -> None:
+        """An error line in bold red (plus, for an expression, the caret lines under it)."""
+        from rich.text import Text
+
+        first, _, rest = text.partition("\n")
+        self.show(Text.assemble((first, "bold red"), "\n" + rest if rest else ""),
+                  soft_wrap=True)
+
+
+def respond(session: Session, line: Line, screen: Screen) -> bool:
+    """Run one line at the prompt and show its outcome or its error; False means quit."""
+    try:
+        outcome = session.execute(line)
+    except KeyboardInterrupt:
+        screen.error("cancelled")
+        return True
+    except CryptocompError as exc:
+        screen.error(error_text(exc))
+        return True
+    except Exception as exc:  # a bug must not cost the user the session
+        log.debug("internal error on %r", line, exc_info=True)
+        screen.error(f"internal error: {type(exc).__name__}: {exc} (please report it)")
+        return True
+    if outcome.quit:
+        return False
+    if outcome.result is not None:
+        screen.show(result_table(outcome.result, session.settings.top))
+    if outcome.help:
+        screen.show(help_table())
+    if outcome.message:
+        screen.show(outcome.message, soft_wrap=True)
+    return True
+
+
 def interact(session: Session, *, input=None, output=None, history: Path | None = None,
              write: Write | None = None, width: int | None = None,
              color_system: str | None = "standard") -> int:
     """Run the prompt until :quit or Ctrl-D; return the exit status (0).
 
     ``input``/``output`` are prompt_toolkit ones (tests pass a pipe input and a dummy
-    output); ``write`` prints ANSI text (default: prompt_toolkit's printer).
+    output); ``write`` prints ANSI text (default: prompt_toolkit's printer); ``width``
+    defaults to the terminal's.
     """
     from prompt_toolkit import PromptSession
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
@@ -703,52 +805,26 @@ def interact(session: Session, *, input=None, output=None, history: Path | None 
         def write(text: str) -> None:
             print_formatted_text(ANSI(text), output=output)
 
-    def show(renderable) -> None:
-        cols = width or _columns(output)
-        write(render_ansi(renderable, width=cols, color_system=color_system))
-
-    def show_error(text: str) -> None:
-        from rich.text import Text
-
-        first, _, rest = text.partition("\n")
-        show(Text.assemble((first, "bold red"), "\n" + rest if rest else ""))
-
-    show(_banner_text(session))
-    prompt = PromptSession(history=open_history(history, show_error),
-                           auto_suggest=AutoSuggestFromHistory(), completer=_completer(),
+    screen = Screen(write, width=width or (lambda: _columns(output)), color_system=color_system)
+    screen.show(banner_text(session), soft_wrap=True)
+    prompt = PromptSession(history=open_history(history, screen.error),
+                           auto_suggest=AutoSuggestFromHistory(), completer=completer(),
                            complete_while_typing=False, bottom_toolbar=session.toolbar,
                            input=input, output=output)
     while True:
         try:
-            line = prompt.prompt(f"{session.index.name}> ")
+            line = prompt.prompt(f"{session.short_name}> ")
         except KeyboardInterrupt:
             continue  # Ctrl-C at the prompt clears the line, like a shell
         except EOFError:
             break
-        try:
-            outcome = session.execute(line)
-        except KeyboardInterrupt:
-            show_error("cancelled")
-            continue
-        except CryptocompError as exc:
-            show_error(error_text(exc))
-            continue
-        except Exception as exc:  # a bug must not cost the user the session
-            log.debug("internal error on %r", line, exc_info=True)
-            show_error(f"internal error: {type(exc).__name__}: {exc} (please report it)")
-            continue
-        if outcome.quit:
+        if not respond(session, line, screen):
             break
-        if outcome.result is not None:
-            show(result_table(outcome.result, session.settings.top))
-        if outcome.help:
-            show(help_table())
-        if outcome.message:
-            show(outcome.message)
     return 0
 
 
-def _banner_text(session: Session):
+def banner_text(session: Session) -> "RenderableType":
+    """The banner: version, dictionary, word count, index file; then how to start."""
     from rich.text import Text
 
     head, _, rest = session.banner().partition("\n")
@@ -799,7 +875,9 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
                     out.write(text + "\n")
                 shown = len(outcome.result.rows[:top]) if top is not None else \
                     len(outcome.result.rows)
-                if outcome.result.total > shown:
+                if outcome.result.total == 0:
+                    err.write(f"cryptocomp: {_summary(outcome.result)}\n")
+                elif outcome.result.total > shown:
                     err.write(f"cryptocomp: {_summary(outcome.result)}; "
                               f"{outcome.result.total - shown:,} more not shown\n")
         if outcome.help:

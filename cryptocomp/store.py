@@ -122,7 +122,8 @@ def resolve_source(spec: str, *, fold_yo: bool = False) -> Source:
     """Turn ``en``, ``ru``, another wordfreq code or a file path into a :class:`Source`."""
     suffix = "+yo" if fold_yo else ""
     if _LANG_RE.match(spec) and not os.path.exists(spec):
-        if spec not in wordfreq_languages():
+        # an exported dictionary proves the code valid without importing wordfreq (slow)
+        if not (freqdict_dir() / f"{spec}.txt").is_file() and spec not in wordfreq_languages():
             raise DictionaryError(f"unknown language {spec!r}: use one of "
                                   f"{', '.join(wordfreq_languages())} or a dictionary file path")
         return Source(spec + suffix, freqdict_dir() / f"{spec}.txt", spec, fold_yo)

@@ -63,7 +63,7 @@ def test_index_build_list_info(dict_file, capsys):
     assert len(rows) == 1 and rows[0]["words"] == 7
     assert main(["index", "info", rows[0]["name"], "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
-    assert info["words"] == 7 and info["patterns"] == 4 and info["top_words"][0] == "money"
+    assert info["status"] == "fresh" and info["words"] == 7 and info["patterns"] == 4 and info["top_words"][0] == "money"
 
 
 def test_corrupt_index_through_the_real_command(dict_file, tmp_path):

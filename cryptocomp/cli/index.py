@@ -6,7 +6,7 @@ import argparse
 import time
 
 from ..errors import CryptocompError, IndexFileError
-from ..store import (SUFFIX, Header, build_index, index_dir, list_indexes, read_header,
+from ..store import (FORMAT, SUFFIX, Header, build_index, index_dir, list_indexes, read_header,
                      read_index)
 from ._common import print_json, progress_bar
 
@@ -76,6 +76,22 @@ def _resolve_name(name: str):
     return path
 
 
+def _status(header: Header) -> str:
+    """fresh, or why `load_index` would rebuild this file."""
+    from pathlib import Path
+
+    from ..freqdict import file_sha256
+
+    source = Path(header.get("source") or "")
+    if not source.is_file():
+        return "source dictionary missing"
+    if header.get("format") != FORMAT:
+        return "stale: older format (rebuilt on next use)"
+    if file_sha256(source) != header.get("source_sha256"):
+        return "stale: dictionary changed (rebuilt on next use)"
+    return "fresh"
+
+
 def run_info(args: argparse.Namespace) -> int:
     path = _resolve_name(args.name)
     header: Header = read_header(path)
@@ -83,6 +99,7 @@ def run_info(args: argparse.Namespace) -> int:
     index = read_index(path, header)
     load_s = time.perf_counter() - start
     info = dict(header.fields)
+    info["status"] = _status(header)
     info.update({
         "path": str(path), "size": path.stat().st_size, "load_seconds": round(load_s, 3),
         "alphabet": index.alphabet, "lengths": f"{min(index.lengths(), default=0)}-"

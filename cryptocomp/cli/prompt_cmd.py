@@ -23,11 +23,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_dict_options(p)
     p.add_argument("--json", action="store_true",
                    help="not a terminal: print one JSON object a query line (JSON Lines)")
-    p.add_argument("--top", type=int, default=None, metavar="N",
-                   help="show at most N results a query (default: 20 at the prompt, all when piped)")
+    p.add_argument("--top", default=None, metavar="N",
+                   help="show at most N results a query, or all (default: 20 at the prompt, "
+                        "all when piped)")
     p.add_argument("--minfreq", default=None, metavar="F",
                    help="only words used at least F times per million")
-    p.add_argument("--limit", type=int, default=None, metavar="N",
+    p.add_argument("--limit", default=None, metavar="N",
                    help="only the N most frequent words of the dictionary")
     p.add_argument("--no-history", action="store_true", help="keep no history file")
     return p
@@ -36,20 +37,19 @@ def build_parser() -> argparse.ArgumentParser:
 def run(argv: list[str]) -> int:
     """Parse the prompt's options, open the dictionary, run the prompt or the line mode."""
     from ..prompt import (INTERACTIVE_TOP, Session, Settings, delayed_progress, history_path,
-                          interact, run_lines)
+                          interact, parse_limit, parse_minfreq, parse_top, run_lines)
 
     args = build_parser().parse_args(argv)
     interactive = is_terminal(sys.stdin) and is_terminal(sys.stdout) and not args.json
+    # the options take the same arguments as the commands, checked before any loading
+    settings = Settings(
+        top=parse_top(args.top) if args.top is not None else
+        (INTERACTIVE_TOP if interactive else None),
+        minfreq=parse_minfreq(args.minfreq) if args.minfreq is not None else None,
+        limit=parse_limit(args.limit) if args.limit is not None else None)
     progress = delayed_progress() if is_terminal(sys.stderr) else None
     session = Session.open(dict_spec(args), fold_yo=args.fold_yo, progress=progress,
-                           settings=Settings(top=INTERACTIVE_TOP if interactive else None))
-    # the filters go through the same commands as at the prompt: one set of checks
-    if args.top is not None:
-        session.execute(f":top {args.top}")
-    if args.minfreq is not None:
-        session.execute(f":minfreq {args.minfreq}")
-    if args.limit is not None:
-        session.execute(f":limit {args.limit}")
+                           settings=settings)
     if not interactive:
         return run_lines(session, sys.stdin, sys.stdout, sys.stderr, as_json=args.json)
     return interact(session, history=None if args.no_history else history_path(),

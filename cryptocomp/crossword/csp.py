@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterator
 
+import numpy as np
 from pyroaring import FrozenBitMap
 
 from .grid import Grid, GridError
@@ -73,6 +74,12 @@ class Problem:
         self.letters = lex.alphabet
         self.bit = {ch: 1 << i for i, ch in enumerate(self.letters)}
         self.words = lex.words
+        self._points = np.array([ord(ch) for ch in self.letters], dtype=np.uint32)
+        # numpy letter sets need a letter to fit a bit of a uint64
+        self._bits = (np.left_shift(np.uint64(1), np.arange(len(self.letters), dtype=np.uint64))
+                      if len(self.letters) <= 63 else None)
+        self._code_rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._log_counts: np.ndarray | None = None
         longest = lex.longest()
         for slot in self.slots:
             if not lex.base(slot.length):
@@ -116,6 +123,57 @@ class Problem:
             self._pos_letters[key] = got
         return got
 
+    def _codes(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted ids of the usable n-letter words, and per word its n keys ``p * A + letter``."""
+        got = self._code_rows.get(n)
+        if got is None:
+            ids = self.lex.base(n).to_array()
+            joined = "".join(self.words[i] for i in ids.tolist())
+            points = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+            codes = np.searchsorted(self._points, points).astype(np.int64).reshape(len(ids), n)
+            codes += np.arange(n, dtype=np.int64) * len(self.letters)
+            got = self._code_rows[n] = (ids, codes)
+        return got
+
+    @property
+    def log_counts(self) -> np.ndarray:
+        """log(1 + count) of every word id, for value ordering."""
+        if self._log_counts is None:
+            self._log_counts = np.log1p(np.frombuffer(self.lex.index.counts, dtype=np.uint64)
+                                        .astype(np.float64))
+        return self._log_counts
+
+    def counts(self, d: FrozenBitMap, n: int) -> np.ndarray:
+        """How many words of ``d`` have each letter at each position (flat, ``p * A + letter``)."""
+        ids, codes = self._codes(n)
+        rows = np.searchsorted(ids, d.to_array())
+        return np.bincount(codes[rows].ravel(), minlength=n * len(self.letters))
+
+    def masks_of_counts(self, cnt: np.ndarray, n: int) -> list[LetterMask]:
+        """The letter set (bit mask) of each position, from :meth:`counts`."""
+        present = (cnt.reshape(n, len(self.letters)) > 0).astype(np.uint64)
+        return (present @ self._bits).tolist()
+
+    def masks_small(self, d: FrozenBitMap, n: int) -> list[LetterMask]:
+        """The letter set (bit mask) of each position over the words of a small ``d``."""
+        bit, words = self.bit, self.words
+        out = [0] * n
+        for i in d:
+            for p, ch in enumerate(words[i]):
+                out[p] |= bit[ch]
+        return out
+
+    def masks_bitmaps(self, d: FrozenBitMap, n: int) -> list[LetterMask]:
+        """Letter sets by bitmap tests (alphabets too large for 64-bit masks in numpy)."""
+        out = []
+        for p in range(n):
+            m = 0
+            for b, bm in self.pos_letters(n, p):
+                if not d.isdisjoint(bm):
+                    m |= b
+            out.append(m)
+        return out
+
     def pattern(self, s: int, dom: FrozenBitMap | None = None) -> str:
         """The slot's given letters as a template, e.g. ``a?z``."""
         return "".join(self.grid.given.get(cell, "?") for cell in self.slots[s].cells)
@@ -128,6 +186,7 @@ class _Search:
         self.p = prob
         self.budget = budget
         self.rng = rng
+        self.lookahead = False
         self.steps = 0
         self.limit: int | None = None
         self.fails = [0] * prob.n
@@ -136,29 +195,32 @@ class _Search:
 
     # -- letter sets and propagation --------------------------------------------------
 
-    def _mask(self, dom: Domains, lets: list, s: int, p: int) -> LetterMask:
-        cache = lets[s]
-        m = cache[p]
-        if m is None:
-            d = dom[s]
-            m = 0
+    def _mask(self, dom: Domains, aux: list, s: int, p: int) -> LetterMask:
+        a = aux[s]
+        if a is None or a[1] is None:
+            prob, d, n = self.p, dom[s], self.p.lengths[s]
             if len(d) <= _SMALL:
-                bit, words = self.p.bit, self.p.words
-                for i in d:
-                    m |= bit[words[i][p]]
+                a = (None, prob.masks_small(d, n))
+            elif prob._bits is None:
+                a = (None, prob.masks_bitmaps(d, n))
             else:
-                for b, bm in self.p.pos_letters(self.p.lengths[s], p):
-                    if not d.isdisjoint(bm):
-                        m |= b
-            cache[p] = m
-        return m
+                cnt = a[0] if a is not None else prob.counts(d, n)
+                a = (cnt, prob.masks_of_counts(cnt, n))
+            aux[s] = a
+        return a[1][p]
 
-    def _set(self, dom: Domains, lets: list, t: int, d: FrozenBitMap, queue: list) -> None:
+    def _set(self, dom: Domains, aux: list, t: int, d: FrozenBitMap, queue: list) -> None:
         if not d:
             self.fails[t] += 1
             raise _Wipeout(t)
+        old, a = dom[t], aux[t]
         dom[t] = d
-        lets[t] = [None] * self.p.lengths[t]
+        if a is not None and a[0] is not None and len(d) > _SMALL \
+                and len(old) - len(d) < len(d):
+            # fewer words left the domain than stay: count them out
+            aux[t] = (a[0] - self.p.counts(old - d, self.p.lengths[t]), None)
+        else:
+            aux[t] = None
         if t not in queue:
             queue.append(t)
         if len(d) == 1:
@@ -167,7 +229,7 @@ class _Search:
             for u in self.p.same_length[t]:
                 du = dom[u]
                 if w in du:
-                    self._set(dom, lets, u, du - single, queue)
+                    self._set(dom, aux, u, du - single, queue)
 
     def _propagate(self, dom: Domains, lets: list, queue: list) -> None:
         """Letter-set arc consistency from the slots in ``queue``; raise _Wipeout on failure."""
@@ -182,12 +244,11 @@ class _Search:
                     d = dom[t].difference(*[bm for b, bm in p.pos_letters(p.lengths[t], pt)
                                             if b & drop])
                     self._set(dom, lets, t, d, queue)
-                    lets[t][pt] = mt & ms
 
     def root(self) -> tuple[Domains, list]:
         """The initial domains made arc consistent (may raise _Wipeout)."""
         dom = list(self.p.initial)
-        lets = [[None] * n for n in self.p.lengths]
+        lets: list = [None] * self.p.n
         queue: list[int] = []
         for s, d in enumerate(dom):
             if not d:
@@ -204,20 +265,48 @@ class _Search:
     def _choose(self, dom: Domains) -> int | None:
         best, best_key = None, None
         degree = self.p.degree
+        fails = self.fails
         rng = self.rng
         for s, d in enumerate(dom):
             k = len(d)
             if k == 1:
                 continue
-            key = (k, -degree[s], rng.random() if rng is not None else s)
+            # dom/wdeg: slots that often ran out of candidates go first (weights survive restarts)
+            key = (k / (1 + fails[s]), -degree[s], rng.random() if rng is not None else s)
             if best_key is None or key < best_key:
                 best, best_key = s, key
         return best
 
-    def _pick(self, d: FrozenBitMap) -> WordId:
+    def _pick(self, dom: Domains, aux: list, s: int) -> WordId:
+        d = dom[s]
+        if self.lookahead and len(d) > 2 and self.p._bits is not None:
+            return self._pick_lookahead(dom, aux, s)
         if self.rng is not None and len(d) > 1 and self.rng.random() < 0.2:
             return d[self.rng.randrange(min(len(d), 3))]
         return d.min()
+
+    def _pick_lookahead(self, dom: Domains, aux: list, s: int) -> WordId:
+        """The candidate leaving its crossings the most support: the sum over its letters of
+        log(words of the crossing slot with that letter there), plus log frequency / 4."""
+        prob = self.p
+        n, A = prob.lengths[s], len(prob.letters)
+        ids, codes = prob._codes(n)
+        cand = dom[s].to_array()
+        rows = codes[np.searchsorted(ids, cand)]
+        score = 0.25 * prob.log_counts[cand]
+        for ps, t, pt in prob.cross[s]:
+            a = aux[t]
+            cnt = a[0] if a is not None and a[0] is not None else None
+            if cnt is None:
+                if len(dom[t]) == 1:
+                    continue
+                cnt = prob.counts(dom[t], prob.lengths[t])
+                aux[t] = (cnt, a[1] if a is not None else None)
+            support = cnt[pt * A + (rows[:, ps] - ps * A)]
+            score = score + np.log(np.maximum(support, 1))
+        if self.rng is not None:
+            score = score + self.rng.random() * 1e-3 * np.arange(len(cand))[::-1]
+        return int(cand[int(np.argmax(score))])
 
     def _note(self, dom: Domains) -> None:
         settled = sum(1 for d in dom if len(d) == 1)
@@ -237,7 +326,7 @@ class _Search:
             if s is None:
                 yield [d.min() for d in dom]
                 return
-            w = self._pick(dom[s])
+            w = self._pick(dom, lets, s)
             self.steps += 1
             if self.limit is not None and self.steps > self.limit:
                 raise _Restart
@@ -266,24 +355,23 @@ class _Search:
 
 def _luby(i: int) -> int:
     """The i-th term (1-based) of the Luby sequence 1 1 2 1 1 2 4 ..."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
     while True:
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
         if i == (1 << k) - 1:
             return 1 << (k - 1)
         i -= (1 << (k - 1)) - 1
-        k -= 1
-        while (1 << k) - 1 < i:
-            k += 1
 
 
 def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
-              seed: int | None = None, restart_base: int = 200) -> FillResult:
+              seed: int | None = None, restart_base: int = 200,
+              lookahead: bool = False) -> FillResult:
     """Fill ``prob.grid`` with up to ``count`` different fills by the CSP engine."""
     budget = budget or Budget()
     grid = prob.grid
     search = _Search(prob, budget, None)
+    search.lookahead = lookahead
     result = FillResult(grid, BUDGET, engine="csp")
     words = prob.words
     try:

@@ -1,0 +1,191 @@
+"""Vectorised evaluation of a puzzle tree over a block of digit assignments.
+
+An assignment block is a list of uint8 columns, one per letter (``cols[j][i]`` is the
+digit of letter ``j`` in assignment ``i``).  Values are int64 arrays when a static
+bound proves they fit (:func:`dtype_for`), else numpy object arrays of Python ints
+(slow but exact).  Every function returns ``(values, ok)``: ``ok`` is False where an
+exact division leaves a remainder or divides by zero, i.e. where the assignment is
+no solution whatever the other letters are.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .expr import BinOp, Hole, Node, Operand, bound, has_hole
+
+__all__ = ["Evaluator", "dtype_for", "hole_bound"]
+
+_INT64_LIMIT = 2 ** 62  # values and their sums/differences stay below 2**63
+
+
+def hole_bound(side: Node, target: int) -> int:
+    """Bound on |intermediate values| when solving ``side = target`` for the hole in it."""
+    worst = target
+    node = side
+    while isinstance(node, BinOp):
+        hole_left = has_hole(node.left)
+        other = bound(node.right if hole_left else node.left)
+        worst = max(worst, other)
+        if node.op in "+-":
+            target = target + other
+        elif node.op == "/" and hole_left:
+            target = target * other
+        # '*' and divisor-'/' divide the target: no growth
+        worst = max(worst, target)
+        node = node.left if hole_left else node.right
+    return worst
+
+
+def dtype_for(largest: int) -> type | np.dtype:
+    """int64 when every value is provably below 2**62 in magnitude, else object."""
+    return np.dtype(np.int64) if largest < _INT64_LIMIT else np.dtype(object)
+
+
+def _linear(node: Node, index: dict[str, int]) -> dict[int, int] | None:
+    """Coefficient per letter when the node uses only + and -, else None."""
+    if isinstance(node, Operand):
+        coeffs: dict[int, int] = {}
+        place = 1
+        for ch in reversed(node.word):
+            j = index[ch]
+            coeffs[j] = coeffs.get(j, 0) + place
+            place *= 10
+        return coeffs
+    if isinstance(node, BinOp) and node.op in "+-":
+        a, b = _linear(node.left, index), _linear(node.right, index)
+        if a is None or b is None:
+            return None
+        sign = 1 if node.op == "+" else -1
+        for j, c in b.items():
+            a[j] = a.get(j, 0) + sign * c
+        return a
+    return None
+
+
+class Evaluator:
+    """Evaluates the known parts of a puzzle tree over blocks of assignments."""
+
+    def __init__(self, letters: Sequence[str], dtype):
+        self.index = {ch: j for j, ch in enumerate(letters)}
+        self.dtype = np.dtype(dtype)
+        self._linear: dict[int, dict[int, int] | None] = {}
+        self._tables: dict[tuple[int, int | None], np.ndarray] = {}
+
+    def _table(self, c: int, c2: int | None = None) -> np.ndarray:
+        """Lookup table of the working dtype: digit -> c*digit, or, given c2,
+        10*d1 + d2 -> c*d1 + c2*d2 (two letters in one lookup)."""
+        key = (c, c2)
+        tab = self._tables.get(key)
+        if tab is None:
+            if c2 is None:
+                values = [c * d for d in range(10)]
+            else:
+                values = [c * (i // 10) + c2 * (i % 10) for i in range(100)]
+            tab = np.array(values, dtype=object if self.dtype == object else np.int64)
+            self._tables[key] = tab
+        return tab
+
+    def _linear_of(self, node: Node) -> dict[int, int] | None:
+        key = id(node)
+        if key not in self._linear:
+            self._linear[key] = _linear(node, self.index)
+        return self._linear[key]
+
+    def value(self, node: Node, cols: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+        """The node's values over the block, and where they are defined (None: everywhere)."""
+        n = len(cols[0]) if cols else 1
+        coeffs = self._linear_of(node)
+        if coeffs is not None:
+            acc = np.zeros(n, dtype=self.dtype)
+            terms = [(j, c) for j, c in coeffs.items() if c]
+            for i in range(0, len(terms) - 1, 2):
+                (j1, c1), (j2, c2) = terms[i], terms[i + 1]
+                pair = cols[j1] * np.uint8(10) + cols[j2]  # < 100: fits uint8
+                acc += np.take(self._table(c1, c2), pair)
+            if len(terms) % 2:
+                j, c = terms[-1]
+                acc += np.take(self._table(c), cols[j])
+            return acc, None
+        assert isinstance(node, BinOp)
+        a, oka = self.value(node.left, cols)
+        b, okb = self.value(node.right, cols)
+        ok = _and(oka, okb)
+        if node.op == "+":
+            return a + b, ok
+        if node.op == "-":
+            return a - b, ok
+        if node.op == "*":
+            return a * b, ok
+        q, exact = _divide(a, b)
+        return q, _and(ok, exact)
+
+    def solve_hole(self, side: Node, target: np.ndarray, cols: Sequence[np.ndarray]
+                   ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+        """Solve ``side = target`` for the hole in ``side``.
+
+        Returns ``(x, feasible, known_ok, free)``: the hole's value where ``feasible``;
+        ``known_ok`` where every known part of ``side`` is defined; ``free`` where the
+        identity does not determine the hole (e.g. ``0*? = 0``).  None means all True
+        (or, for ``free``, all False).
+        """
+        feasible: np.ndarray | None = None
+        known_ok: np.ndarray | None = None
+        free: np.ndarray | None = None
+        node = side
+        t = target
+        while isinstance(node, BinOp):
+            hole_left = has_hole(node.left)
+            other, ok = self.value(node.right if hole_left else node.left, cols)
+            known_ok = _and(known_ok, ok)
+            op = node.op
+            if op == "+":
+                t = t - other
+            elif op == "-":
+                t = t + other if hole_left else other - t
+            elif op == "*":
+                zero = other == 0
+                free = _or(free, zero & (t == 0))
+                q, exact = _divide(t, other)
+                feasible = _and(feasible, exact)
+                t = q
+            elif hole_left:  # x / other = t
+                feasible = _and(feasible, other != 0)
+                t = t * other
+            else:  # other / x = t
+                zero = t == 0
+                free = _or(free, zero & (other == 0))
+                q, exact = _divide(other, t)
+                feasible = _and(feasible, exact & (q != 0))
+                t = q
+            node = node.left if hole_left else node.right
+        assert isinstance(node, Hole)
+        return t, feasible, known_ok, free
+
+
+def _divide(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(a // b, exact): exact is False where b is 0 or b does not divide a."""
+    nonzero = b != 0
+    safe = np.where(nonzero, b, 1)
+    if safe.dtype == object:
+        safe = safe.astype(object)
+    q = a // safe
+    return q, nonzero & (a - q * safe == 0)
+
+
+def _and(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b
+
+
+def _or(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a | b

@@ -1,0 +1,561 @@
+"""The whole bag: use every tile in words with distinct first letters, maximising the score.
+
+Rules
+-----
+Every tile of the bag (blanks included) is used exactly once, in dictionary
+words of at most ``max_length`` tiles; no two words start with the same face (a
+word's first tile, blank-played or not, names its first letter); a word scores
+its length in tiles times the sum of the values of its real tiles (a blank
+plays any face and is worth 0).  Maximise the total.  With the English set and
+the SOWPODS list the optimum is 2765; lengths and shapes are not restricted.
+
+Search
+------
+Write ``L = max_length`` and ``V`` for the value of all real tiles: the score is
+``L*V - loss`` with ``loss = sum over words of (L - length) * value``, so we
+minimise the loss by depth-first branch and bound.
+
+*Canonical order.* Words are chosen longest first (phase ``l = L, L-1, ...``)
+and each takes real tiles where it can, blanks only for its shortfall.  This
+loses nothing: for a fixed set of words the blanks are best in the shortest
+words holding their letters (swapping a blank in a longer word with a real
+tile in a shorter one never lowers the score), and that is where real-first
+consumption in longest-first order puts them.
+
+*Branching.* In phase ``l``, take the remaining face ``x`` with the fewest
+``l``-words (not yet *banned*): either some ``l``-word uses a real ``x`` (one
+branch per such word that fits, with an unused first letter and no banned
+face), or no further ``l``-word holds a real ``x`` (ban ``x``).  When every
+remaining face is banned the search moves to the next phase.  Anagrams with the
+same first face are one candidate.  States (phase, remaining tiles, blanks, used
+first letters, bans) are memoised with the loss bound they were refuted at.
+
+*Bound* (a lower bound on the loss still to come, so the search is exact):
+every remaining tile lies in a word of at most ``l`` tiles, costing at least
+``(L - l) * value``; a banned tile lies in a shorter word (one more per point);
+and with ``n`` tiles left and ``r = n mod l`` either exactly ``r`` tiles lie in
+words shorter than ``l`` -- which then have at most ``r`` tiles, costing ``l - r``
+more per point -- or at least ``r + l`` do, costing one more per point; the
+cheapest tiles are charged, the banned ones always.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from functools import lru_cache
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .errors import CryptocompError
+from .index import Index
+from .tiles import Face, Rack, TileSet, Tiling, tileset
+
+__all__ = ["BagWord", "BagResult", "best_bag", "bag_score", "check_bag", "Word", "Score"]
+
+log = logging.getLogger(__name__)
+
+Word = str
+Score = int
+_INF = float("inf")
+
+
+@dataclass(frozen=True)
+class BagWord:
+    """One word of a bag solution: its tiling, the faces its blanks play, its score."""
+
+    word: Word
+    tiles: Tiling
+    blanks: tuple[Face, ...]
+    value: int  # sum of the values of its real tiles
+    score: Score  # len(tiles) * value
+    anagrams: tuple[Word, ...] = ()  # other words with the same tiles and first tile
+
+    def display(self) -> str:
+        """Real tiles upper case, blank-played tiles lower case (their last occurrences)."""
+        left: dict[Face, int] = {}
+        for f in self.blanks:
+            left[f] = left.get(f, 0) + 1
+        out = []
+        for face in reversed(self.tiles):
+            if left.get(face):
+                left[face] -= 1
+                shown = face.lower()
+            else:
+                shown = face.upper()
+            out.append(f"[{shown}]" if len(face) > 1 else shown)
+        return "".join(reversed(out))
+
+
+@dataclass
+class BagResult:
+    """The best bag found: its words, total, and whether it is proved optimal."""
+
+    words: list[BagWord]
+    total: Score
+    proved: bool
+    upper_bound: Score  # no solution scores more than this (== total when proved)
+    nodes: int
+    seconds: float
+    tiles: str = ""
+    max_length: int = 15
+    stats: dict = field(default_factory=dict)
+
+    def _check(self, ts: TileSet, index: Index) -> None:
+        """Re-verify the answer from scratch (see :func:`check_bag`)."""
+        assert check_bag(self.words, ts, index, max_length=self.max_length) == self.total
+
+
+def bag_score(words: Sequence[BagWord], tiles: TileSet) -> Score:
+    """The total score of ``words``: sum of length * real-tile value."""
+    total = 0
+    for w in words:
+        real = list(w.tiles)
+        for f in w.blanks:
+            real.remove(f)
+        total += len(w.tiles) * sum(tiles.values[f] for f in real)
+    return total
+
+
+def check_bag(words: Sequence[BagWord], tiles: TileSet | str, index: Index, *,
+              max_length: int = 15) -> Score:
+    """Verify a bag solution against the rules and return its score (AssertionError if not)."""
+    ts = tileset(tiles)
+    used: dict[Face, int] = {}
+    blanks = 0
+    firsts = set()
+    for w in words:
+        assert w.word in index, f"{w.word!r} is not in the dictionary"
+        assert "".join(w.tiles) == w.word and w.tiles in ts.tilings(w.word), f"bad tiling {w}"
+        assert len(w.tiles) <= max_length, f"{w.word!r} is longer than {max_length}"
+        assert w.tiles[0] not in firsts, f"two words start with {w.tiles[0]!r}"
+        firsts.add(w.tiles[0])
+        real = list(w.tiles)
+        for f in w.blanks:
+            real.remove(f)  # ValueError if a blank plays a face the word lacks
+        for f in real:
+            used[f] = used.get(f, 0) + 1
+        blanks += len(w.blanks)
+        assert w.value == sum(ts.values[f] for f in real) and w.score == len(w.tiles) * w.value
+    assert blanks == ts.blanks, f"{blanks} blanks used, the bag has {ts.blanks}"
+    assert used == {f: n for f, n in ts.counts.items() if n}, "the tiles used differ from the bag"
+    return bag_score(words, ts)
+
+
+@lru_cache(maxsize=None)
+def _cuts(L: int, longest: int, s: int, shortest: int = 1) -> tuple[tuple[int, ...], ...]:
+    """For every way to cut ``s`` tiles into words of ``shortest`` to ``longest`` tiles, the loss
+    coefficients (``L - length`` per tile) sorted high to low, dominated ones dropped:
+    charging the cheapest tiles to the highest coefficients gives the least loss."""
+    vectors: set[tuple[int, ...]] = set()
+
+    def walk(left: int, most: int, parts: list[int]) -> None:
+        if left == 0:
+            vectors.add(tuple(sorted((L - p for p in parts for _ in range(p)), reverse=True)))
+            return
+        for p in range(min(most, left), shortest - 1, -1):
+            parts.append(p)
+            walk(left - p, p, parts)
+            parts.pop()
+
+    if longest >= 1:
+        walk(s, longest, [])
+    kept: list[tuple[int, ...]] = []
+    for vec in sorted(vectors, key=sum):
+        if not any(all(a <= b for a, b in zip(k, vec)) for k in kept):
+            kept.append(vec)
+    return tuple(kept)
+
+
+class _Candidate:
+    """A tiling of dictionary words as the search sees it (anagrams with one first face)."""
+
+    __slots__ = ("tiling", "counts", "first", "value", "length", "words")
+
+    def __init__(self, tiling: Tiling, counts: tuple[int, ...], first: int, value: int):
+        self.tiling = tiling
+        self.counts = counts
+        self.first = first
+        self.value = value
+        self.length = len(tiling)
+        self.words: list[Word] = []
+
+
+class _Phase:
+    """The candidates of one length as arrays: face counts, first face, bit masks."""
+
+    def __init__(self, cands: list[_Candidate], n_faces: int):
+        cands.sort(key=lambda c: (c.first, -c.value))
+        self.cands = cands
+        self.counts = np.array([c.counts for c in cands], dtype=np.int16).reshape(len(cands), n_faces)
+        self.first = np.array([c.first for c in cands], dtype=np.int64)
+        self.first_bit = np.left_shift(np.int64(1), self.first)
+        weights = np.left_shift(np.int64(1), np.arange(n_faces, dtype=np.int64))
+        self.present = (self.counts > 0).astype(np.int64) @ weights
+        self.all_rows = np.arange(len(cands))
+
+
+class _Search:
+    def __init__(self, ts: TileSet, index: Index, max_length: int, time_limit: float | None,
+                 progress: Callable[[str], None] | None):
+        self.ts = ts
+        self.faces = list(ts.counts)
+        if len(self.faces) > 62:
+            raise CryptocompError(f"the {ts.name} set has {len(self.faces)} faces; at most 62 "
+                                  "are supported")
+        self.code = {f: i for i, f in enumerate(self.faces)}
+        self.values = np.array([ts.values[f] for f in self.faces], dtype=np.int64)
+        self.L = max_length
+        self.bag = np.array([ts.counts[f] for f in self.faces], dtype=np.int16)
+        self.blanks = ts.blanks
+        self.total_value = int(self.bag @ self.values)
+        # value levels (0 first, for blanks) and each face's level as a one-hot matrix
+        self.levels = np.array(sorted({0, *self.values.tolist()}), dtype=np.int64)
+        self.level_of = (self.values[:, None] == self.levels[None, :]).astype(np.int64)
+        self.time_limit = time_limit
+        self.progress = progress
+        self._collect(index)
+        self.nodes = 0
+        self.memo: dict[tuple, float] = {}
+        self.best = _INF
+        self.best_path: list[tuple[_Candidate, np.ndarray]] | None = None
+        self.path: list[tuple[_Candidate, np.ndarray]] = []
+        self.timed_out = False
+        self.deadline = _INF
+        self.rounds: list[float] = []
+        self.visits: dict[tuple[int, int], int] = {}  # (words so far, phase length) -> nodes
+        self.refuted = 0.0  # every solution has at least this loss
+
+    def _collect(self, index: Index) -> None:
+        """Group the dictionary's fitting tilings by (face multiset, first face)."""
+        from .rack import RackSolver
+
+        ts, code, nf = self.ts, self.code, len(self.faces)
+        # the words the whole bag can spell (a superset with multi-letter faces)
+        ids = RackSolver(ts, index).candidates(ts.bag()) & index.by_lengths(
+            1, self.L * max(len(f) for f in ts.counts))
+        bag = self.bag.tolist()
+        values = self.values.tolist()
+        by_key: dict[tuple, _Candidate] = {}
+        for word in map(index.words.__getitem__, ids):
+            for tiling in ts.tilings(word):
+                if len(tiling) > self.L:
+                    continue
+                counts = [0] * nf
+                for f in tiling:
+                    counts[code[f]] += 1
+                if sum(n - h for n, h in zip(counts, bag) if n > h) > self.blanks:
+                    continue
+                key = (tuple(counts), code[tiling[0]])
+                cand = by_key.get(key)
+                if cand is None:
+                    value = sum(n * v for n, v in zip(counts, values))
+                    cand = by_key[key] = _Candidate(tiling, key[0], key[1], value)
+                cand.words.append(word)
+        cands = list(by_key.values())
+        self.lengths = sorted({c.length for c in cands}, reverse=True)
+        self.phases = {ell: _Phase([c for c in cands if c.length == ell], nf)
+                       for ell in self.lengths}
+        self.short_firsts: dict[int, int] = {}  # length -> first faces of words that long
+        self.any_of: dict[tuple[int, int], _Candidate] = {}
+        for c in cands:
+            self.short_firsts[c.length] = self.short_firsts.get(c.length, 0) | (1 << c.first)
+            self.any_of.setdefault((c.length, c.first), c)
+        self.n_candidates = len(cands)
+
+    # -- the bound ------------------------------------------------------------------------
+
+    def _bound(self, ell: int, remaining: np.ndarray, blanks: int, bans: int,
+               values_fit: np.ndarray, first_fit: np.ndarray) -> float:
+        """A lower bound on the loss of any completion in phase ``ell`` whose ``ell``-tile
+        words are among the fitting candidates given by their real values and first faces."""
+        L, base = self.L, self.L - ell
+        vals = self.values
+        total_value = int(remaining @ vals)
+        banned = (np.right_shift(np.int64(bans), np.arange(len(vals))) & 1).astype(bool)
+        banned &= remaining > 0
+        banned_n = int(remaining[banned].sum())
+        banned_value = int(remaining[banned] @ vals[banned])
+        free = ~banned & (remaining > 0)
+        cheap = np.concatenate(([0] * (blanks + 1), np.sort(np.repeat(vals[free], remaining[free]))))
+        cheapest = np.cumsum(cheap)  # cheapest[k]: the k cheapest free tiles (blanks first)
+        n_tiles = len(cheap) - 1 + banned_n
+        # the most value m words of ell tiles can hold: m distinct first faces, each at most
+        # its best fitting word
+        if len(first_fit):
+            starts = np.flatnonzero(np.r_[True, first_fit[1:] != first_fit[:-1]])
+            tops = np.sort(np.maximum.reduceat(values_fit, starts))[::-1]
+            caps = np.concatenate(([0], np.cumsum(tops)))
+        else:
+            caps = np.zeros(1, dtype=np.int64)
+        shortest = self.lengths[-1]
+        rem = n_tiles % ell
+        best_extra = _INF
+        for m in range(min(n_tiles // ell, len(caps) - 1), -1, -1):
+            s = n_tiles - m * ell  # tiles in words shorter than ell
+            if s == 0:
+                if banned_n == 0 and total_value <= caps[m]:
+                    best_extra = 0
+                continue
+            if s < banned_n or s < shortest:
+                continue
+            short_value = max(total_value - int(caps[m]), banned_value + int(cheapest[s - banned_n]))
+            if s < ell:  # those words have at most s tiles
+                extra = (ell - s) * short_value
+            else:
+                extra = short_value
+                if s == rem + ell:
+                    short = np.sort(np.concatenate((cheap[1:s - banned_n + 1],
+                                                    np.repeat(vals[banned], remaining[banned]))))
+                    # every short tile costs one point more than in an ell-word (and the
+                    # short tiles hold at least short_value), plus what the cut adds on top
+                    # (charged to the cheapest tiles)
+                    cut = min((int(np.dot(c, short)) for c in _cuts(L, ell - 1, s, shortest)),
+                              default=_INF)
+                    extra = cut - (base + 1) * int(short.sum()) + max(short_value, int(short.sum()))
+            best_extra = min(best_extra, extra)
+            if best_extra == 0:
+                break
+        return base * total_value + best_extra
+
+    def _children_hopeful(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value,
+                          deficit, choices) -> np.ndarray:
+        """For each child (choosing row j), whether a cheap version of its bound -- computed
+        for all children at once -- leaves it a chance of beating the best loss.
+
+        The child's fitting rows are found exactly (every pair); its value caps come from
+        them; its cheapest tiles are charged at the parent's cheapest (a subset's k
+        cheapest cost at least the whole set's k cheapest), and the cut refinement is left
+        out: a weaker bound than the child's own, hence still a lower bound."""
+        n_children = len(choices)
+        if n_children == 0:
+            return np.zeros(0, dtype=bool)
+        # pairing up pays near the leaves only, where a child can hold at most two more
+        # ell-words and most children die of their value caps
+        if (int(remaining.sum()) + blanks - ell >= 3 * ell
+                or len(rows) * n_children > 50_000):
+            return np.ones(n_children, dtype=bool)
+        L, base, vals = self.L, self.L - ell, self.values
+        child_rem = remaining[None, :] - real[choices]                      # c x F
+        child_blanks = blanks - deficit[choices]                            # c
+        over = np.maximum(sub[None, :, :] - child_rem[:, None, :], 0)       # c x k x F
+        need = over.sum(2)                                                  # c x k
+        firsts = P.first[rows]
+        fits = (need <= child_blanks[:, None]) & (firsts[None, :] != firsts[choices][:, None])
+        fit_value = np.where(fits, value[None, :] - over @ vals, -1)        # c x k
+        starts = np.flatnonzero(np.r_[True, firsts[1:] != firsts[:-1]])
+        tops = -np.sort(-np.maximum.reduceat(fit_value, starts, axis=1), axis=1)
+        available = (tops >= 0).sum(1)
+        caps = np.concatenate((np.zeros((n_children, 1), dtype=np.int64),
+                               np.cumsum(np.maximum(tops, 0), axis=1)), axis=1)
+        child_value = remaining @ vals - value[choices]                     # c
+        # the parent's cheapest tiles (blanks first), banned ones apart
+        banned = (np.right_shift(np.int64(bans), np.arange(len(vals))) & 1).astype(bool)
+        banned &= remaining > 0
+        banned_n = int(remaining[banned].sum())
+        banned_value = int(remaining[banned] @ vals[banned])
+        # each child's free tiles counted by value level (blanks at level 0)
+        free_rem = np.where(banned[None, :], 0, child_rem)
+        levels = self.levels
+        per_level = free_rem @ self.level_of                                 # c x levels
+        per_level[:, 0] += child_blanks
+        before = np.cumsum(per_level, axis=1) - per_level
+
+        def cheapest(k: int) -> np.ndarray:
+            """The k cheapest free tiles of each child."""
+            return (np.clip(k - before, 0, per_level) * levels).sum(1)
+
+        n_tiles = int(remaining.sum()) + blanks - ell
+        shortest = self.lengths[-1]
+        extra = np.full(n_children, _INF)
+        for m in range(n_tiles // ell, -1, -1):
+            s = n_tiles - m * ell
+            ok = available >= m
+            cap = caps[:, min(m, caps.shape[1] - 1)]
+            if s == 0:
+                if banned_n == 0:
+                    extra = np.where(ok & (child_value <= cap), 0, extra)
+                continue
+            if s < banned_n or s < shortest:
+                continue
+            short_value = np.maximum(child_value - cap, banned_value + cheapest(s - banned_n))
+            per = (ell - s) * short_value if s < ell else short_value
+            extra = np.where(ok, np.minimum(extra, per), extra)
+        bound = loss + base * value[choices] + base * child_value + extra
+        return bound < self.best
+
+    # -- the search -----------------------------------------------------------------------
+
+    def run(self) -> None:
+        self.started = time.perf_counter()
+        if self.time_limit is not None:
+            self.deadline = self.started + self.time_limit
+        if not self.lengths:
+            return
+        # iterative deepening on the loss: each round refutes every loss below its budget
+        # (the memo keeps what earlier rounds refuted), so rounds stay shallow until the
+        # budget reaches the optimum
+        ceiling = self.L * self.total_value
+        P = self.phases[self.lengths[0]]
+        values = np.minimum(P.counts, self.bag) @ self.values
+        self.refuted = self._bound(self.lengths[0], self.bag, self.blanks, 0, values, P.first)
+        budget = self.refuted + 1
+        while budget <= ceiling + 1:
+            self.best = budget
+            self.rounds.append(budget)
+            if self.progress:
+                self.progress(f"looking for a score above {ceiling - budget}")
+            self._search(0, self.bag, self.blanks, 0, 0, 0, None)
+            if self.best_path is not None or self.timed_out:
+                break
+            self.refuted = budget
+            budget = budget + max(4, budget // 8)
+
+    def _record(self, loss: int) -> None:
+        self.best = loss
+        self.best_path = list(self.path)
+        if self.progress:
+            self.progress(f"found {self.L * self.total_value - loss} after {self.nodes} nodes")
+
+    def _blank_words(self, blanks: int, used: int, longest: int) -> list[_Candidate] | None:
+        """Words made of blanks alone (value 0) using up ``blanks``, or None."""
+        if blanks == 0:
+            return []
+        for ell in range(min(blanks, longest), 0, -1):
+            free = self.short_firsts.get(ell, 0) & ~used
+            if not free:
+                continue
+            first = (free & -free).bit_length() - 1
+            rest = self._blank_words(blanks - ell, used | 1 << first, ell)
+            if rest is not None:
+                return [self.any_of[(ell, first)]] + rest
+        return None
+
+    def _search(self, phase: int, remaining: np.ndarray, blanks: int, used: int, bans: int,
+                loss: int, rows: np.ndarray | None) -> None:
+        self.nodes += 1
+        if self.nodes & 0x3F == 0 and time.perf_counter() > self.deadline:
+            self.timed_out = True
+        if self.timed_out:
+            return
+        ell = self.lengths[phase]
+        self.visits[len(self.path), ell] = self.visits.get((len(self.path), ell), 0) + 1
+        if not remaining.any():
+            if loss < self.best:
+                words = self._blank_words(blanks, used, ell)
+                if words is not None:
+                    self.path.extend((c, np.array(c.counts, dtype=np.int16)) for c in words)
+                    self._record(loss)
+                    del self.path[len(self.path) - len(words):]
+            return
+        P = self.phases[ell]
+        key = None
+        if rows is None:  # a phase starts: memoise here, where the state says it all
+            key = (phase, remaining.tobytes(), blanks, used)
+            known = self.memo.get(key)
+            if known is not None and loss + known >= self.best:
+                return
+            rows = P.all_rows
+        ok = ((P.first_bit[rows] & used) == 0) & ((P.present[rows] & bans) == 0)
+        rows = rows[ok]
+        sub = P.counts[rows]
+        short = np.maximum(sub - remaining, 0)
+        deficit = short.sum(1)
+        ok = deficit <= blanks
+        rows, sub, short, deficit = rows[ok], sub[ok], short[ok], deficit[ok]
+        real = sub - short
+        value = real @ self.values
+        base = self.L - ell
+        live = remaining > 0
+        exhausted = True
+        while True:
+            holding = (sub > 0).sum(0)
+            for x in np.flatnonzero(live & (holding == 0)):
+                bans |= 1 << int(x)  # no fitting ell-word holds x: it goes in a shorter one
+            live &= holding > 0
+            if loss + self._bound(ell, remaining, blanks, bans, value, P.first[rows]) >= self.best:
+                exhausted = False
+                break
+            if not live.any():
+                break
+            x = int(np.flatnonzero(live)[np.argmin(holding[live])])
+            choices = np.flatnonzero(sub[:, x] > 0)
+            choices = choices[np.argsort(-value[choices], kind="stable")]
+            hopeful = self._children_hopeful(ell, remaining, blanks, bans, loss, P, rows, sub,
+                                             real, value, deficit, choices)
+            allowed = np.ones(len(rows), dtype=bool)
+            for j, hope in zip(choices, hopeful):
+                # words holding x tried before j are left out below j: each set of words
+                # is then met once (through its first word holding x)
+                allowed[j] = False
+                if not hope:
+                    continue
+                cand = P.cands[rows[j]]
+                self.path.append((cand, short[j]))
+                self._search(phase, remaining - real[j], blanks - int(deficit[j]),
+                             used | 1 << cand.first, bans, loss + base * int(value[j]),
+                             rows[allowed])
+                self.path.pop()
+                if self.timed_out:
+                    return
+            bans |= 1 << x
+            live[x] = False
+            keep = sub[:, x] == 0
+            rows, sub, short, deficit, real, value = (
+                rows[keep], sub[keep], short[keep], deficit[keep], real[keep], value[keep])
+        if exhausted and phase + 1 < len(self.lengths):
+            self._search(phase + 1, remaining, blanks, used, 0, loss, None)
+        if self.timed_out:
+            return
+        if key is not None:
+            refuted = self.best - loss
+            known = self.memo.get(key)
+            if known is None or refuted > known:
+                self.memo[key] = refuted
+
+    # -- the answer -----------------------------------------------------------------------
+
+    def words(self) -> list[BagWord]:
+        out = []
+        for cand, short in self.best_path or []:
+            blanks: list[Face] = []
+            for i, n in enumerate(short.tolist()):
+                blanks.extend([self.faces[i]] * n)
+            real = list(cand.tiling)
+            for f in blanks:
+                real.remove(f)
+            value = sum(self.ts.values[f] for f in real)
+            out.append(BagWord(cand.words[0], cand.tiling, tuple(blanks), value,
+                               len(cand.tiling) * value, tuple(cand.words[1:])))
+        return out
+
+
+def best_bag(tiles: TileSet | str, index: Index, *, max_length: int = 15,
+             time_limit: float | None = 60.0, bag: Rack | None = None,
+             progress: Callable[[str], None] | None = None) -> BagResult | None:
+    """The best whole-bag solution (the rules above), proved optimal unless the time limit
+    (seconds; None for none) ran out first; None when the tiles cannot all be used."""
+    ts = tileset(tiles)
+    if max_length < 1 or max_length > 31:
+        raise CryptocompError(f"--max-length must be between 1 and 31, not {max_length}")
+    if bag is not None:  # a smaller bag: the same rules on a sub-multiset of the set
+        ts = TileSet(ts.name, ts.language, ts.source, {f: bag.counts.get(f, 0) for f in ts.counts},
+                     dict(ts.values), bag.blanks)
+    search = _Search(ts, index, max_length, time_limit, progress)
+    search.run()
+    seconds = time.perf_counter() - search.started
+    ceiling = max_length * search.total_value
+    stats = {"candidates": search.n_candidates, "memo": len(search.memo)}
+    if search.best_path is None:
+        if search.timed_out:
+            raise CryptocompError(f"no solution found within {time_limit:g} s "
+                                  f"({search.nodes} nodes searched)")
+        return None
+    words = search.words()
+    total = bag_score(words, ts)
+    assert total == ceiling - search.best, "bag scoring disagrees with the search"
+    upper = total if not search.timed_out else int(ceiling - search.refuted)
+    return BagResult(words, total, not search.timed_out, upper, search.nodes, seconds,
+                     ts.name, max_length, stats)

@@ -1,0 +1,183 @@
+"""``cryptocomp compose`` and ``cryptocomp solve``: unique-solution cryptarithms."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ..compose import Composed, compose
+from ..errors import CryptocompError, ExpressionError, QueryError
+from ..solve import solve
+from ._common import (add_dict_options, dict_spec, is_terminal, open_index, per_million,
+                      print_json, progress_bar)
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "compose", help="words completing LEFT (e.g. send+more) to a one-solution cryptarithm",
+        description="Find every dictionary word W for which LEFT=W (or the puzzle with W in "
+                    "place of '?') is a cryptarithm with exactly one solution, most frequent "
+                    "first. Operators + - * / (exact division), parentheses; spaces and case "
+                    "are ignored.")
+    p.add_argument("expr", nargs="?", metavar="EXPR",
+                   help="e.g. 'send+more', 'send+?=money', '?-more=money'")
+    p.add_argument("--batch", nargs=2, metavar=("LEFT.txt", "RIGHT.txt"),
+                   help="compose every 'a OP b' over two word lists (one word a line)")
+    p.add_argument("--ops", default="+-*", metavar="OPS",
+                   help="operators for --batch (default: +-*)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes for --batch (default: all cores)")
+    p.add_argument("--top", type=int, default=None, metavar="N",
+                   help="show at most N puzzles per query (default: 50 on a terminal, all "
+                        "when piped)")
+    p.add_argument("--limit", type=int, default=None, metavar="N",
+                   help="use only the N most frequent words of the dictionary")
+    p.add_argument("--min-count", type=int, default=None, metavar="C",
+                   help="only words whose count is at least C")
+    p.add_argument("--min-length", type=int, default=None, metavar="N", help="shortest word")
+    p.add_argument("--max-length", type=int, default=None, metavar="N", help="longest word")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    add_dict_options(p)
+    p.set_defaults(run=run_compose)
+
+    s = sub.add_parser("solve", help="solve a complete cryptarithm such as send+more=money",
+                       description="Count every solution of a complete cryptarithm exactly and "
+                                   "list the first ones.")
+    s.add_argument("puzzle", metavar="PUZZLE", help="e.g. 'send+more=money'")
+    s.add_argument("--cap", type=int, default=20, metavar="N",
+                   help="list at most N solutions (the count is always exact; default 20)")
+    s.add_argument("--json", action="store_true", help="print a JSON object")
+    s.set_defaults(run=run_solve)
+
+
+def _options(args: argparse.Namespace) -> dict:
+    for name in ("top", "limit", "min_count", "min_length", "max_length", "jobs"):
+        value = getattr(args, name, None)
+        if value is not None and value < 0:
+            raise QueryError(f"--{name.replace('_', '-')} must not be negative")
+    return {"limit": args.limit, "min_count": args.min_count, "min_length": args.min_length,
+            "max_length": args.max_length}
+
+
+def run_compose(args: argparse.Namespace) -> int:
+    if bool(args.expr) == bool(args.batch):
+        raise QueryError("give an EXPR or --batch LEFT.txt RIGHT.txt (one of them)")
+    options = _options(args)
+    top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
+    if args.batch:
+        return _run_batch(args, options, top)
+    index = open_index(args)
+    with progress_bar(f"composing {args.expr}") as progress:
+        results = compose(args.expr, index, progress=progress, **options)
+    shown = results[:top] if top is not None else results
+    if args.json:
+        print_json([r.to_json() for r in shown])
+        return 0
+    _print_results(args.expr, results, shown, index.total)
+    return 0
+
+
+def _print_results(query: str, results: list[Composed], shown: list[Composed], total: int) -> None:
+    if not is_terminal():
+        for r in shown:
+            print(f"{r.puzzle}\t{r.solution}\t{r.count}")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    n = len(results)
+    table = Table(title=f"{query}: {n} puzzle{'s' if n != 1 else ''} with one solution")
+    table.add_column("rank", justify="right")
+    table.add_column("puzzle", style="bold")
+    table.add_column("solution")
+    table.add_column("per million", justify="right")
+    for r in shown:
+        table.add_row(str(r.rank), r.puzzle, r.solution, f"{per_million(r.count, total):.3f}")
+    console = Console()
+    console.print(table)
+    if n > len(shown):
+        console.print(f"… and {n - len(shown)} more (use --top N)")
+
+
+# -- batch -----------------------------------------------------------------------------------
+
+_WORKER: dict = {}
+
+
+def _init_worker(spec: str, fold_yo: bool) -> None:
+    from ..store import load_index
+
+    _WORKER["index"] = load_index(spec, fold_yo=fold_yo)
+
+
+def _work(job: tuple[str, dict]) -> tuple[str, list[dict] | None, str | None]:
+    query, options = job
+    try:
+        return query, [r.to_json() for r in compose(query, _WORKER["index"], **options)], None
+    except CryptocompError as exc:
+        return query, None, str(exc)
+
+
+def _read_words(path: str) -> list[str]:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise QueryError(f"cannot read word list {path}: {exc}") from None
+    words = [w.strip() for w in lines if w.strip() and not w.lstrip().startswith("#")]
+    if not words:
+        raise QueryError(f"word list {path} is empty")
+    return words
+
+
+def _run_batch(args: argparse.Namespace, options: dict, top: int | None) -> int:
+    import multiprocessing
+
+    left, right = (_read_words(p) for p in args.batch)
+    ops = [op for op in args.ops if not op.isspace()]
+    bad = [op for op in ops if op not in "+-*/"]
+    if not ops or bad:
+        raise QueryError(f"--ops takes operators from +-*/ (got {args.ops!r})")
+    queries = [f"{a}{op}{b}" for a in left for op in ops for b in right]
+    spec = dict_spec(args)
+    jobs = args.jobs or os.cpu_count() or 1
+    # load (and if needed build) the index once here so that workers only read the file
+    open_index(args)
+    out: list[tuple[str, list[dict] | None, str | None]] = []
+    with progress_bar(f"composing {len(queries)} queries") as progress:
+        with multiprocessing.Pool(min(jobs, len(queries)), initializer=_init_worker,
+                                  initargs=(spec, args.fold_yo)) as pool:
+            for item in pool.imap(_work, [(q, options) for q in queries]):
+                out.append(item)
+                if progress is not None:
+                    progress(len(out), len(queries))
+    if args.json:
+        print_json([dict(query=q, **r) for q, rs, _ in out for r in (rs or [])[:top]])
+        return 0
+    for query, results, error in out:
+        if error is not None:
+            print(f"# {query}: error: {error}")
+            continue
+        shown = results[:top] if top is not None else results
+        print(f"# {query}: {len(results)} puzzle{'s' if len(results) != 1 else ''}")
+        for r in shown:
+            print(f"{r['puzzle']}\t{r['solution']}\t{r['count']}")
+    return 0
+
+
+# -- solve -----------------------------------------------------------------------------------
+
+def run_solve(args: argparse.Namespace) -> int:
+    if args.cap < 0:
+        raise ExpressionError("--cap must not be negative")
+    with progress_bar(f"solving {args.puzzle}") as progress:
+        solved = solve(args.puzzle, cap=args.cap, progress=progress)
+    if args.json:
+        print_json(solved.to_json())
+        return 0
+    print(f"{solved.puzzle}: {solved.count} solution{'s' if solved.count != 1 else ''}")
+    for eq in solved.equations:
+        print(eq)
+    if solved.count > len(solved.equations):
+        print(f"… and {solved.count - len(solved.equations)} more (use --cap N)")
+    return 0

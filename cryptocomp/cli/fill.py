@@ -1,0 +1,170 @@
+"""``cryptocomp fill`` and ``cryptocomp square``: fill crossword grids and word squares.
+
+Exit status: 0 filled, 1 no fill exists (proved), 3 budget exhausted, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..crossword import ENGINES, FillResult, fill, read_grid
+from ..crossword.grid import GridError, format_text
+from ..crossword.square import square_grid
+from ._common import add_dict_options, is_terminal, open_index, print_json
+
+_EXIT = {"filled": 0, "no_fill": 1, "budget": 3}
+
+
+def _add_fill_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="csp, sat, or auto: CSP first, SAT to finish or prove (default)")
+    p.add_argument("--top", type=int, default=None, metavar="N",
+                   help="use only the N most frequent words")
+    p.add_argument("--min-count", type=int, default=None, metavar="C",
+                   help="use only words whose count is at least C")
+    p.add_argument("--min-length", type=int, default=1, metavar="L",
+                   help="shortest word allowed (default 1)")
+    p.add_argument("--max-length", type=int, default=None, metavar="L",
+                   help="longest word allowed")
+    p.add_argument("--no-two", action="store_true",
+                   help="2-letter words are not allowed (same as --min-length 3)")
+    p.add_argument("--count", type=int, default=1, metavar="K", help="find K different fills")
+    p.add_argument("--steps", type=int, default=None, metavar="N",
+                   help="CSP step budget (words placed)")
+    p.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                   help="time budget of the whole attempt")
+    p.add_argument("--seed", type=int, default=None,
+                   help="random seed for tie-breaks (reproducible, different fills)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--ipuz", metavar="PATH", help="write the (first) fill as an ipuz file")
+    p.add_argument("--svg", metavar="PATH", help="write an SVG of the grid")
+    p.add_argument("--svg-solution", action="store_true",
+                   help="draw the solution letters in the SVG")
+    p.add_argument("--clues", metavar="FILE", help="word<TAB>clue file for the ipuz clue lists")
+    add_dict_options(p)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("fill", help="fill a crossword grid with dictionary words",
+                       description="Fill a grid (text: # block, . empty, letters given; a "
+                                   "slot list 'W H' + 'x y len h|v'; or .ipuz) so every slot "
+                                   "holds a different dictionary word, common words first.")
+    p.add_argument("grid", help="grid file (.txt text grid, slot list, or .ipuz)")
+    _add_fill_options(p)
+    p.set_defaults(run=run_fill)
+    q = sub.add_parser("square", help="an N x N word square (rows and columns are words)",
+                       description="Fill an N x N square without blocks: --double (default) "
+                                   "wants 2N different words, --symmetric rows equal to "
+                                   "columns.")
+    q.add_argument("n", type=int, help="the size N")
+    kind = q.add_mutually_exclusive_group()
+    kind.add_argument("--double", action="store_true", help="rows and columns all different")
+    kind.add_argument("--symmetric", action="store_true", help="row i equals column i")
+    _add_fill_options(q)
+    q.set_defaults(run=run_square)
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    for name in ("top", "min_count", "steps", "count", "max_length"):
+        value = getattr(args, name)
+        if value is not None and value < (1 if name == "count" else 0):
+            raise GridError(f"--{name.replace('_', '-')} is out of range: {value}")
+    if args.time is not None and args.time <= 0:
+        raise GridError("--time must be positive")
+
+
+def run_fill(args: argparse.Namespace) -> int:
+    _check_args(args)
+    grid = read_grid(args.grid)
+    return _run(args, grid, title=Path(args.grid).stem)
+
+
+def run_square(args: argparse.Namespace) -> int:
+    _check_args(args)
+    grid = square_grid(args.n, symmetric=args.symmetric)
+    return _run(args, grid, title=f"{args.n}x{args.n} square")
+
+
+def _run(args: argparse.Namespace, grid, *, title: str) -> int:
+    clues = None
+    if args.clues:
+        from ..crossword.ipuz import read_clues
+
+        clues = read_clues(args.clues)
+    index = open_index(args)
+    min_length = max(args.min_length, 3 if args.no_two else 1)
+    result = fill(grid, index, engine=args.engine, count=args.count, top=args.top,
+                  min_count=args.min_count, min_length=min_length, max_length=args.max_length,
+                  steps=args.steps, seconds=args.time, seed=args.seed)
+    _write_files(args, result, clues, title)
+    if args.json:
+        print_json(result.as_json())
+    elif is_terminal():
+        _print_rich(result)
+    else:
+        _print_plain(result)
+    return _EXIT[result.status]
+
+
+def _write_files(args, result: FillResult, clues, title: str) -> None:
+    from ..store import write_atomic
+
+    first = result.fills[0] if result.fills else None
+    if args.ipuz:
+        from ..crossword.ipuz import to_ipuz
+
+        doc = to_ipuz(result.grid, first, clues=clues, title=title)
+        _write(args.ipuz, json.dumps(doc, ensure_ascii=False, indent=1) + "\n", write_atomic)
+    if args.svg:
+        from ..crossword.svg import to_svg
+
+        letters = result.letters() if (args.svg_solution and result.fills) else None
+        if letters is None and not result.fills:
+            letters = dict(result.grid.given) or None
+        _write(args.svg, to_svg(result.grid, letters), write_atomic)
+
+
+def _write(path: str, text: str, write_atomic) -> None:
+    try:
+        write_atomic(Path(path), text.encode("utf-8"))
+    except OSError as exc:
+        raise GridError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _print_plain(result: FillResult) -> None:
+    for k in range(len(result.fills)):
+        if k:
+            print()
+        print(format_text(result.grid, result.letters(k)), end="")
+    if not result.fills and result.partial is not None:
+        print(format_text(result.grid, result.letters()), end="")
+    print(f"# {result.status}: {result.message} [{result.engine}, {result.seconds:.2f} s]")
+
+
+def _print_rich(result: FillResult) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console()
+    grid = result.grid
+    open_cells = grid.drawn_open()
+    shown = range(len(result.fills)) if result.fills else ([0] if result.partial else [])
+    for k in shown:
+        letters = result.letters(k)
+        text = Text()
+        for r in range(grid.height):
+            for c in range(grid.width):
+                if (r, c) not in open_cells:
+                    text.append("   ", style="on grey23")
+                else:
+                    ch = letters.get((r, c), " ")
+                    style = "bold black on white" if (r, c) not in grid.given \
+                        else "bold blue on white"
+                    text.append(f" {ch.upper()} ", style=style)
+            text.append("\n")
+        console.print(text)
+    colour = {"filled": "green", "no_fill": "red", "budget": "yellow"}[result.status]
+    console.print(f"[{colour}]{result.status}[/]: {result.message} "
+                  f"[dim]({result.engine}, {result.steps} steps, {result.seconds:.2f} s)[/]")

@@ -1,0 +1,450 @@
+"""The composer: dictionary words that complete a cryptarithm with exactly one solution.
+
+Given ``SEND+MORE`` (i.e. ``SEND+MORE=?``), ``SEND+?=MONEY`` or ``?-MORE=MONEY``, every
+dictionary word W is found for which the puzzle with W in place of ``?`` has exactly one
+solution under the rules of :mod:`cryptocomp.expr` (one digit per letter, different
+letters different digits, no leading zero in a number of two or more digits, the identity
+holds in integers; "exactly one" is an exhaustive count over all assignments of all the
+puzzle's letters).  Negative or non-integer values of the unknown yield no word; an
+assignment that divides by zero or leaves a remainder is skipped.  Words are taken only
+from the script of the puzzle's letters (a Cyrillic puzzle never yields Latin words).
+
+Algorithm.  Let S be the k letters of the known parts.  For every injective assignment
+``a`` of digits to S (all 10!/(10-k)! of them, vectorised with numpy) the unknown's value
+X is computed (for ``?`` inside an operation, by inverting the operations on the path to
+it).  The *key* of ``a`` labels each digit position of X: the letter of S holding that
+digit, or, for a digit no letter of S holds, ``10 + p`` where p is the first position of
+that digit in X.  The key of a word W labels each position with the letter if it is in S,
+else ``10 + p`` where p is the first position of that letter in W.  W completes the
+puzzle under ``a`` (with its other letters on the free digits) iff the keys are equal,
+and then in exactly one way; so the number of solutions of the puzzle with W is the
+number of assignments whose key equals W's key.  Keys are packed into uint64 words and
+joined against the keys of the candidate words (right script, possible lengths).
+
+If, for some valid assignment, the identity does not determine the unknown (``0*?=0``,
+``?*(a-b+c)=d-d``...) the puzzle is refused with an :class:`ExpressionError`: counting
+its solutions would need the count of free extensions per word, not supported.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import _permutations as perms
+from ._evaluation import Evaluator, dtype_for, hole_bound
+from .alphabet import script_of
+from .errors import ExpressionError
+from .expr import Puzzle, bound, has_hole, parse
+from .index import Index
+
+__all__ = ["Composed", "compose", "compose_puzzle"]
+
+log = logging.getLogger(__name__)
+
+Word = str
+Progress = Callable[[int, int], None]
+_BLOCK = 1 << 17      # assignments per vectorised block (cache friendly; Ctrl-C between blocks)
+_FILTER_BITS = 22     # size of the bit table pre-filtering assignment keys before the exact join
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_GOLDEN2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@dataclass(frozen=True)
+class Composed:
+    """One composed puzzle: the word filling the unknown and the unique solution."""
+
+    word: Word                  # the dictionary word filling the unknown
+    count: int                  # its dictionary count
+    rank: int                   # its 1-based frequency rank in the dictionary
+    puzzle: str                 # the whole puzzle in letters, e.g. "send+more=money"
+    solution: str               # the same in digits, e.g. "9567+1085=10652"
+    assignment: dict[str, int]  # letter -> digit of the unique solution
+
+    def to_json(self) -> dict:
+        return {"word": self.word, "count": self.count, "rank": self.rank, "puzzle": self.puzzle,
+                "solution": self.solution, "assignment": self.assignment}
+
+
+# -- the candidate words of an index, encoded once per index ------------------------------
+
+class _Lexicon:
+    """The index's words grouped by length as uint8 letter-code matrices (built lazily)."""
+
+    def __init__(self, index: Index):
+        words = index.words
+        self.alphabet = index.alphabet
+        self.lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        self.starts = np.cumsum(self.lengths) - self.lengths
+        points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
+        table = np.array([ord(ch) for ch in self.alphabet], dtype=np.uint32)
+        code_dtype = np.uint8 if len(self.alphabet) <= 256 else np.uint16
+        self.codes = np.searchsorted(table, points).astype(code_dtype)
+        scripts = sorted({script_of(ch) for ch in self.alphabet})
+        self.script_id = {s: i for i, s in enumerate(scripts)}
+        self.letter_script = np.array([self.script_id[script_of(ch)] for ch in self.alphabet],
+                                      dtype=np.uint8)
+        self._by_length: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def of_length(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, codes (m, n), first positions (m, n), script id or 255 if mixed)."""
+        got = self._by_length.get(n)
+        if got is None:
+            ids = np.flatnonzero(self.lengths == n)
+            codes = self.codes[self.starts[ids][:, None] + np.arange(n)]
+            first = np.empty(codes.shape, dtype=np.uint8)
+            for p in range(n):
+                fp = np.full(len(ids), p, dtype=np.uint8)
+                for q in range(p - 1, -1, -1):
+                    fp[codes[:, q] == codes[:, p]] = q
+                first[:, p] = fp
+            ls = self.letter_script[codes] if n else np.zeros((len(ids), 0), np.uint8)
+            script = ls[:, 0].copy() if n else np.zeros(0, np.uint8)
+            if n:
+                script[~(ls == script[:, None]).all(axis=1)] = 255
+            got = (ids, codes, first, script)
+            self._by_length[n] = got
+        return got
+
+
+_LEXICONS: "weakref.WeakKeyDictionary[Index, _Lexicon]" = weakref.WeakKeyDictionary()
+
+
+def _lexicon(index: Index) -> _Lexicon:
+    lex = _LEXICONS.get(index)
+    if lex is None:
+        lex = _LEXICONS[index] = _Lexicon(index)
+    return lex
+
+
+# -- keys ------------------------------------------------------------------------------------
+
+class _KeyLayout:
+    """How labels of ``width`` positions pack into uint64 words (``bits`` per label)."""
+
+    def __init__(self, width: int):
+        self.width = width
+        self.bits = (10 + width).bit_length()  # labels: letters 0-9, 10+position, and PAD
+        self.pad = (1 << self.bits) - 1
+        self.per_word = 64 // self.bits
+        self.words = -(-width // self.per_word)
+
+    def pack(self, labels: list[np.ndarray]) -> np.ndarray:
+        """Pack ``width`` uint8 label arrays into an (n, words) uint64 array."""
+        n = len(labels[0])
+        out = np.zeros((n, self.words), dtype=np.uint64)
+        for p, lab in enumerate(labels):
+            w, slot = divmod(p, self.per_word)
+            shift = np.uint64(self.bits * (self.per_word - 1 - slot))
+            out[:, w] |= lab.astype(np.uint64) << shift
+        return out
+
+
+def _as_rows(keys: np.ndarray) -> np.ndarray:
+    """(n, w) uint64 keys as a 1-D array comparable and sortable row by row."""
+    if keys.shape[1] == 1:
+        return keys[:, 0]
+    keys = np.ascontiguousarray(keys)
+    dt = np.dtype([(f"k{i}", np.uint64) for i in range(keys.shape[1])])
+    return keys.view(dt)[:, 0]
+
+
+def _hash(keys: np.ndarray, bits: int) -> np.ndarray:
+    h = keys[:, 0] * _GOLDEN
+    for i in range(1, keys.shape[1]):
+        h = (h ^ keys[:, i]) * _GOLDEN2
+    return (h >> np.uint64(64 - bits)).astype(np.int64)
+
+
+def _limbs(x: np.ndarray, width: int) -> list[np.ndarray]:
+    """Non-negative ``x`` (< 10**width) as uint32 limbs of 9 decimal digits, least first."""
+    out = []
+    rest = x
+    for _ in range(-(-width // 9)):
+        if rest.dtype != object and len(out) == -(-width // 9) - 1:
+            out.append(rest.astype(np.uint32))
+            break
+        out.append((rest % 1_000_000_000).astype(np.uint32))
+        rest = rest // 1_000_000_000
+    return out
+
+
+class _Labeler:
+    """Keys of assignments, position by position, dropping rows early by key prefix.
+
+    The label of a position depends only on the digits up to it, so after ``e``
+    positions a row whose label prefix starts no word key can be dropped: most rows
+    go after two or four positions, and only the survivors pay for the full key.
+    """
+
+    def __init__(self, layout: _KeyLayout, free: int, prefixes: dict[int, np.ndarray]):
+        self.layout = layout
+        self.free = free
+        self.prefixes = prefixes
+
+    def keys(self, x: np.ndarray, local: np.ndarray, inv: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """(packed keys, indices into x) of the rows that survive the prefix filters."""
+        layout, width, pad = self.layout, self.layout.width, np.uint8(self.layout.pad)
+        limbs = _limbs(x, width)
+        rows = np.arange(len(x))
+        base = local * perms.WIDTH
+        started = np.zeros(len(x), dtype=bool)
+        first = np.full(len(x), 255, dtype=np.uint8)
+        digits: list[np.ndarray] = []
+        labels: list[np.ndarray] = []
+        code = np.zeros(len(x), dtype=np.int64)
+        for p in range(width):
+            power = width - 1 - p
+            limb = limbs[power // 9]
+            if power % 9:
+                limb = limb // np.uint32(10 ** (power % 9))
+            d = (limb - (limb // np.uint32(10)) * np.uint32(10)).astype(np.uint8)
+            if p < width - 1:
+                # leading zeros are padding (digit 10), never equal to a real digit
+                started |= d != 0
+                d = np.where(started, d, np.uint8(10))
+            lab = np.take(inv, base + d)
+            if self.free:
+                unset = lab == perms.UNSET
+                if self.free == 1:
+                    # the one free digit is first seen at the first unheld position
+                    first = np.where(unset & (first == 255), np.uint8(p), first)
+                    fp = first
+                else:
+                    fp = np.full(len(d), p, dtype=np.uint8)
+                    for q in range(p - 1, -1, -1):
+                        fp[digits[q] == d] = q
+                lab = np.where(unset, np.uint8(10) + fp, lab)
+            lab = np.minimum(lab, pad)
+            digits.append(d)
+            labels.append(lab)
+            table = self.prefixes.get(p + 1)
+            if table is not None:
+                code = (code << layout.bits) | lab
+                hit = table[code]
+                keep = np.flatnonzero(hit)
+                # compacting costs a pass over every array: only worth it when many go
+                if len(keep) < 0.6 * len(rows):
+                    rows, base, started, first, code = (a[keep] for a in
+                                                        (rows, base, started, first, code))
+                    limbs = [a[keep] for a in limbs]
+                    digits = [a[keep] for a in digits]
+                    labels = [a[keep] for a in labels]
+                if not len(rows):
+                    break
+            elif p < max(self.prefixes, default=0):
+                code = (code << layout.bits) | lab
+        if not len(rows):
+            return np.zeros((0, layout.words), dtype=np.uint64), rows
+        return layout.pack(labels), rows
+
+
+def _prefix_tables(layout: _KeyLayout, word_labels: list[list[np.ndarray]]) -> dict[int, np.ndarray]:
+    """Bit tables of the word-key prefixes after 2 and 4 positions (as fits in 2**20)."""
+    stops = [e for e in (2, 4) if e < layout.width and layout.bits * e <= 20]
+    tables = {}
+    for e in stops:
+        table = np.zeros(1 << (layout.bits * e), dtype=bool)
+        for labels in word_labels:
+            code = np.zeros(len(labels[0]), dtype=np.int64)
+            for lab in labels[:e]:
+                code = (code << layout.bits) | lab
+            table[code] = True
+        tables[e] = table
+    return tables
+
+
+# -- composing -------------------------------------------------------------------------------
+
+def compose(expr: str, index: Index, *, top: int | None = None, min_count: int | None = None,
+            min_length: int | None = None, max_length: int | None = None,
+            limit: int | None = None, progress: Progress | None = None) -> list[Composed]:
+    """Words completing ``expr`` to a one-solution cryptarithm, most frequent first.
+
+    ``top``: at most N results; ``limit``: only the N most frequent words of the
+    dictionary; ``min_count``: only words counted at least C times; ``min_length`` /
+    ``max_length``: word length range.  ``progress(done, total)`` is called per block.
+    """
+    return compose_puzzle(parse(expr), index, top=top, min_count=min_count,
+                          min_length=min_length, max_length=max_length, limit=limit,
+                          progress=progress)
+
+
+def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
+                   min_count: int | None = None, min_length: int | None = None,
+                   max_length: int | None = None, limit: int | None = None,
+                   progress: Progress | None = None) -> list[Composed]:
+    """:func:`compose` for an already parsed puzzle."""
+    if not puzzle.unknown:
+        raise ExpressionError("nothing to compose: the puzzle has no unknown '?' "
+                              "(use solve for a complete puzzle)", None, puzzle.text)
+    for name, value in (("top", top), ("min_count", min_count), ("min_length", min_length),
+                        ("max_length", max_length), ("limit", limit)):
+        if value is not None and value < 0:
+            raise ExpressionError(f"{name} must not be negative", None, puzzle.text)
+    left, right = puzzle.sides
+    hole_side, known_side = (left, right) if has_hole(left) else (right, left)
+    letters = puzzle.letters
+    k = len(letters)
+    largest = hole_bound(hole_side, bound(known_side))
+    dtype = dtype_for(max(largest, bound(known_side)))
+
+    t0 = time.perf_counter()
+    lex = _lexicon(index)
+    script = lex.script_id.get(puzzle.script)
+    hi = min(index.max_length, max_length if max_length is not None else index.max_length,
+             len(str(largest)))
+    lo = max(1, min_length or 1)
+    n_ranked = index.prefix(limit, min_count)
+    groups = []
+    if script is not None and n_ranked > 0:
+        for n in range(lo, hi + 1):
+            ids, codes, first, scr = lex.of_length(n)
+            keep = (scr == script) & (ids < n_ranked)
+            if keep.any():
+                groups.append((n, ids[keep], codes[keep], first[keep]))
+    if not groups:
+        return []
+    width = max(n for n, *_ in groups)
+    layout = _KeyLayout(width)
+
+    # word keys: S letters as their index, other letters as 10 + first position (shifted right)
+    in_s = np.zeros(len(lex.alphabet) + 1, dtype=bool)
+    s_label = np.zeros(len(lex.alphabet) + 1, dtype=np.uint8)
+    for j, ch in enumerate(letters):
+        c = lex.alphabet.find(ch)
+        if c >= 0:
+            in_s[c] = True
+            s_label[c] = j
+    word_ids, word_keys, word_labels = [], [], []
+    for n, ids, codes, first in groups:
+        # a word with more letters outside S than free digits can never match
+        new = np.zeros(len(ids), dtype=np.int64)
+        for p in range(n):
+            new += ~in_s[codes[:, p]] & (first[:, p] == p)
+        keep = new <= 10 - k
+        if not keep.all():
+            ids, codes, first = ids[keep], codes[keep], first[keep]
+        if not len(ids):
+            continue
+        labels = [np.full(len(ids), layout.pad, dtype=np.uint8)] * (width - n)
+        for p in range(n):
+            c = codes[:, p]
+            labels.append(np.where(in_s[c], s_label[c], np.uint8(10 + width - n) + first[:, p]))
+        word_ids.append(ids)
+        word_labels.append(labels)
+        word_keys.append(layout.pack(labels))
+    if not word_ids:
+        return []
+    word_ids_all = np.concatenate(word_ids)
+    keys_all = np.concatenate(word_keys)
+    unique_keys, word_key = np.unique(_as_rows(keys_all), return_inverse=True)
+    word_key = word_key.reshape(-1)
+    bits = _FILTER_BITS
+    filt = np.zeros(1 << bits, dtype=bool)
+    filt[_hash(keys_all, bits)] = True
+    labeler = _Labeler(layout, 10 - k, _prefix_tables(layout, word_labels))
+    log.debug("compose %s: %d letters, %d candidate words, %d keys, width %d",
+              puzzle, k, len(word_ids_all), len(unique_keys), width)
+
+    t1 = time.perf_counter()
+    table = perms.table(k)
+    inv = perms.inverse(k)
+    t2 = time.perf_counter()
+    total = table.shape[1]
+    lead = [letters.index(ch) for ch in puzzle.leading()]
+    evaluator = Evaluator(letters, dtype)
+    limit_value = 10 ** width
+    hit_key: list[np.ndarray] = []
+    hit_row: list[np.ndarray] = []
+    hit_x: list[np.ndarray] = []
+    with np.errstate(all="ignore"):
+        for start in range(0, total, _BLOCK):
+            stop = min(total, start + _BLOCK)
+            cols = [table[j, start:stop] for j in range(k)]
+            ok = np.ones(stop - start, dtype=bool)
+            for j in lead:
+                ok &= cols[j] != 0
+            target, known_ok = evaluator.value(known_side, cols)
+            x, feasible, side_ok, free = evaluator.solve_hole(hole_side, target, cols)
+            ok = _and_all(ok, known_ok, side_ok)
+            if free is not None and (free & ok).any():
+                hole = next(n for n in _leaves(hole_side) if not hasattr(n, "word"))
+                raise ExpressionError("for some digits the unknown is not determined by the "
+                                      "rest of the puzzle (like 0*?=0); such puzzles are not "
+                                      "supported", hole.pos, puzzle.text)
+            ok = _and_all(ok, feasible)
+            ok &= x >= 0
+            if x.dtype == object or limit_value < 2 ** 62:
+                ok &= x < limit_value
+            local = np.flatnonzero(ok)
+            if len(local):
+                xs = x[local]
+                if xs.dtype == object and width <= 18:
+                    xs = xs.astype(np.int64)
+                keys, kept = labeler.keys(xs, local, inv[start * perms.WIDTH:stop * perms.WIDTH])
+                local, xs = local[kept], xs[kept]
+                maybe = np.flatnonzero(filt[_hash(keys, bits)])
+                if len(maybe):
+                    rows = _as_rows(keys[maybe])
+                    pos = np.searchsorted(unique_keys, rows)
+                    pos[pos >= len(unique_keys)] = 0
+                    hit = unique_keys[pos] == rows
+                    hit_key.append(pos[hit])
+                    hit_row.append(local[maybe[hit]] + start)
+                    hit_x.append(xs[maybe[hit]])
+            if progress is not None:
+                progress(stop, total)
+    t3 = time.perf_counter()
+    log.debug("compose %s: words %.3f s, tables %.3f s, enumeration %.3f s",
+              puzzle, t1 - t0, t2 - t1, t3 - t2)
+    if not hit_key:
+        return []
+    keys_hit = np.concatenate(hit_key)
+    counts = np.bincount(keys_hit, minlength=len(unique_keys))
+    row_of = np.zeros(len(unique_keys), dtype=np.int64)
+    row_of[keys_hit] = np.concatenate(hit_row)
+    xs_all = np.concatenate(hit_x)
+    x_of = np.zeros(len(unique_keys), dtype=xs_all.dtype)
+    x_of[keys_hit] = xs_all
+    unique_words = np.flatnonzero(counts[word_key] == 1)
+    order = np.argsort(word_ids_all[unique_words], kind="stable")
+    chosen = unique_words[order]
+    if top is not None:
+        chosen = chosen[:top]
+    out = []
+    for w in chosen.tolist():
+        wid = int(word_ids_all[w])
+        key = word_key[w]
+        out.append(_result(puzzle, index, wid, table[:, row_of[key]], int(x_of[key])))
+    return out
+
+
+def _result(puzzle: Puzzle, index: Index, wid: int, digits: np.ndarray, x: int) -> Composed:
+    word = index.words[wid]
+    fill = {ch: int(d) for ch, d in zip(puzzle.letters, digits.tolist())}
+    for ch, d in zip(word, str(x)):
+        fill.setdefault(ch, int(d))
+    return Composed(word=word, count=int(index.counts[wid]), rank=wid + 1,
+                    puzzle=puzzle.render(hole=word), solution=puzzle.render(fill, hole=str(x)),
+                    assignment=fill)
+
+
+def _leaves(node):
+    from .expr import operands
+    return operands(node)
+
+
+def _and_all(*masks):
+    out = None
+    for m in masks:
+        if m is None:
+            continue
+        out = m if out is None else out & m
+    return out

@@ -1,0 +1,52 @@
+"""An independent checker of fills: it shares no code with the engines.
+
+It reads the fill as drawn letters, re-derives every slot's word from the
+cells and tests each rule of :mod:`.grid` directly against a plain set of words.
+"""
+
+from __future__ import annotations
+
+from typing import Collection, Mapping
+
+from .grid import Cell, Grid, Letter
+
+__all__ = ["fill_problems"]
+
+
+def fill_problems(grid: Grid, words: Collection[str], fill: list[str]) -> list[str]:
+    """Every rule a fill breaks (empty when it is valid); ``fill`` has one word per slot."""
+    problems = []
+    if len(fill) != len(grid.slots):
+        return [f"{len(fill)} words for {len(grid.slots)} slots"]
+    letters: dict[Cell, Letter] = {}
+    for slot, word in zip(grid.slots, fill):
+        if len(word) != slot.length:
+            problems.append(f"{slot.name}: {word!r} has {len(word)} letters, not {slot.length}")
+            continue
+        for cell, ch in zip(slot.cells, word):
+            if letters.setdefault(cell, ch) != ch:
+                problems.append(f"{slot.name}: {word!r} clashes at {cell} with {letters[cell]!r}")
+        if word not in words:
+            problems.append(f"{slot.name}: {word!r} is not a word of the list")
+    for cell, ch in grid.given.items():
+        if cell in letters and letters[cell] != ch:
+            problems.append(f"given letter {ch!r} at {cell} replaced by {letters[cell]!r}")
+    seen: dict[str, str] = {}
+    for slot, word in zip(grid.slots, fill):
+        if word in seen:
+            problems.append(f"{word!r} is in both {seen[word]} and {slot.name}")
+        seen.setdefault(word, slot.name)
+    if grid.symmetric:
+        drawn = _mirror(letters)
+        for i in range(grid.height):
+            row = "".join(drawn.get((i, j), "") for j in range(grid.width))
+            col = "".join(drawn.get((j, i), "") for j in range(grid.height))
+            if row != col:
+                problems.append(f"row {i + 1} {row!r} differs from column {i + 1} {col!r}")
+    return problems
+
+
+def _mirror(letters: Mapping[Cell, Letter]) -> dict[Cell, Letter]:
+    out = dict(letters)
+    out.update({(c, r): ch for (r, c), ch in letters.items()})
+    return out

@@ -1,0 +1,132 @@
+"""ipuz (http://ipuz.org, version 2, kind crossword#1): reading grids, writing puzzles.
+
+Read: ``dimensions``, ``puzzle`` (``#`` or the puzzle's ``block`` is a block,
+``null`` an omitted cell, a number or ``0`` an open cell; a cell object may
+carry a given letter as ``value``).  Written: dimensions, the numbered puzzle,
+the solution (when a fill is given), and clue lists (empty, or from a
+``word -> clue`` mapping).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Mapping
+
+from .grid import Cell, Grid, GridError, Letter
+
+__all__ = ["parse_ipuz", "to_ipuz", "read_clues"]
+
+VERSION = "http://ipuz.org/v2"
+KIND = "http://ipuz.org/crossword#1"
+
+
+def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
+    """A grid (with given letters) from ipuz JSON text."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GridError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    if not isinstance(doc, dict):
+        raise GridError(f"{source}: an ipuz file holds a JSON object")
+    kinds = doc.get("kind") or []
+    if not isinstance(kinds, list) or not any(isinstance(k, str) and "crossword" in k
+                                              for k in kinds):
+        raise GridError(f"{source}: not an ipuz crossword (kind {kinds!r})")
+    dims = doc.get("dimensions")
+    try:
+        width, height = int(dims["width"]), int(dims["height"])
+    except (TypeError, KeyError, ValueError):
+        raise GridError(f"{source}: missing or bad 'dimensions'") from None
+    puzzle = doc.get("puzzle")
+    if not isinstance(puzzle, list) or len(puzzle) != height:
+        raise GridError(f"{source}: 'puzzle' must be a list of {height} rows")
+    block = doc.get("block", "#")
+    open_cells: list[Cell] = []
+    given: dict[Cell, Letter] = {}
+    for r, row in enumerate(puzzle):
+        if not isinstance(row, list) or len(row) != width:
+            raise GridError(f"{source}: puzzle row {r + 1} must have {width} cells")
+        for c, cell in enumerate(row):
+            value = None
+            if isinstance(cell, dict):
+                value = cell.get("value")
+                cell = cell.get("cell", 0)
+            if cell is None or cell == block:
+                continue
+            if not isinstance(cell, (int, str)):
+                raise GridError(f"{source}: bad cell {cell!r} at row {r + 1}, column {c + 1}")
+            open_cells.append((r, c))
+            if isinstance(value, str) and value.strip():
+                ch = value.strip().lower()
+                if len(ch) != 1 or not ch.isalpha():
+                    raise GridError(f"{source}: given value {value!r} at row {r + 1}, column "
+                                    f"{c + 1} is not one letter")
+                given[(r, c)] = ch
+    return Grid.from_cells(width, height, open_cells, given)
+
+
+def to_ipuz(grid: Grid, fill: list[str] | None = None, *, clues: Mapping[str, str] | None = None,
+            title: str = "") -> dict:
+    """An ipuz document of the grid, with the solution of ``fill`` and clues when given."""
+    numbers = grid.numbers()
+    open_cells = grid.drawn_open()
+    if grid.symmetric:
+        from .grid import Grid as _G
+
+        drawn = _G.from_cells(grid.width, grid.height, open_cells, grid.given)
+        letters = grid.letters_of(fill) if fill else dict(grid.given)
+        words = drawn.words_of(letters) if fill else None
+        return to_ipuz(drawn, words, clues=clues, title=title)
+    puzzle = []
+    for r in range(grid.height):
+        row: list = []
+        for c in range(grid.width):
+            if (r, c) not in open_cells:
+                row.append("#")
+                continue
+            n = numbers.get((r, c), 0)
+            row.append({"cell": n, "value": grid.given[(r, c)].upper()}
+                       if (r, c) in grid.given else n)
+        puzzle.append(row)
+    doc: dict = {
+        "version": VERSION,
+        "kind": [KIND],
+        "dimensions": {"width": grid.width, "height": grid.height},
+        "block": "#",
+        "empty": 0,
+        "puzzle": puzzle,
+    }
+    if title:
+        doc["title"] = title
+    lists: dict[str, list] = {"Across": [], "Down": []}
+    for k, slot in enumerate(grid.slots):
+        word = fill[k] if fill else None
+        clue = (clues or {}).get(word, "") if word else ""
+        lists["Across" if slot.direction == "across" else "Down"].append(
+            [numbers[slot.start], clue])
+    doc["clues"] = lists
+    if fill:
+        letters = grid.letters_of(fill)
+        doc["solution"] = [[letters[(r, c)].upper() if (r, c) in letters else
+                            ("#" if (r, c) not in open_cells else None)
+                            for c in range(grid.width)] for r in range(grid.height)]
+    return doc
+
+
+def read_clues(path: str) -> dict[str, str]:
+    """A ``word<TAB>clue`` file (one a line; ``#`` lines are comments) as word -> clue."""
+    try:
+        text = open(path, encoding="utf-8").read()
+    except FileNotFoundError:
+        raise GridError(f"clue file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GridError(f"cannot read clue file {path}: {exc}") from None
+    clues = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        word, sep, clue = line.partition("\t")
+        if not sep or not word.strip():
+            raise GridError(f"{path}, line {n}: expected 'word<TAB>clue'")
+        clues[word.strip().lower()] = clue.strip()
+    return clues

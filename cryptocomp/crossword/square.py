@@ -1,0 +1,27 @@
+"""Word squares: N x N grids without blocks where every row and every column is a word.
+
+* double square: the N rows and N columns are 2N different words (seed 000's
+  6x6 and 7x7 challenge);
+* symmetric square: row i equals column i, so N different words fill it
+  (cell (i, j) and cell (j, i) hold the same letter).
+"""
+
+from __future__ import annotations
+
+from .grid import Grid, GridError, Slot
+
+__all__ = ["square_grid"]
+
+
+def square_grid(n: int, *, symmetric: bool = False) -> Grid:
+    """The empty N x N square, double (rows and columns distinct) or symmetric."""
+    if not 2 <= n <= 64:
+        raise GridError(f"square size {n} is out of range (2 to 64)")
+    if not symmetric:
+        return Grid.from_rows(["." * n] * n)
+    # row i's j-th cell is stored once, as the upper-triangle cell (min, max)
+    slots = tuple(Slot(f"{i + 1}-row", "across",
+                       tuple((min(i, j), max(i, j)) for j in range(n))) for i in range(n))
+    grid = Grid(n, n, slots, {}, symmetric=True)
+    grid._check()
+    return grid

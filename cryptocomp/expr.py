@@ -1,0 +1,344 @@
+"""Cryptarithm expressions: a recursive-descent parser into a small tree.
+
+Grammar (spaces ignored, letters lower-cased, ``==`` accepted for ``=``)::
+
+    puzzle  := side ['=' side]
+    side    := term  (('+' | '-') term)*
+    term    := factor (('*' | '/') factor)*
+    factor  := WORD | '?' | '(' side ')'
+
+A WORD is a run of letters of one script (Latin, Cyrillic, ...); ``?`` is the
+unknown operand (at most one).  A puzzle without ``=`` means ``LEFT=?``.  There
+is no unary minus and there are no digits: every number is spelled in letters.
+Division ``/`` is exact division: an assignment under which a division leaves a
+remainder, or divides by zero, is not a solution.
+
+The puzzle rules (enforced by :mod:`cryptocomp.compose` and
+:mod:`cryptocomp.solve`): each letter stands for one digit; different letters,
+different digits; no number of two or more digits starts with 0; the identity
+holds in integers (intermediate values may be negative, but the unknown, being
+a word, is a non-negative number).
+
+Bad input raises :class:`~cryptocomp.errors.ExpressionError` naming the column:
+an empty operand, an unknown character, unbalanced parentheses, a unary minus,
+two unknowns, more than ten distinct letters, letters of two scripts, or numbers
+that could exceed :data:`MAX_DIGITS` digits.
+
+>>> p = parse("SEND + MORE")
+>>> str(p), p.letters, p.unknown
+('send+more=?', ('s', 'e', 'n', 'd', 'm', 'o', 'r'), True)
+>>> str(parse("(a+b)*c=abc"))
+'(a+b)*c=abc'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterator, Union
+
+from .alphabet import normalize, script_of
+from .errors import ExpressionError
+
+__all__ = ["parse", "looks_like_expression", "Puzzle", "Operand", "Hole", "BinOp", "Node",
+           "MAX_DIGITS", "MAX_LETTERS", "MAX_OPERANDS", "OPERATORS"]
+
+Letter = str
+MAX_LETTERS = 10       # there are only ten digits
+MAX_DIGITS = 36        # largest number (in digits) any part of a puzzle may reach
+MAX_OPERANDS = 1000    # keeps evaluation (recursive over the tree) far from the stack limit
+_MAX_DEPTH = 50        # parentheses nesting
+OPERATORS = "+-*/"
+_SYNONYMS = {"×": "*", "·": "*", "÷": "/", ":": "/", "−": "-"}
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+@dataclass(frozen=True)
+class Operand:
+    """A number spelled in letters; ``pos`` is its column in the text."""
+
+    word: str
+    pos: int
+
+
+@dataclass(frozen=True)
+class Hole:
+    """The unknown operand ``?`` (a dictionary word fills it)."""
+
+    pos: int
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """``left op right``; ``pos`` is the column of the operator."""
+
+    op: str
+    left: "Node"
+    right: "Node"
+    pos: int
+
+
+Node = Union[Operand, Hole, BinOp]
+
+
+def render(node: Node, fill: dict | None = None, hole: str = "?") -> str:
+    """The node as text with minimal parentheses (keeps the tree: a-(b-c), a*(b/c))."""
+    if isinstance(node, Operand):
+        if fill is None:
+            return node.word
+        return "".join(str(fill[ch]) for ch in node.word)
+    if isinstance(node, Hole):
+        return hole
+    prec = _PRECEDENCE[node.op]
+    left, right = render(node.left, fill, hole), render(node.right, fill, hole)
+    if isinstance(node.left, BinOp) and _PRECEDENCE[node.left.op] < prec:
+        left = f"({left})"
+    if isinstance(node.right, BinOp) and _PRECEDENCE[node.right.op] <= prec:
+        right = f"({right})"
+    return f"{left}{node.op}{right}"
+
+
+def operands(node: Node) -> Iterator[Operand | Hole]:
+    """The leaves of a tree, left to right."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, BinOp):
+            stack.append(n.right)
+            stack.append(n.left)
+        else:
+            yield n
+
+
+def bound(node: Node) -> int:
+    """An upper bound on the absolute value of the node under any assignment."""
+    if isinstance(node, Operand):
+        return 10 ** len(node.word) - 1
+    if isinstance(node, Hole):
+        raise ValueError("the unknown has no bound")
+    a, b = bound(node.left), bound(node.right)
+    if node.op in "+-":
+        return a + b
+    if node.op == "*":
+        return a * b
+    return a  # exact division by a non-zero integer never grows the magnitude
+
+
+def has_hole(node: Node | None) -> bool:
+    return node is not None and any(isinstance(n, Hole) for n in operands(node))
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A parsed identity ``left = right``; ``right`` is None when the text had no ``=``."""
+
+    left: Node
+    right: Node | None
+    letters: tuple[Letter, ...]   # distinct letters in order of appearance
+    script: str                   # Unicode script of the letters ('LATIN', 'CYRILLIC', ...)
+    text: str                     # the text as given
+
+    @property
+    def unknown(self) -> bool:
+        """True when some operand is ``?`` or the right side is missing."""
+        return self.right is None or has_hole(self.left) or has_hole(self.right)
+
+    @property
+    def sides(self) -> tuple[Node, Node]:
+        """(left, right) with a missing right side made the unknown."""
+        return self.left, (self.right if self.right is not None else Hole(len(self.text)))
+
+    def operands(self) -> list[Operand]:
+        """Every lettered operand of both sides, left to right."""
+        return [n for side in self.sides for n in operands(side) if isinstance(n, Operand)]
+
+    def leading(self) -> tuple[Letter, ...]:
+        """Letters that may not be 0: the first letters of operands of two or more letters."""
+        out: list[Letter] = []
+        for op in self.operands():
+            if len(op.word) > 1 and op.word[0] not in out:
+                out.append(op.word[0])
+        return tuple(out)
+
+    def render(self, fill: dict | None = None, hole: str = "?") -> str:
+        """The puzzle as text; with ``fill`` (letter -> digit) in digits, ``hole`` for ``?``."""
+        left, right = self.sides
+        return f"{render(left, fill, hole)}={render(right, fill, hole)}"
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def looks_like_expression(text: str) -> bool:
+    """True when the text has an operator or ``=`` (else it is a word template)."""
+    return any(ch in text for ch in OPERATORS + "=" + "".join(_SYNONYMS))
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens = self._tokenize(text)
+        self.i = 0
+        self.depth = 0
+        self.holes: list[int] = []
+
+    def error(self, message: str, pos: int) -> ExpressionError:
+        return ExpressionError(message, pos, self.text)
+
+    def _tokenize(self, text: str) -> list[tuple[str, str, int]]:
+        """(kind, value, position) triples; kind is 'word', 'op', '(', ')', '=', '?', 'end'."""
+        out: list[tuple[str, str, int]] = []
+        i, n = 0, len(text)
+        while i < n:
+            ch = text[i]
+            if ch.isspace():
+                i += 1
+            elif ch.isalpha():
+                j = i
+                while j < n and (text[j].isalpha() or unicodedata.category(text[j]) == "Mn"):
+                    j += 1
+                out.append(("word", normalize(text[i:j]), i))
+                i = j
+            elif ch in OPERATORS or ch in _SYNONYMS:
+                out.append(("op", _SYNONYMS.get(ch, ch), i))
+                i += 1
+            elif ch == "=":
+                out.append(("=", "=", i))
+                i += 2 if text.startswith("==", i) else 1
+            elif ch in "()?":
+                out.append((ch, ch, i))
+                i += 1
+            elif ch.isdigit():
+                raise self.error(f"digit {ch!r}: spell every number in letters", i)
+            else:
+                raise self.error(f"unexpected character {ch!r}", i)
+        out.append(("end", "", n))
+        return out
+
+    def peek(self) -> tuple[str, str, int]:
+        return self.tokens[self.i]
+
+    def take(self) -> tuple[str, str, int]:
+        tok = self.tokens[self.i]
+        self.i += 1
+        return tok
+
+    def side(self) -> Node:
+        node = self.term()
+        while self.peek()[0] == "op" and self.peek()[1] in "+-":
+            _, op, pos = self.take()
+            node = BinOp(op, node, self.term(), pos)
+        return node
+
+    def term(self) -> Node:
+        node = self.factor()
+        while self.peek()[0] == "op" and self.peek()[1] in "*/":
+            _, op, pos = self.take()
+            node = BinOp(op, node, self.factor(), pos)
+        return node
+
+    def factor(self) -> Node:
+        kind, value, pos = self.take()
+        if kind == "word":
+            return Operand(value, pos)
+        if kind == "?":
+            self.holes.append(pos)
+            if len(self.holes) > 1:
+                raise self.error("only one unknown '?' is allowed", pos)
+            return Hole(pos)
+        if kind == "(":
+            self.depth += 1
+            if self.depth > _MAX_DEPTH:
+                raise self.error(f"parentheses nested deeper than {_MAX_DEPTH}", pos)
+            node = self.side()
+            k, _, p = self.take()
+            if k != ")":
+                raise self.error("expected ')'" if k == "end" else f"expected ')' here", p)
+            self.depth -= 1
+            return node
+        if kind == "op" and value == "-":
+            raise self.error("unary minus is not allowed (numbers are non-negative)", pos)
+        if kind == "end":
+            raise self.error("empty operand at the end", pos)
+        if kind == ")":
+            raise self.error("empty operand before ')'", pos)
+        raise self.error(f"empty operand before {value!r}", pos)
+
+    def puzzle(self) -> Puzzle:
+        if self.peek()[0] == "end":
+            raise self.error("empty expression", 0)
+        left = self.side()
+        right = None
+        if self.peek()[0] == "=":
+            self.take()
+            right = self.side()
+        kind, value, pos = self.peek()
+        if kind == "=":
+            raise self.error("more than one '='", pos)
+        if kind == ")":
+            raise self.error("unbalanced ')'", pos)
+        if kind != "end":
+            raise self.error(f"expected an operator before {value!r}", pos)
+        return self._finish(left, right)
+
+    def _finish(self, left: Node, right: Node | None) -> Puzzle:
+        letters: list[Letter] = []
+        script = ""
+        count = 0
+        for side in (left, right):
+            if side is None:
+                continue
+            for leaf in operands(side):
+                count += 1
+                if count > MAX_OPERANDS:
+                    raise self.error(f"more than {MAX_OPERANDS} operands", leaf.pos)
+                if isinstance(leaf, Hole):
+                    continue
+                for k, ch in enumerate(leaf.word):
+                    s = script_of(ch)
+                    if not script:
+                        script = s
+                    elif s != script:
+                        raise self.error(f"letter {ch!r} is {s.title()} but the puzzle is "
+                                         f"{script.title()}: use one alphabet", leaf.pos + k)
+                    if ch not in letters:
+                        letters.append(ch)
+                        if len(letters) > MAX_LETTERS:
+                            raise self.error(f"more than {MAX_LETTERS} distinct letters "
+                                             f"({''.join(letters)})", leaf.pos + k)
+        if right is None and has_hole(left):
+            raise self.error("an unknown '?' on the left needs a right side '=...'",
+                             len(self.text))
+        if right is not None and has_hole(left) and has_hole(right):
+            raise self.error("only one unknown '?' is allowed", self.holes[-1])
+        if not letters:
+            raise self.error("no letters in the puzzle", 0)
+        for side in (left, right):
+            if side is not None:
+                _check_size(side, self)
+        return Puzzle(left, right, tuple(letters), script, self.text)
+
+
+def _check_size(node: Node, parser: _Parser) -> int:
+    """The node's bound, refusing numbers beyond MAX_DIGITS digits (holes count as 0)."""
+    if isinstance(node, Operand):
+        if len(node.word) > MAX_DIGITS:
+            raise parser.error(f"operand of {len(node.word)} letters: at most {MAX_DIGITS}",
+                               node.pos)
+        return 10 ** len(node.word) - 1
+    if isinstance(node, Hole):
+        return 0
+    a, b = _check_size(node.left, parser), _check_size(node.right, parser)
+    value = a + b if node.op in "+-" else a * b if node.op == "*" else a
+    if value >= 10 ** MAX_DIGITS:
+        raise parser.error(f"numbers here can reach {len(str(value))} digits: "
+                           f"at most {MAX_DIGITS} are supported", node.pos)
+    return value
+
+
+def parse(text: str) -> Puzzle:
+    """Parse a puzzle such as ``SEND+MORE``, ``SEND+?=MONEY`` or ``SEND+MORE=MONEY``."""
+    if not isinstance(text, str):
+        raise TypeError("parse() takes a string")
+    text = unicodedata.normalize("NFC", text)
+    return _Parser(text).puzzle()

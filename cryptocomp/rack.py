@@ -1,0 +1,246 @@
+"""The rack solver: every dictionary word a rack of tiles can build.
+
+Rules
+-----
+A word is playable from a rack when some tiling of it into faces of the tile
+set (see :mod:`cryptocomp.tiles`) uses each face no more often than the rack
+holds it, the shortfall being covered by the rack's blanks (a blank plays any
+one face).  Not every tile need be used.  A play scores the sum of the values
+of the real tiles it uses (blanks score 0); when several tilings fit, the
+best-scoring one counts (ties: fewer blanks, then the first tiling).  Blanks
+play exactly the shortfall, so they never displace a real tile.  Plays are
+ranked by score (descending), then by word frequency (the index's ids).
+
+How
+---
+The index's letter-count bitmaps answer "at least k of letter c".  A word's
+*deficit* is ``sum over letters c of max(0, count_c(word) - have_c)``; a word
+is playable (single-letter tile sets) exactly when its deficit is at most the
+number of blanks ``b``.  Each set ``at_least(c, have_c + j)`` (j = 1, 2, ...)
+holds the words with at least j units of deficit in c, so counting how many of
+these sets hold a word, with ``b + 1`` running unions (``S_j`` = deficit >= j),
+gives ``all - S_{b+1}``: the playable words, with no word-by-word check.  With
+multi-letter tiles the same count over characters (threshold ``b`` times the
+longest face) gives a superset, and every candidate's tilings are then checked.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from typing import NamedTuple, Sequence
+
+import numpy as np
+from pyroaring import FrozenBitMap
+
+from .index import Index
+from .tiles import BLANK, Face, Rack, TileSet, Tiling, tileset
+
+__all__ = ["Play", "Plays", "RackSolver", "rack_words", "play_of", "Word", "Score"]
+
+log = logging.getLogger(__name__)
+
+Word = str
+Score = int
+_EMPTY = FrozenBitMap()
+
+
+class Play(NamedTuple):
+    """A playable word: its tiling, the faces its blanks play, its score and frequency."""
+
+    word: Word
+    score: Score
+    tiles: Tiling
+    blanks: tuple[Face, ...]
+    count: int
+    id: int
+
+    @property
+    def rank(self) -> int:
+        return self.id + 1
+
+    def display(self) -> str:
+        """The word in tiles: real tiles upper case, blank-played tiles lower case
+        (blanks shown on the last occurrences of their faces), multi-letter tiles bracketed
+        when the set could also spell them letter by letter."""
+        left = {}
+        for f in self.blanks:
+            left[f] = left.get(f, 0) + 1
+        out = []
+        for face in reversed(self.tiles):
+            if left.get(face):
+                left[face] -= 1
+                shown = face.lower()
+            else:
+                shown = face.upper()
+            out.append(f"[{shown}]" if len(face) > 1 else shown)
+        return "".join(reversed(out))
+
+
+def play_of(word: Word, rack: Rack, tiles: TileSet, *, count: int = 0, id: int = -1) -> Play | None:
+    """The best play of ``word`` from ``rack`` (the rules above), or None if unplayable."""
+    best: Play | None = None
+    have = rack.counts
+    values = tiles.values
+    for tiling in tiles.tilings(word):
+        need: dict[Face, int] = {}
+        for f in tiling:
+            need[f] = need.get(f, 0) + 1
+        score = 0
+        blanks: list[Face] = []
+        for f, n in need.items():
+            h = have.get(f, 0)
+            if n > h:
+                blanks.extend([f] * (n - h))
+                n = h
+            score += n * values[f]
+        if len(blanks) > rack.blanks:
+            continue
+        if best is None or (score, -len(blanks)) > (best.score, -len(best.blanks)):
+            best = Play(word, score, tiling, tuple(sorted(blanks)), count, id)
+    return best
+
+
+class RackSolver:
+    """Rack queries on one index with one tile set (holds what both share)."""
+
+    def __init__(self, tiles: TileSet | str, index: Index):
+        self.tiles = tileset(tiles)
+        self.index = index
+        letters = self.tiles.letters
+        alien = [c for c in index.alphabet if c not in letters]
+        # words with a character no face shows can never be played
+        self._unspellable = FrozenBitMap.union(_EMPTY, *(index.having(c) for c in alien))
+        self._letters = [c for c in index.alphabet if c in letters]
+        self._longest_face = max(len(f) for f in self.tiles.counts)
+        self._exact = not self.tiles.multi_letter
+        self._counts: np.ndarray | None = None
+        self._values: np.ndarray | None = None
+
+    def candidates(self, rack: Rack) -> FrozenBitMap:
+        """Ids of words whose character deficit against the rack is small enough: exactly the
+        playable words for single-letter sets, a superset otherwise."""
+        idx = self.index
+        have: dict[str, int] = {}
+        for face, n in rack.counts.items():
+            for c in face:
+                have[c] = have.get(c, 0) + n
+        limit = rack.blanks * self._longest_face
+        if limit == 0:
+            over = FrozenBitMap.union(_EMPTY, *(idx.at_least(c, have.get(c, 0) + 1)
+                                                for c in self._letters))
+        else:
+            # running[j]: words with at least j + 1 units of deficit so far
+            running = [_EMPTY] * (limit + 1)
+            for c in self._letters:
+                h = have.get(c, 0)
+                for j in range(1, limit + 2):
+                    units = idx.at_least(c, h + j)
+                    if not units:
+                        break
+                    for k in range(limit, 0, -1):
+                        if running[k - 1]:
+                            running[k] = running[k] | (running[k - 1] & units)
+                    running[0] = running[0] | units
+            over = running[limit]
+        return idx.all_ids() - over - self._unspellable
+
+    def solve(self, rack: Rack | str, *, top: int | None = None) -> "Plays":
+        """Every playable word, best score first (ties: more frequent first)."""
+        if isinstance(rack, str):
+            rack = self.tiles.parse_rack(rack)
+        else:
+            self.tiles.parse_rack(_faces(rack))  # the same checks as for text
+        ids = self.candidates(rack)
+        if self._exact:
+            order, scores = self._score_exact(ids, rack)
+        else:
+            words, counts = self.index.words, self.index.counts
+            found = [p for p in (play_of(words[i], rack, self.tiles, count=counts[i], id=i)
+                                 for i in ids) if p is not None]
+            found.sort(key=lambda p: (-p.score, p.id))
+            order = np.fromiter((p.id for p in found), dtype=np.int64, count=len(found))
+            scores = np.fromiter((p.score for p in found), dtype=np.int64, count=len(found))
+        if top is not None:
+            order, scores = order[:max(0, top)], scores[:max(0, top)]
+        return Plays(self, rack, order, scores)
+
+    def _matrix(self) -> tuple[np.ndarray, np.ndarray]:
+        """Letter counts of every word (rows: word ids; columns: self._letters) and the
+        letters' values; built once from the at_least bitmaps."""
+        if self._counts is None:
+            idx = self.index
+            m = np.zeros((len(idx), len(self._letters)), dtype=np.int16)
+            for j, c in enumerate(self._letters):
+                k = 1
+                while bm := idx.at_least(c, k):
+                    m[np.frombuffer(bm.to_array(), dtype=np.uint32), j] += 1
+                    k += 1
+            self._counts = m
+            self._values = np.array([self.tiles.values[c] for c in self._letters], dtype=np.int64)
+        return self._counts, self._values
+
+    def _score_exact(self, ids: FrozenBitMap, rack: Rack) -> tuple[np.ndarray, np.ndarray]:
+        # single-letter faces: every candidate is playable, with one tiling; blanks cover
+        # exactly the shortfall, so a word scores the values of min(count, have) per letter
+        counts, values = self._matrix()
+        rows = np.frombuffer(ids.to_array(), dtype=np.uint32).astype(np.int64)
+        have = np.array([rack.counts.get(c, 0) for c in self._letters], dtype=np.int16)
+        scores = np.minimum(counts[rows], have) @ values
+        order = np.lexsort((rows, -scores))
+        return rows[order], scores[order]
+
+
+class Plays(Sequence[Play]):
+    """The plays of one rack, ranked; each :class:`Play` is built when read."""
+
+    __slots__ = ("solver", "rack", "ids", "scores")
+
+    def __init__(self, solver: RackSolver, rack: Rack, ids: np.ndarray, scores: np.ndarray):
+        self.solver = solver
+        self.rack = rack
+        self.ids = ids
+        self.scores = scores
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        w = int(self.ids[i])
+        idx = self.solver.index
+        play = play_of(idx.words[w], self.rack, self.solver.tiles, count=idx.counts[w], id=w)
+        assert play is not None and play.score == self.scores[i], "rack scoring disagrees"
+        return play
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        head = ", ".join(p.word for p in self[:5])
+        return f"<Plays {len(self)}: {head}{', ...' if len(self) > 5 else ''}>"
+
+
+def _faces(rack: Rack) -> list[Face]:
+    return [f for f, n in rack.counts.items() for _ in range(n)] + [BLANK] * rack.blanks
+
+
+_SOLVERS: "weakref.WeakKeyDictionary[Index, dict[str, RackSolver]]" = weakref.WeakKeyDictionary()
+
+
+def rack_words(rack: Rack | str | Sequence[Face], tiles: TileSet | str, index: Index, *,
+               top: int | None = None) -> Plays:
+    """Every word of ``index`` playable from ``rack`` with ``tiles``, best score first."""
+    tiles = tileset(tiles)
+    per_index = _SOLVERS.setdefault(index, {})
+    solver = per_index.get(id(tiles))
+    if solver is None or solver.tiles is not tiles:
+        solver = per_index[id(tiles)] = RackSolver(tiles, index)
+    if not isinstance(rack, (str, Rack)):
+        rack = tiles.parse_rack(list(rack))
+    return solver.solve(rack, top=top)

@@ -1,0 +1,471 @@
+"""The composer against brute-force oracles on small random dictionaries and puzzles.
+
+Two oracles, both plain Python and independent of the library's parser and evaluator
+(puzzles are built here as tuples, rendered to text, and evaluated here):
+
+* ``_count_all``: enumerate every assignment of digits to *all* letters of LEFT=W
+  with ``itertools.permutations`` and count those satisfying the rules;
+* ``_count_by_value``: enumerate the assignments of the puzzle's own letters, compute
+  the unknown's value directly and check the word spells it (used where the first
+  would be too slow: long words).
+"""
+
+from __future__ import annotations
+
+import itertools
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cryptocomp._evaluation as evaluation
+from cryptocomp import Index
+from cryptocomp.compose import Composed, compose
+from cryptocomp.errors import ExpressionError
+from cryptocomp.solve import solve
+
+# -- puzzles as tuples: ("w", letters) | ("?",) | ("n", value) | (op, left, right) -----------
+
+
+def _text(tree) -> str:
+    kind = tree[0]
+    if kind == "w":
+        return tree[1]
+    if kind == "?":
+        return "?"
+    if kind == "n":
+        return str(tree[1])
+    return f"({_text(tree[1])}{kind}{_text(tree[2])})"
+
+
+def _words(tree) -> list[str]:
+    kind = tree[0]
+    if kind == "w":
+        return [tree[1]]
+    if kind in "?n":
+        return []
+    return _words(tree[1]) + _words(tree[2])
+
+
+def _fill(tree, hole):
+    kind = tree[0]
+    if kind == "?":
+        return hole
+    if kind in "wn":
+        return tree
+    return (kind, _fill(tree[1], hole), _fill(tree[2], hole))
+
+
+def _value(tree, digits: dict[str, int]):
+    """Exact integer value, or None when a division is by zero or leaves a remainder."""
+    kind = tree[0]
+    if kind == "w":
+        return int("".join(str(digits[c]) for c in tree[1]))
+    if kind == "n":
+        return tree[1]
+    a, b = _value(tree[1], digits), _value(tree[2], digits)
+    if a is None or b is None:
+        return None
+    if kind == "+":
+        return a + b
+    if kind == "-":
+        return a - b
+    if kind == "*":
+        return a * b
+    if b == 0 or a % b:
+        return None
+    return a // b
+
+
+def _letters(words) -> list[str]:
+    out: list[str] = []
+    for w in words:
+        for c in w:
+            if c not in out:
+                out.append(c)
+    return out
+
+
+def _solutions_all(left, right) -> list[dict[str, int]]:
+    """Every assignment of all letters of left=right satisfying the rules (brute force)."""
+    words = _words(left) + _words(right)
+    letters = _letters(words)
+    out = []
+    for digits in itertools.permutations(range(10), len(letters)):
+        fill = dict(zip(letters, digits))
+        if any(len(w) > 1 and fill[w[0]] == 0 for w in words):
+            continue
+        a, b = _value(left, fill), _value(right, fill)
+        if a is not None and b is not None and a == b:
+            out.append(fill)
+    return out
+
+
+def _solutions_by_value(left, right, word) -> list[dict[str, int]]:
+    """Same as _solutions_all for ``left=word`` (right must be the hole), found from the
+    value of the left side: enumerate the left's letters only, then check that the word
+    spells the value (its other letters on free digits, one digit each)."""
+    assert right == ("?",)
+    out = []
+    for fill, v in _left_values(left):
+        s = str(v)
+        if len(s) != len(word):
+            continue
+        full = dict(fill)
+        if all(full.setdefault(c, int(d)) == int(d) for c, d in zip(word, s)) \
+                and len(set(full.values())) == len(full):
+            out.append(full)
+    return out
+
+
+_VALUES: dict = {}
+
+
+def _left_values(left) -> list[tuple[dict[str, int], int]]:
+    """(assignment, value) for every valid assignment of the left's letters, value >= 0."""
+    if left not in _VALUES:
+        words = _words(left)
+        letters = _letters(words)
+        out = []
+        for digits in itertools.permutations(range(10), len(letters)):
+            fill = dict(zip(letters, digits))
+            if any(len(w) > 1 and fill[w[0]] == 0 for w in words):
+                continue
+            v = _value(left, fill)
+            if v is not None and v >= 0:
+                out.append((fill, v))
+        _VALUES.clear()
+        _VALUES[left] = out
+    return _VALUES[left]
+
+
+def _script_ok(word: str, query_letters: str) -> bool:
+    latin = set(string.ascii_lowercase)
+    return all((c in latin) == (query_letters[0] in latin) for c in word)
+
+
+def _expected(left, right, counts: dict[str, int], query_letters: str, *, by_value=False):
+    """[(word, solution)] for every word with exactly one solution, most frequent first."""
+    ranked = sorted(counts, key=lambda w: (-counts[w], w))
+    out = []
+    for w in ranked:
+        if not _script_ok(w, query_letters):
+            continue
+        if by_value:
+            sols = _solutions_by_value(left, right, w)
+        else:
+            sols = _solutions_all(_fill(left, ("w", w)), _fill(right, ("w", w)))
+        if len(sols) == 1:
+            out.append((w, sols[0]))
+    return out
+
+
+def _ambiguous(left, right) -> bool:
+    """Some assignment of the known letters lets two values of the hole satisfy the identity."""
+    letters = _letters(_words(left) + _words(right))
+    words = _words(left) + _words(right)
+    for digits in itertools.permutations(range(10), len(letters)):
+        fill = dict(zip(letters, digits))
+        if any(len(w) > 1 and fill[w[0]] == 0 for w in words):
+            continue
+        ok = 0
+        for v in range(0, 60):
+            a, b = _value(_fill(left, ("n", v)), fill), _value(_fill(right, ("n", v)), fill)
+            if a is not None and b is not None and a == b:
+                ok += 1
+                if ok == 2:
+                    return True
+    return False
+
+
+def _check_against_oracle(left, right, counts, **kwargs):
+    query = _text(left) + ("" if right == ("?",) else "=" + _text(right))
+    letters = "".join(_letters(_words(left) + _words(right)))
+    index = Index.from_counts(counts, name="t")
+    index._check()
+    try:
+        got = compose(query, index)
+    except ExpressionError as exc:
+        assert "not determined" in str(exc), exc
+        assert _ambiguous(left, right)
+        return
+    want = _expected(left, right, counts, letters, **kwargs)
+    assert [r.word for r in got] == [w for w, _ in want], query
+    for r, (w, sol) in zip(got, want):
+        _check_composed(r, index)
+        assert r.assignment == sol
+        # the solution in digits is the puzzle with the assignment applied
+        digits = "".join(str(sol[c]) if c in sol else c for c in r.puzzle)
+        assert r.solution == digits
+
+
+def _check_composed(r: Composed, index: Index) -> None:
+    assert r.rank == index.id_of(r.word) + 1 and r.count == index.count(r.word)
+    assert len(set(r.assignment.values())) == len(r.assignment)
+    assert all(0 <= d <= 9 for d in r.assignment.values())
+
+
+# -- hypothesis strategies --------------------------------------------------------------------
+
+def _trees(letters: str, max_operands: int):
+    word = st.text(letters, min_size=1, max_size=2).map(lambda w: ("w", w))
+
+    def extend(children):
+        return st.tuples(st.sampled_from("+-*/"), children, children)
+
+    return st.recursive(word, extend, max_leaves=max_operands)
+
+
+def _spell(value: int, fill: dict[str, int], extra: str) -> str | None:
+    """The template word of a value under an assignment: assigned digits as their
+    letters, other digits as letters of ``extra`` (None when it runs out)."""
+    if value < 0:
+        return None
+    letter_of = {d: c for c, d in fill.items()}
+    fresh: dict[str, str] = {}
+    out = []
+    for ch in str(value):
+        d = int(ch)
+        if d in letter_of:
+            out.append(letter_of[d])
+        else:
+            if ch not in fresh:
+                if len(fresh) == len(extra):
+                    return None
+                fresh[ch] = extra[len(fresh)]
+            out.append(fresh[ch])
+    return "".join(out)
+
+
+@st.composite
+def _right_cases(draw, letters="abcde", extra="xyz", foreign="жз"):
+    """(left, counts) for LEFT=?: a richer puzzle (up to four letters, operands of up to
+    three) and a dictionary of random words plus words spelled from the values of random
+    assignments (those have at least one solution, and often exactly one)."""
+    word = st.text(letters, min_size=1, max_size=3).map(lambda w: ("w", w))
+    tree = st.recursive(word, lambda c: st.tuples(st.sampled_from("+-*/"), c, c), max_leaves=2)
+    left = draw(st.tuples(st.sampled_from("+-*/"), tree, tree))
+    query_letters = _letters(_words(left))
+    words = draw(st.lists(st.text(letters * 2 + extra, min_size=1, max_size=4),
+                          max_size=5, unique=True))
+    words += draw(st.lists(st.text(foreign, min_size=1, max_size=2), max_size=2, unique=True))
+    digits = st.permutations(range(10)).map(lambda p: dict(zip(query_letters, p)))
+    for fill in draw(st.lists(digits, min_size=1, max_size=8)):
+        v = _value(left, fill)
+        w = None if v is None else _spell(v, fill, extra)
+        if w and len(w) <= 6:
+            words.append(w)
+    counts = {w: draw(st.integers(1, 50)) for w in dict.fromkeys(words)}
+    if not counts:
+        counts = {"a": 1}
+    return left, counts
+
+
+@st.composite
+def _cases(draw, letters="abc", extra="xy", foreign="жз"):
+    """(left, right, counts) with the unknown among the operands of a small puzzle (all
+    letters brute-forced): random dictionary words plus, for a random assignment and a
+    random value of the unknown, the words spelling the unknown and the right side."""
+    tree = draw(_trees(letters, 3))
+    query_letters = _letters(_words(tree))
+    vocab = st.text(letters * 3 + extra, min_size=1, max_size=3)
+    words = draw(st.lists(vocab, max_size=6, unique=True))
+    words += draw(st.lists(st.text(foreign, min_size=1, max_size=2), max_size=2, unique=True))
+    fill = dict(zip(query_letters, draw(st.permutations(range(10)))))
+    k = draw(st.integers(0, len(_words(tree)) - 1))
+    left = _replace_leaf(tree, k)
+    h = draw(st.integers(0, 99))
+    v = _value(_fill(left, ("n", h)), fill)
+    spelled = None if v is None else _spell(v, fill, extra)
+    if spelled and len(spelled) <= 3:
+        right = ("w", spelled)
+        hole_word = _spell(h, fill, extra)
+        if hole_word:
+            words.append(hole_word)
+    else:
+        right = ("w", draw(st.text(letters, min_size=1, max_size=2)))
+    words = list(dict.fromkeys(w for w in words if w)) or ["a"]
+    counts = {w: draw(st.integers(1, 50)) for w in words}
+    return left, right, counts
+
+
+def _replace_leaf(tree, k):
+    """The tree with its k-th leaf (left to right) replaced by the hole."""
+    counter = [k]
+
+    def walk(t):
+        if t[0] == "w":
+            counter[0] -= 1
+            return ("?",) if counter[0] == -1 else t
+        return (t[0], walk(t[1]), walk(t[2]))
+
+    return walk(tree)
+
+
+_SETTINGS = settings(max_examples=60, deadline=None,
+                     suppress_health_check=[HealthCheck.too_slow])
+
+
+@_SETTINGS
+@given(_right_cases())
+def test_compose_matches_oracle(case):
+    left, counts = case
+    _check_against_oracle(left, ("?",), counts, by_value=True)
+
+
+@_SETTINGS
+@given(_cases())
+def test_compose_unknown_operand_matches_brute_force(case):
+    left, right, counts = case
+    _check_against_oracle(left, right, counts)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_right_cases(letters="абвгд", extra="ежз", foreign="xy"))
+def test_compose_matches_oracle_cyrillic(case):
+    left, counts = case
+    _check_against_oracle(left, ("?",), counts, by_value=True)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_cases(letters="абв", extra="гд", foreign="xy"))
+def test_compose_unknown_operand_matches_brute_force_cyrillic(case):
+    left, right, counts = case
+    _check_against_oracle(left, right, counts)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=_right_cases())
+def test_compose_big_number_path_matches_oracle(monkeypatch_module, case):
+    # force the object-dtype (Python int) evaluation used for numbers beyond int64
+    left, counts = case
+    _check_against_oracle(left, ("?",), counts, by_value=True)
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    mp = pytest.MonkeyPatch()
+    mp.setattr(evaluation, "_INT64_LIMIT", 0)
+    yield mp
+    mp.undo()
+
+
+# -- fixed cases -------------------------------------------------------------------------------
+
+_EN = {"money": 500, "honey": 300, "mommy": 20, "send": 400, "demon": 90, "nodes": 80,
+       "romeo": 70, "monet": 60, "more": 450, "move": 200, "mover": 10, "day": 5, "жена": 3}
+
+
+def _unique_by_solve(template: str, index: Index) -> list[tuple[str, str]]:
+    """(word, solution) for the words w of index whose puzzle template.replace('?', w)
+    has exactly one solution according to :func:`cryptocomp.solve.solve` (tested on its
+    own against brute force and the exercism data)."""
+    out = []
+    for w in index.words:
+        if w[0] not in string.ascii_lowercase:
+            continue
+        try:
+            solved = solve(template.replace("?", w))
+        except ExpressionError:  # more than ten letters: no solution
+            continue
+        if solved.count == 1:
+            out.append((w, solved.equations[0]))
+    return out
+
+
+@pytest.mark.slow
+def test_send_more():
+    index = Index.from_counts(_EN)
+    got = compose("SEND + MORE", index)
+    assert [(r.word, r.solution) for r in got] == _unique_by_solve("send+more=?", index)
+    assert got[0].word == "money" and got[0].solution == "9567+1085=10652"
+    assert got[0].puzzle == "send+more=money"
+    assert got[0].assignment == dict(zip("sendmory", [9, 5, 6, 7, 1, 0, 8, 2]))
+
+
+@pytest.mark.slow
+def test_unknown_operand_first_and_middle():
+    index = Index.from_counts({w: _EN[w] for w in ["more", "move", "money", "day", "жена"]})
+    for query in ["?-more=money", "send+?=money", "(send+?)*y=money"]:
+        got = compose(query, index)
+        assert [(r.word, r.solution) for r in got] == _unique_by_solve(query, index), query
+    got = compose("send+?=money", index)
+    r = got[[r.word for r in got].index("more")]
+    assert r.puzzle == "send+more=money" and r.solution == "9567+1085=10652"
+
+
+def test_long_results_use_wide_keys():
+    # results up to 14 digits: keys span two uint64 words
+    counts = {"abxyzabxyzabxy": 5, "bbbbbbbbbbbbbb": 4, "xyzwvutsrqponm": 3, "abab": 2, "ba": 1,
+              "bxbxbxbxbxbxb": 6, "xxxxxxxxxxxx": 7}
+    index = Index.from_counts(counts)
+    left = ("*", ("*", ("*", ("w", "ab"), ("w", "ab")), ("*", ("w", "ab"), ("w", "ab"))),
+            ("*", ("*", ("w", "ab"), ("w", "ab")), ("w", "ab")))
+    got = compose(_text(left), index)
+    want = _expected(left, ("?",), counts, "ab", by_value=True)
+    assert [r.word for r in got] == [w for w, _ in want]
+    for r, (w, sol) in zip(got, want):
+        assert r.assignment == sol
+
+
+def test_cyrillic_query_never_yields_latin_words():
+    # xyy and жзз have the same letter structure: each completes its own script's ab+b
+    index = Index.from_counts({"xyy": 100, "жзз": 5, "ab": 1})
+    assert [r.word for r in compose("аб+б", index)] == ["жзз"]
+    assert [r.word for r in compose("ab+b", index)] == ["xyy"]
+
+
+def test_vobly_is_not_unique():
+    # the published algorithm called this unique; it has 336 solutions
+    index = Index.from_counts({"воблы": 10, "новый": 5})
+    assert "воблы" not in [r.word for r in compose("вышли-еще", index)]
+
+
+def test_filters():
+    index = Index.from_counts(_EN)
+    full = compose("send+more", index)
+    words = [r.word for r in full]
+    assert [r.word for r in compose("send+more", index, top=2)] == words[:2]
+    assert [r.word for r in compose("send+more", index, min_count=75)] == \
+        [w for w in words if _EN[w] >= 75]
+    ranked = sorted(_EN, key=lambda w: (-_EN[w], w))
+    assert [r.word for r in compose("send+more", index, limit=5)] == \
+        [w for w in words if w in ranked[:5]]
+    assert [r.word for r in compose("send+more", index, min_length=5, max_length=5)] == \
+        [w for w in words if len(w) == 5]
+    assert compose("send+more", index, max_length=4) == []
+    with pytest.raises(ExpressionError, match="must not be negative"):
+        compose("send+more", index, top=-1)
+
+
+def test_negative_and_inexact_results_yield_nothing():
+    index = Index.from_counts({"a": 1, "b": 2, "c": 3, "ab": 4})
+    # a-bc is always negative
+    assert compose("a-bc", index) == []
+    for r in compose("ab/c", index):
+        a, b, c = (r.assignment[x] for x in "abc")
+        assert (10 * a + b) % c == 0
+
+
+def test_undetermined_unknown_is_refused():
+    index = Index.from_counts({"a": 1, "b": 2})
+    with pytest.raises(ExpressionError, match="not determined") as info:
+        compose("a*?=a", index)
+    assert info.value.position == 2
+    with pytest.raises(ExpressionError, match="not determined"):
+        compose("b/?=a-a", index)
+    # never undetermined: a two-letter factor is never 0
+    compose("ab*?=cd", index)
+
+
+def test_complete_puzzle_is_not_composed():
+    with pytest.raises(ExpressionError, match="use solve"):
+        compose("send+more=money", Index.from_counts({"a": 1}))
+
+
+def test_progress_is_reported():
+    index = Index.from_counts(_EN)
+    seen = []
+    compose("send+more", index, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1] == 604800

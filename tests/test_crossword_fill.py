@@ -1,0 +1,160 @@
+"""Both engines against exhaustive search on tiny grids; outcomes; squares; the checker."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, fill, parse_text
+from cryptocomp.crossword.check import fill_problems
+from cryptocomp.crossword.square import square_grid
+from cryptocomp.index import Index
+
+
+def _brute(grid: Grid, words: list[str]) -> set[tuple[str, ...]]:
+    """Every fill, by trying every word in every slot and keeping what the checker accepts."""
+    options = [[w for w in words if len(w) == s.length] for s in grid.slots]
+    out = set()
+    for combo in itertools.product(*options):
+        if not fill_problems(grid, set(words), list(combo)):
+            out.add(combo)
+    return out
+
+
+def _index(words: list[str]) -> Index:
+    idx = Index.from_counts({w: 1000 - i for i, w in enumerate(words)}, name="t")
+    idx._check()
+    return idx
+
+
+@st.composite
+def _case(draw):
+    h, w = draw(st.integers(2, 3)), draw(st.integers(2, 4))
+    rows = ["".join(draw(st.sampled_from("...#a")) for _ in range(w)) for _ in range(h)]
+    words = draw(st.lists(st.text("abc", min_size=2, max_size=4), min_size=3, max_size=14,
+                          unique=True))
+    return rows, words
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_case(), st.sampled_from(["csp", "sat"]))
+def test_engines_find_exactly_the_fills_brute_force_finds(case, engine):
+    rows, words = case
+    try:
+        grid = parse_text("\n".join(rows))
+        result = fill(grid, _index(words), engine=engine, count=10_000)
+    except GridError:
+        return  # no slot, or a slot length without words: refused up front
+    want = _brute(grid, words)
+    got = {tuple(f) for f in result.fills}
+    assert len(got) == len(result.fills), "a fill was reported twice"
+    assert result.complete
+    assert got == want
+    assert result.status == (FILLED if want else NO_FILL)
+    for f in result.fills:
+        assert fill_problems(grid, set(words), f) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text("ab", min_size=3, max_size=3), min_size=3, max_size=8, unique=True),
+       st.booleans(), st.sampled_from(["csp", "sat"]))
+def test_squares_match_brute_force(words, symmetric, engine):
+    grid = square_grid(3, symmetric=symmetric)
+    result = fill(grid, _index(words), engine=engine, count=10_000)
+    want = _brute(grid, words)
+    assert {tuple(f) for f in result.fills} == want
+    if symmetric:
+        for f in result.fills:
+            letters = grid.letters_of(f)
+            assert all(letters[(i, j)] == letters[(j, i)] for i in range(3) for j in range(3))
+
+
+def test_given_letters_are_kept_and_frequency_decides():
+    words = ["car", "cat", "cob", "ten", "bun", "arc", "tar"]
+    grid = parse_text("c..\n.#.\n...")
+    result = fill(grid, _index(words), engine="csp")
+    assert result.filled and result.words[0][0] == "c"
+    assert fill_problems(grid, set(words), result.words) == []
+    # the most frequent word that can lead goes first
+    assert result.words == ["cat", "bun", "cob", "ten"]
+
+
+def test_no_fill_names_the_slot():
+    words = ["cat", "dog", "cow"]
+    result = fill(parse_text("x..\n.#.\n..."), _index(words + ["xyz"]), engine="csp")
+    assert result.status == NO_FILL and result.culprit is not None
+    assert result.culprit in result.message
+
+
+def test_sat_core_names_a_region():
+    # two separate 2x2 corners; the left one is impossible, the right one fine
+    words = ["ab", "ba", "cd", "dc", "ef", "fe", "eg", "fh", "gh", "hg"]
+    grid = parse_text("ab#..\n..#..")
+    csp = fill(grid, _index(words), engine="csp")
+    sat = fill(grid, _index(words), engine="sat")
+    assert csp.status == sat.status == NO_FILL
+    assert set(sat.region) <= {s.name for s in grid.slots}
+
+
+def test_budget_exhausted_gives_partial_and_culprit():
+    import random
+
+    rng = random.Random(1)
+    words = sorted({"".join(rng.choice("abcdef") for _ in range(5)) for _ in range(400)})
+    grid = parse_text("\n".join(["....."] * 5))
+    result = fill(grid, _index(words), engine="csp", steps=64)
+    assert result.status in (BUDGET, NO_FILL, FILLED)
+    if result.status == BUDGET:
+        assert result.partial is not None and len(result.partial) == len(grid.slots)
+        assert result.culprit is not None and result.culprit_candidates is not None
+        assert "budget exhausted" in result.message
+
+
+def test_several_fills_differ_and_seeds_reproduce():
+    words = ["cat", "car", "art", "tar", "act", "arc", "rat", "tea", "eat", "ate", "ace", "are"]
+    grid = parse_text("...\n.#.\n...")
+    a = fill(grid, _index(words), engine="csp", count=5, seed=3)
+    b = fill(grid, _index(words), engine="csp", count=5, seed=3)
+    assert a.fills == b.fills
+    assert len({tuple(f) for f in a.fills}) == len(a.fills) == 5
+    s = fill(grid, _index(words), engine="sat", count=5)
+    assert len({tuple(f) for f in s.fills}) == 5
+
+
+def test_auto_engine_and_json():
+    words = ["car", "cat", "cob", "ten", "bun", "arc", "tar"]
+    result = fill(parse_text("...\n.#.\n..."), _index(words), engine="auto")
+    assert result.filled
+    doc = result.as_json()
+    assert doc["format"] == 1 and doc["status"] == "filled"
+    assert doc["fills"][0]["grid"][1][1] == "#"
+
+
+def test_options_restrict_words():
+    words = ["cat", "car", "arc", "cob", "ten", "bun", "tar"]
+    idx = _index(words)
+    grid = parse_text("...\n.#.\n...")
+    assert fill(grid, idx, engine="csp").filled
+    # with the top 3 words only (cat car arc) nothing fits
+    assert fill(grid, idx, engine="csp", top=3).status == NO_FILL
+    with pytest.raises(GridError, match="no word of that length|longer than any"):
+        fill(grid, idx, max_length=2)
+    with pytest.raises(GridError):
+        fill(grid, idx, engine="bogus")
+
+
+@pytest.mark.slow
+def test_english_15x15_fills_and_checks():
+    from pathlib import Path
+
+    from cryptocomp import load_index
+    from cryptocomp.crossword import Lexicon, read_grid
+
+    idx = load_index("en")
+    grid = read_grid(Path(__file__).parent.parent / "cryptocomp/data/grids/american15.txt")
+    result = fill(grid, idx, engine="csp", top=100_000, seconds=60)
+    assert result.filled
+    lex = Lexicon(idx, top=100_000)
+    assert fill_problems(grid, lex, result.words) == []

@@ -1,0 +1,125 @@
+"""The puzzle parser: structure, normal form, and one clear error per kind of bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from cryptocomp.errors import ExpressionError
+from cryptocomp.expr import (BinOp, Hole, Operand, bound, looks_like_expression, operands, parse,
+                             render)
+
+
+def test_precedence_and_left_associativity():
+    p = parse("a+b*c-d/e")
+    assert isinstance(p.left, BinOp) and p.left.op == "-"
+    plus = p.left.left
+    assert plus.op == "+" and plus.right.op == "*"
+    assert p.left.right.op == "/"
+    assert p.right is None and p.unknown
+
+
+def test_parentheses_kept_in_normal_form():
+    for text in ["(a+b)*c=abc", "a-(b-c)=?", "a-(b+c)=d", "a*(b/c)=d",
+                 "a/(b*c)=d", "a+b*c=?"]:
+        assert str(parse(text)) == text
+    assert str(parse("((a))+(b)")) == "a+b=?"
+    assert str(parse("(a+b)+c")) == "a+b+c=?"
+    assert str(parse("(a/b)/c=d")) == "a/b/c=d"
+
+
+def test_spaces_case_and_synonyms_ignored():
+    p = parse("  SEND +  More ")
+    assert str(p) == "send+more=?"
+    assert p.letters == ("s", "e", "n", "d", "m", "o", "r")
+    assert str(parse("I + BB == ILL")) == "i+bb=ill"
+    assert str(parse("a × b ÷ c")) == "a*b/c=?"
+
+
+def test_unknown_anywhere():
+    p = parse("SEND+?=MONEY")
+    assert p.unknown and isinstance(p.left.right, Hole)
+    assert parse("?-more=money").unknown
+    assert not parse("send+more=money").unknown
+    assert parse("send+more=?").unknown
+    assert str(parse("send*(?+a)=money")) == "send*(?+a)=money"
+
+
+def test_leading_letters_and_operands():
+    p = parse("a+bc=def")
+    assert p.leading() == ("b", "d")
+    assert [o.word for o in p.operands()] == ["a", "bc", "def"]
+    assert [type(o) for o in operands(parse("a+?=b").left)] == [Operand, Hole]
+
+
+def test_cyrillic():
+    p = parse("ХАБР*хабр")
+    assert str(p) == "хабр*хабр=?" and p.script == "CYRILLIC"
+    assert p.letters == ("х", "а", "б", "р")
+
+
+def test_render_with_digits():
+    p = parse("send+more=money")
+    fill = dict(zip("sendmory", [9, 5, 6, 7, 1, 0, 8, 2]))
+    assert p.render(fill) == "9567+1085=10652"
+    assert render(parse("a+?=b").left, {"a": 3}, hole="12") == "3+12"
+
+
+def test_bound():
+    assert bound(parse("ab*cd").left) == 99 * 99
+    assert bound(parse("ab-cd").left) == 99 + 99
+    assert bound(parse("abc/d").left) == 999
+
+
+def test_looks_like_expression():
+    assert looks_like_expression("send+more")
+    assert looks_like_expression("a=b")
+    assert not looks_like_expression("?р??а")
+    assert not looks_like_expression("барабан")
+
+
+@pytest.mark.parametrize("text, fragment, position", [
+    ("", "empty expression", 0),
+    ("   ", "empty expression", 0),
+    ("send+", "empty operand at the end", 5),
+    ("send++more", "empty operand before '+'", 5),
+    ("+send", "empty operand before '+'", 0),
+    ("-send+more", "unary minus", 0),
+    ("send*-more", "unary minus", 5),
+    ("send+()", "empty operand before ')'", 6),
+    ("(send+more", "expected ')'", 10),
+    ("send+more)", "unbalanced ')'", 9),
+    ("send+m0re", "digit '0'", 6),
+    ("send+mo_re", "unexpected character '_'", 7),
+    ("send%more", "unexpected character '%'", 4),
+    ("a=b=c", "more than one '='", 3),
+    ("a+?=?", "only one unknown", 4),
+    ("?+?=a", "only one unknown", 2),
+    ("a+?", "needs a right side", 3),
+    ("abcdefghij+k", "more than 10 distinct letters", 11),
+    ("abcde+fghijk", "more than 10 distinct letters", 11),
+    ("send+мore", "use one alphabet", 5),
+    ("send more", "expected an operator", 5),
+    ("se?d+a", "expected an operator", 2),
+    ("?", "needs a right side", 1),
+    ("?=?", "only one unknown", 2),
+])
+def test_errors_name_the_position(text, fragment, position):
+    with pytest.raises(ExpressionError) as info:
+        parse(text)
+    err = info.value
+    assert fragment in str(err)
+    assert err.position == position
+    assert str(err).endswith(f"(at position {position + 1})")
+    assert "\n" not in str(err)
+    assert err.caret().splitlines()[1] == " " * position + "^"
+
+
+def test_absurdly_large_numbers_refused_quickly():
+    with pytest.raises(ExpressionError, match="at most 36"):
+        parse("abcdefghij*abcdefghij*abcdefghij*abcdefghij=?")
+    with pytest.raises(ExpressionError, match="operand of 40 letters"):
+        parse("a" * 40 + "+b")
+    with pytest.raises(ExpressionError, match="nested deeper"):
+        parse("(" * 60 + "a" + ")" * 60)
+    with pytest.raises(ExpressionError, match="more than 1000 operands"):
+        parse("+".join(["a"] * 1001))
