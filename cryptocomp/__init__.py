@@ -12,20 +12,32 @@ A tour on a tiny dictionary (scripts load real ones with ``load_index("en")``):
 ['mommy']
 >>> [(e.word, e.count, e.rank) for e in idx.match("s???")]
 [('send', 40, 2)]
+
+Composing and solving cryptarithms:
+
+>>> from cryptocomp import compose, solve
+>>> [(p.puzzle, p.solution) for p in compose("SEND+MORE", idx)]
+[('send+more=money', '9567+1085=10652')]
+>>> solve("SEND+MORE=MONEY").equations
+['9567+1085=10652']
 """
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .compose import Composed, compose
 from .errors import CryptocompError, DictionaryError, ExpressionError, IndexFileError, QueryError
 from .freqdict import FreqDict, load_freqdict
 from .index import Entry, Index, Matches, pattern
+from .expr import Puzzle, looks_like_expression, parse
+from .solve import Solved, solve
 from .store import build_index, load_index
 
 __all__ = [
     "__version__",
     "Index", "Matches", "Entry", "pattern",
     "load_index", "build_index", "load_freqdict", "FreqDict",
+    "compose", "Composed", "solve", "Solved", "parse", "Puzzle", "looks_like_expression",
     "CryptocompError", "DictionaryError", "IndexFileError", "QueryError", "ExpressionError",
 ]

@@ -16,7 +16,7 @@ import numpy as np
 
 from .expr import BinOp, Hole, Node, Operand, bound, has_hole
 
-__all__ = ["Evaluator", "dtype_for", "hole_bound"]
+__all__ = ["Evaluator", "dtype_for", "hole_bound", "largest"]
 
 _INT64_LIMIT = 2 ** 62  # values and their sums/differences stay below 2**63
 
@@ -37,6 +37,25 @@ def hole_bound(side: Node, target: int) -> int:
         worst = max(worst, target)
         node = node.left if hole_left else node.right
     return worst
+
+
+def largest(node: Node) -> int:
+    """Bound on |any intermediate value| met while evaluating the node (a hole counts as 0).
+
+    Differs from :func:`~cryptocomp.expr.bound` for division: ``a/(bc*de)`` is small,
+    but the divisor must still be computed exactly.
+    """
+    def walk(n: Node) -> tuple[int, int]:
+        if isinstance(n, Operand):
+            b = 10 ** len(n.word) - 1
+            return b, b
+        if isinstance(n, Hole):
+            return 0, 0
+        (a, la), (b, lb) = walk(n.left), walk(n.right)
+        value = a + b if n.op in "+-" else a * b if n.op == "*" else a
+        return value, max(value, la, lb)
+
+    return walk(node)[1]
 
 
 def dtype_for(largest: int) -> type | np.dtype:
@@ -127,9 +146,10 @@ class Evaluator:
         """Solve ``side = target`` for the hole in ``side``.
 
         Returns ``(x, feasible, known_ok, free)``: the hole's value where ``feasible``;
-        ``known_ok`` where every known part of ``side`` is defined; ``free`` where the
-        identity does not determine the hole (e.g. ``0*? = 0``).  None means all True
-        (or, for ``free``, all False).
+        ``known_ok`` where every known part of ``side`` is defined and no division by a
+        known zero makes the side undefined whatever the hole; ``free`` where at some
+        level the identity does not determine the hole (e.g. ``0*? = 0``).  None means
+        all True (or, for ``free``, all False).
         """
         feasible: np.ndarray | None = None
         known_ok: np.ndarray | None = None
@@ -151,8 +171,8 @@ class Evaluator:
                 q, exact = _divide(t, other)
                 feasible = _and(feasible, exact)
                 t = q
-            elif hole_left:  # x / other = t
-                feasible = _and(feasible, other != 0)
+            elif hole_left:  # x / other = t: undefined for every x when other is 0
+                known_ok = _and(known_ok, other != 0)
                 t = t * other
             else:  # other / x = t
                 zero = t == 0

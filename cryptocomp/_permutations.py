@@ -1,4 +1,10 @@
-"""Tables of every injective assignment of digits to k letters, built once with numpy.
+"""Every injective assignment of digits to k letters, as numpy blocks.
+
+:func:`blocks` yields the assignments in lexicographic order (the order of
+``itertools.permutations(range(10), k)``) as blocks of at most 65,536 rows that share
+the digits of the first few letters; each block is a cheap remapping of one small
+cached table, so nothing of size 10!/(10-k)! is ever built.  :func:`table` and
+:func:`inverse` build the whole thing at once (the tests check blocks against them).
 
 ``table(k)[j, i]`` is the digit of letter ``j`` in assignment ``i``; assignments are in
 lexicographic order (the order of ``itertools.permutations(range(10), k)``).
@@ -8,11 +14,12 @@ lexicographic order (the order of ``itertools.permutations(range(10), k)``).
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["table", "inverse", "count", "UNSET", "PAD_CODE", "WIDTH"]
+__all__ = ["blocks", "row", "Block", "table", "inverse", "count", "UNSET", "PAD_CODE", "WIDTH"]
 
 UNSET = 255     # digit held by no letter of the assignment
 PAD_CODE = 254  # the padding "digit" 10 left of a short number
@@ -69,3 +76,77 @@ def inverse(k: int) -> np.ndarray:
     flat = inv.reshape(-1)
     flat.flags.writeable = False
     return flat
+
+
+class Block:
+    """A run of consecutive assignments (rows ``start`` to ``start + len``) sharing the
+    digits of the first ``s`` letters: ``cols[j]`` is letter j's digit in each row."""
+
+    __slots__ = ("start", "cols", "_prefix", "_remaining", "_plan")
+
+    def __init__(self, start: int, cols: list[np.ndarray], prefix: tuple[int, ...],
+                 remaining: np.ndarray, plan: "_Plan"):
+        self.start = start
+        self.cols = cols
+        self._prefix = prefix
+        self._remaining = remaining
+        self._plan = plan
+
+    def __len__(self) -> int:
+        return self._plan.rows
+
+    def inverse(self) -> np.ndarray:
+        """Flat (len * 11,) uint8: the letter holding each digit (UNSET if none), PAD_CODE at 10."""
+        plan = self._plan
+        inv = np.empty((plan.rows, WIDTH), dtype=np.uint8)
+        inv[:, self._remaining] = plan.sub_inverse
+        for j, d in enumerate(self._prefix):
+            inv[:, d] = j
+        inv[:, 10] = PAD_CODE
+        return inv.reshape(-1)
+
+
+class _Plan:
+    """The k-permutations as (prefix of s letters) x (arrangements of the rest)."""
+
+    def __init__(self, k: int):
+        s = 0
+        while count(k) // count(s) > 65536:  # blocks small enough to stay in cache
+            s += 1
+        self.k, self.s = k, s
+        self.sub = _arrangements(10 - s, k - s)        # symbols 0..9-s, remapped per block
+        self.rows = self.sub.shape[1]
+        # sub_inverse[i, sym]: letter (s + j) holding symbol sym in sub-row i, else UNSET
+        inv = np.full((self.rows, 10 - s), UNSET, dtype=np.uint8)
+        rows = np.arange(self.rows)
+        for j in range(k - s):
+            inv[rows, self.sub[j]] = s + j
+        self.sub_inverse = inv
+
+
+@lru_cache(maxsize=11)
+def _plan(k: int) -> _Plan:
+    return _Plan(k)
+
+
+def blocks(k: int):
+    """Every assignment of digits to k letters, lexicographic, as :class:`Block` s."""
+    if not 0 <= k <= 10:
+        raise ValueError(f"k must be in 0..10, not {k}")
+    plan = _plan(k)
+    start = 0
+    for prefix in itertools.permutations(range(10), plan.s):
+        remaining = np.array([d for d in range(10) if d not in prefix], dtype=np.uint8)
+        cols = [np.full(plan.rows, d, dtype=np.uint8) for d in prefix]
+        cols += [np.take(remaining, plan.sub[j]) for j in range(k - plan.s)]
+        yield Block(start, cols, prefix, remaining, plan)
+        start += plan.rows
+
+
+def row(k: int, i: int) -> list[int]:
+    """The digits of the k letters in assignment number ``i`` (lexicographic order)."""
+    plan = _plan(k)
+    block, r = divmod(i, plan.rows)
+    prefix = next(itertools.islice(itertools.permutations(range(10), plan.s), block, None))
+    remaining = [d for d in range(10) if d not in prefix]
+    return list(prefix) + [remaining[int(sym)] for sym in plan.sub[:, r]]

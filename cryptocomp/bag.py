@@ -169,6 +169,20 @@ def _cuts(L: int, longest: int, s: int, shortest: int = 1) -> tuple[tuple[int, .
     return tuple(kept)
 
 
+_BITS = 6  # a packed face count: 5 bits (counts up to 31) and a guard bit above them
+_FIELD = (1 << _BITS) - 1
+_PER_WORD = 64 // _BITS
+
+
+def _pack_weights(n_faces: int) -> np.ndarray:
+    """Face counts (as a row) @ these weights = the counts packed into uint64 words."""
+    words = -(-n_faces // _PER_WORD)
+    w = np.zeros((n_faces, words), dtype=np.uint64)
+    for f in range(n_faces):
+        w[f, f // _PER_WORD] = np.uint64(1) << np.uint64(_BITS * (f % _PER_WORD))
+    return w
+
+
 class _Candidate:
     """A tiling of dictionary words as the search sees it (anagrams with one first face)."""
 
@@ -194,6 +208,8 @@ class _Phase:
         self.first_bit = np.left_shift(np.int64(1), self.first)
         weights = np.left_shift(np.int64(1), np.arange(n_faces, dtype=np.int64))
         self.present = (self.counts > 0).astype(np.int64) @ weights
+        self.value = np.array([c.value for c in cands], dtype=np.int64)
+        self.packed = self.counts.astype(np.uint64) @ _pack_weights(n_faces)
         self.all_rows = np.arange(len(cands))
 
 
@@ -211,6 +227,13 @@ class _Search:
         self.bag = np.array([ts.counts[f] for f in self.faces], dtype=np.int16)
         self.blanks = ts.blanks
         self.total_value = int(self.bag @ self.values)
+        if self.bag.max(initial=0) >= 1 << (_BITS - 2) or self.L >= 1 << (_BITS - 2):
+            # a pair of words, or the bag, must fit below the guard bit of a packed field
+            raise CryptocompError(f"the {ts.name} set has too many of one tile, or the "
+                                  "length limit is too high, for the packed search (max 15)")
+        self.pack_weights = _pack_weights(len(self.faces))
+        ones = np.ones(len(self.faces), dtype=np.int64)
+        self.guard = self._pack(ones << (_BITS - 1))
         # value levels (0 first, for blanks) and each face's level as a one-hot matrix
         self.levels = np.array(sorted({0, *self.values.tolist()}), dtype=np.int64)
         self.level_of = (self.values[:, None] == self.levels[None, :]).astype(np.int64)
@@ -227,6 +250,9 @@ class _Search:
         self.rounds: list[float] = []
         self.visits: dict[tuple[int, int], int] = {}  # (words so far, phase length) -> nodes
         self.refuted = 0.0  # every solution has at least this loss
+
+    def _pack(self, counts: np.ndarray) -> np.ndarray:
+        return counts.astype(np.uint64) @ self.pack_weights
 
     def _collect(self, index: Index) -> None:
         """Group the dictionary's fitting tilings by (face multiset, first face)."""
@@ -334,38 +360,53 @@ class _Search:
             return np.zeros(0, dtype=bool)
         # pairing up pays near the leaves only, where a child can hold at most two more
         # ell-words and most children die of their value caps
-        if (int(remaining.sum()) + blanks - ell >= 3 * ell
-                or len(rows) * n_children > 50_000):
+        if int(remaining.sum()) + blanks - ell >= 4 * ell:
             return np.ones(n_children, dtype=bool)
+        chunk = max(1, 100_000 // max(1, len(rows)))  # bounds the c x k x F temporaries
+        if n_children > chunk:
+            return np.concatenate([
+                self._children_hopeful(ell, remaining, blanks, bans, loss, P, rows, sub, real,
+                                       value, deficit, choices[i:i + chunk])
+                for i in range(0, n_children, chunk)])
         L, base, vals = self.L, self.L - ell, self.values
         child_rem = remaining[None, :] - real[choices]                      # c x F
         child_blanks = blanks - deficit[choices]                            # c
-        over = np.maximum(sub[None, :, :] - child_rem[:, None, :], 0)       # c x k x F
-        need = over.sum(2)                                                  # c x k
+        # does row i fit child j?  Packed face counts (6-bit fields with a guard bit, see
+        # _Phase) compare all fields of a pair in a few word operations: the shortfall
+        # fields of (remaining | guards) - (word i + word j) are summed modulo 63
+        guard = self.guard
+        packed_real = real[choices].astype(np.uint64) @ self.pack_weights   # c x W
+        total = P.packed[rows][None, :, :] + packed_real[:, None, :]       # c x k x W
+        diff = (self._pack(remaining) | guard) - total
+        borrowed = guard & ~diff
+        fields = (borrowed >> np.uint64(_BITS - 1)) * np.uint64(_FIELD)
+        need = ((borrowed - (diff & fields)) % np.uint64(_FIELD)).sum(2)   # c x k
         firsts = P.first[rows]
         fits = (need <= child_blanks[:, None]) & (firsts[None, :] != firsts[choices][:, None])
-        fit_value = np.where(fits, value[None, :] - over @ vals, -1)        # c x k
+        # a row's value in the child is at most its full value: the caps stay upper bounds
+        fit_value = np.where(fits, P.value[rows][None, :], -1)              # c x k
         starts = np.flatnonzero(np.r_[True, firsts[1:] != firsts[:-1]])
         tops = -np.sort(-np.maximum.reduceat(fit_value, starts, axis=1), axis=1)
         available = (tops >= 0).sum(1)
         caps = np.concatenate((np.zeros((n_children, 1), dtype=np.int64),
                                np.cumsum(np.maximum(tops, 0), axis=1)), axis=1)
         child_value = remaining @ vals - value[choices]                     # c
-        # the parent's cheapest tiles (blanks first), banned ones apart
-        banned = (np.right_shift(np.int64(bans), np.arange(len(vals))) & 1).astype(bool)
-        banned &= remaining > 0
-        banned_n = int(remaining[banned].sum())
-        banned_value = int(remaining[banned] @ vals[banned])
+        # banned faces: the parent's bans, and faces no fitting word of the child holds
+        parent_bans = (np.right_shift(np.int64(bans), np.arange(len(vals))) & 1).astype(bool)
+        holding = fits.astype(np.float32) @ (sub > 0).astype(np.float32)      # c x F
+        banned = (parent_bans[None, :] | (holding == 0)) & (child_rem > 0)
+        banned_rem = np.where(banned, child_rem, 0)
+        banned_n = banned_rem.sum(1)
+        banned_value = banned_rem @ vals
         # each child's free tiles counted by value level (blanks at level 0)
-        free_rem = np.where(banned[None, :], 0, child_rem)
-        levels = self.levels
-        per_level = free_rem @ self.level_of                                 # c x levels
+        per_level = (child_rem - banned_rem) @ self.level_of                 # c x levels
         per_level[:, 0] += child_blanks
         before = np.cumsum(per_level, axis=1) - per_level
+        levels = self.levels
 
-        def cheapest(k: int) -> np.ndarray:
+        def cheapest(k: np.ndarray) -> np.ndarray:
             """The k cheapest free tiles of each child."""
-            return (np.clip(k - before, 0, per_level) * levels).sum(1)
+            return (np.clip(k[:, None] - before, 0, per_level) * levels).sum(1)
 
         n_tiles = int(remaining.sum()) + blanks - ell
         shortest = self.lengths[-1]
@@ -375,16 +416,38 @@ class _Search:
             ok = available >= m
             cap = caps[:, min(m, caps.shape[1] - 1)]
             if s == 0:
-                if banned_n == 0:
-                    extra = np.where(ok & (child_value <= cap), 0, extra)
+                extra = np.where(ok & (banned_n == 0) & (child_value <= cap), 0, extra)
                 continue
-            if s < banned_n or s < shortest:
+            if s < shortest:
                 continue
-            short_value = np.maximum(child_value - cap, banned_value + cheapest(s - banned_n))
-            per = (ell - s) * short_value if s < ell else short_value
+            ok &= banned_n <= s
+            short_value = np.maximum(child_value - cap,
+                                     banned_value + cheapest(np.maximum(s - banned_n, 0)))
+            if s < ell:
+                per = (ell - s) * short_value
+            elif s == n_tiles % ell + ell and _cuts(L, ell - 1, s, shortest):
+                per = self._cut_extra(L, ell, s, shortest, banned_rem, per_level, before,
+                                      np.maximum(s - banned_n, 0), short_value)
+            else:
+                per = short_value
             extra = np.where(ok, np.minimum(extra, per), extra)
         bound = loss + base * value[choices] + base * child_value + extra
         return bound < self.best
+
+    def _cut_extra(self, L, ell, s, shortest, banned_rem, per_level, before, k, short_value):
+        """Per child: the cut refinement of the bound for ``s`` tiles in shorter words (the
+        banned tiles and the ``k`` cheapest free ones), as in :meth:`_bound`."""
+        levels = self.levels
+        counts = banned_rem @ self.level_of + np.clip(k[:, None] - before, 0, per_level)
+        ends = np.cumsum(counts, axis=1)                                     # c x levels
+        position = np.arange(s)
+        level = (position[None, :, None] >= ends[:, None, :]).sum(2)         # c x s
+        short = levels[np.minimum(level, len(levels) - 1)]                   # sorted values
+        total = short.sum(1)
+        cuts = np.array(_cuts(L, ell - 1, s, shortest), dtype=np.int64)     # cuts x s
+        cut = (short @ cuts.T).min(1)
+        base = L - ell
+        return cut - (base + 1) * total + np.maximum(short_value, total)
 
     # -- the search -----------------------------------------------------------------------
 

@@ -23,7 +23,10 @@ joined against the keys of the candidate words (right script, possible lengths).
 
 If, for some valid assignment, the identity does not determine the unknown (``0*?=0``,
 ``?*(a-b+c)=d-d``...) the puzzle is refused with an :class:`ExpressionError`: counting
-its solutions would need the count of free extensions per word, not supported.
+its solutions would need the count of free extensions per word, not supported.  The
+test is made level by level on the way down to ``?`` and is conservative in one rare
+shape: when a free level sits above ``?`` used as a divisor (``(a/?)*b=c-c``), the
+puzzle is refused even for an ``a`` (like 1) whose exact division pins ``?`` down.
 """
 
 from __future__ import annotations
@@ -37,19 +40,18 @@ from typing import Callable
 import numpy as np
 
 from . import _permutations as perms
-from ._evaluation import Evaluator, dtype_for, hole_bound
+from ._evaluation import Evaluator, dtype_for, hole_bound, largest
 from .alphabet import script_of
 from .errors import ExpressionError
-from .expr import Puzzle, bound, has_hole, parse
+from .expr import Hole, Puzzle, bound, has_hole, holds, operands, parse
 from .index import Index
 
-__all__ = ["Composed", "compose", "compose_puzzle"]
+__all__ = ["Composed", "compose", "compose_puzzle", "check_composable"]
 
 log = logging.getLogger(__name__)
 
 Word = str
 Progress = Callable[[int, int], None]
-_BLOCK = 1 << 17      # assignments per vectorised block (cache friendly; Ctrl-C between blocks)
 _FILTER_BITS = 22     # size of the bit table pre-filtering assignment keys before the exact join
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GOLDEN2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -69,6 +71,15 @@ class Composed:
     def to_json(self) -> dict:
         return {"word": self.word, "count": self.count, "rank": self.rank, "puzzle": self.puzzle,
                 "solution": self.solution, "assignment": self.assignment}
+
+    def _check(self) -> None:
+        """The puzzle, completed with the word, holds under the assignment (one solution
+        among possibly several: uniqueness is what the tests' oracles check)."""
+        complete = parse(self.puzzle)
+        assert not complete.unknown, self.puzzle
+        assert holds(complete, self.assignment), (self.puzzle, self.assignment)
+        assert complete.render(self.assignment) == self.solution, self.solution
+        assert self.word in self.puzzle and self.rank >= 1 and self.count >= 0
 
 
 # -- the candidate words of an index, encoded once per index ------------------------------
@@ -276,14 +287,19 @@ def compose(expr: str, index: Index, *, top: int | None = None, min_count: int |
                           progress=progress)
 
 
+def check_composable(puzzle: Puzzle) -> None:
+    """Raise ExpressionError unless the puzzle has an unknown to fill."""
+    if not puzzle.unknown:
+        raise ExpressionError("nothing to compose: the puzzle has no unknown '?' "
+                              "(use solve for a complete puzzle)", None, puzzle.text)
+
+
 def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
                    min_count: int | None = None, min_length: int | None = None,
                    max_length: int | None = None, limit: int | None = None,
                    progress: Progress | None = None) -> list[Composed]:
     """:func:`compose` for an already parsed puzzle."""
-    if not puzzle.unknown:
-        raise ExpressionError("nothing to compose: the puzzle has no unknown '?' "
-                              "(use solve for a complete puzzle)", None, puzzle.text)
+    check_composable(puzzle)
     for name, value in (("top", top), ("min_count", min_count), ("min_length", min_length),
                         ("max_length", max_length), ("limit", limit)):
         if value is not None and value < 0:
@@ -292,14 +308,14 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
     hole_side, known_side = (left, right) if has_hole(left) else (right, left)
     letters = puzzle.letters
     k = len(letters)
-    largest = hole_bound(hole_side, bound(known_side))
-    dtype = dtype_for(max(largest, bound(known_side)))
+    hole_max = hole_bound(hole_side, bound(known_side))
+    dtype = dtype_for(max(hole_max, largest(known_side), largest(hole_side)))
 
     t0 = time.perf_counter()
     lex = _lexicon(index)
     script = lex.script_id.get(puzzle.script)
     hi = min(index.max_length, max_length if max_length is not None else index.max_length,
-             len(str(largest)))
+             len(str(hole_max)))
     lo = max(1, min_length or 1)
     n_ranked = index.prefix(limit, min_count)
     groups = []
@@ -354,20 +370,18 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
               puzzle, k, len(word_ids_all), len(unique_keys), width)
 
     t1 = time.perf_counter()
-    table = perms.table(k)
-    inv = perms.inverse(k)
-    t2 = time.perf_counter()
-    total = table.shape[1]
+    total = perms.count(k)
     lead = [letters.index(ch) for ch in puzzle.leading()]
     evaluator = Evaluator(letters, dtype)
     limit_value = 10 ** width
     hit_key: list[np.ndarray] = []
     hit_row: list[np.ndarray] = []
     hit_x: list[np.ndarray] = []
+    t2 = time.perf_counter()
     with np.errstate(all="ignore"):
-        for start in range(0, total, _BLOCK):
-            stop = min(total, start + _BLOCK)
-            cols = [table[j, start:stop] for j in range(k)]
+        for block in perms.blocks(k):
+            start, cols = block.start, block.cols
+            stop = start + len(block)
             ok = np.ones(stop - start, dtype=bool)
             for j in lead:
                 ok &= cols[j] != 0
@@ -375,7 +389,7 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
             x, feasible, side_ok, free = evaluator.solve_hole(hole_side, target, cols)
             ok = _and_all(ok, known_ok, side_ok)
             if free is not None and (free & ok).any():
-                hole = next(n for n in _leaves(hole_side) if not hasattr(n, "word"))
+                hole = next(n for n in operands(hole_side) if isinstance(n, Hole))
                 raise ExpressionError("for some digits the unknown is not determined by the "
                                       "rest of the puzzle (like 0*?=0); such puzzles are not "
                                       "supported", hole.pos, puzzle.text)
@@ -388,7 +402,7 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
                 xs = x[local]
                 if xs.dtype == object and width <= 18:
                     xs = xs.astype(np.int64)
-                keys, kept = labeler.keys(xs, local, inv[start * perms.WIDTH:stop * perms.WIDTH])
+                keys, kept = labeler.keys(xs, local, block.inverse())
                 local, xs = local[kept], xs[kept]
                 maybe = np.flatnonzero(filt[_hash(keys, bits)])
                 if len(maybe):
@@ -422,23 +436,18 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
     for w in chosen.tolist():
         wid = int(word_ids_all[w])
         key = word_key[w]
-        out.append(_result(puzzle, index, wid, table[:, row_of[key]], int(x_of[key])))
+        out.append(_result(puzzle, index, wid, perms.row(k, int(row_of[key])), int(x_of[key])))
     return out
 
 
-def _result(puzzle: Puzzle, index: Index, wid: int, digits: np.ndarray, x: int) -> Composed:
+def _result(puzzle: Puzzle, index: Index, wid: int, digits: list[int], x: int) -> Composed:
     word = index.words[wid]
-    fill = {ch: int(d) for ch, d in zip(puzzle.letters, digits.tolist())}
+    fill = {ch: int(d) for ch, d in zip(puzzle.letters, digits)}
     for ch, d in zip(word, str(x)):
         fill.setdefault(ch, int(d))
     return Composed(word=word, count=int(index.counts[wid]), rank=wid + 1,
                     puzzle=puzzle.render(hole=word), solution=puzzle.render(fill, hole=str(x)),
                     assignment=fill)
-
-
-def _leaves(node):
-    from .expr import operands
-    return operands(node)
 
 
 def _and_all(*masks):

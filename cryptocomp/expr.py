@@ -40,7 +40,8 @@ from typing import Iterator, Union
 from .alphabet import normalize, script_of
 from .errors import ExpressionError
 
-__all__ = ["parse", "looks_like_expression", "Puzzle", "Operand", "Hole", "BinOp", "Node",
+__all__ = ["parse", "looks_like_expression", "value", "holds", "Puzzle", "Operand", "Hole",
+           "BinOp", "Node",
            "MAX_DIGITS", "MAX_LETTERS", "MAX_OPERANDS", "OPERATORS"]
 
 Letter = str
@@ -122,6 +123,41 @@ def bound(node: Node) -> int:
     if node.op == "*":
         return a * b
     return a  # exact division by a non-zero integer never grows the magnitude
+
+
+def value(node: Node, fill: dict[str, int], hole: int | None = None) -> int | None:
+    """The exact integer value under ``fill`` (letter -> digit), ``hole`` standing for
+    ``?``; None when a division is by zero or leaves a remainder (slow: one assignment)."""
+    if isinstance(node, Operand):
+        return int("".join(str(fill[ch]) for ch in node.word))
+    if isinstance(node, Hole):
+        if hole is None:
+            raise ValueError("the unknown has no value")
+        return hole
+    a, b = value(node.left, fill, hole), value(node.right, fill, hole)
+    if a is None or b is None:
+        return None
+    if node.op == "+":
+        return a + b
+    if node.op == "-":
+        return a - b
+    if node.op == "*":
+        return a * b
+    if b == 0 or a % b:
+        return None
+    return a // b
+
+
+def holds(puzzle: "Puzzle", fill: dict[str, int]) -> bool:
+    """True when ``fill`` solves the complete puzzle under every rule (one assignment)."""
+    if len(set(fill.values())) != len(fill) or any(not 0 <= d <= 9 for d in fill.values()):
+        return False
+    if set(fill) != set(puzzle.letters):
+        return False
+    if any(fill[ch] == 0 for ch in puzzle.leading()):
+        return False
+    left, right = value(puzzle.left, fill), value(puzzle.right, fill) if puzzle.right else None
+    return left is not None and right is not None and left == right
 
 
 def has_hole(node: Node | None) -> bool:

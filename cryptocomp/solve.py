@@ -20,14 +20,13 @@ from typing import Callable
 import numpy as np
 
 from . import _permutations as perms
-from ._evaluation import Evaluator, dtype_for
+from ._evaluation import Evaluator, dtype_for, largest
 from .errors import ExpressionError
-from .expr import BinOp, Puzzle, bound, parse
+from .expr import BinOp, Puzzle, holds, parse
 
 __all__ = ["Solved", "solve", "solve_puzzle"]
 
 Progress = Callable[[int, int], None]
-_BLOCK = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -42,6 +41,18 @@ class Solved:
     def to_json(self) -> dict:
         return {"puzzle": self.puzzle, "count": self.count, "solutions": self.solutions,
                 "equations": self.equations}
+
+    def _check(self) -> None:
+        """Every listed solution holds and is spelled by its equation; distinct; count >= list."""
+        p = parse(self.puzzle)
+        assert len(self.solutions) == len(self.equations) <= self.count
+        seen = set()
+        for fill, eq in zip(self.solutions, self.equations):
+            assert holds(p, fill), (self.puzzle, fill)
+            assert p.render(fill) == eq
+            key = tuple(sorted(fill.items()))
+            assert key not in seen
+            seen.add(key)
 
 
 def solve(puzzle: str, *, cap: int = 20, progress: Progress | None = None) -> Solved:
@@ -61,16 +72,15 @@ def solve_puzzle(p: Puzzle, *, cap: int = 20, progress: Progress | None = None) 
     assert p.right is not None
     # one side minus the other: a single linear form when both sides are sums
     diff = BinOp("-", p.left, p.right, 0)
-    evaluator = Evaluator(letters, dtype_for(bound(diff)))
-    table = perms.table(k)
-    total = table.shape[1]
+    evaluator = Evaluator(letters, dtype_for(largest(diff)))
+    total = perms.count(k)
     lead = [letters.index(ch) for ch in p.leading()]
     count = 0
     rows: list[int] = []
     with np.errstate(all="ignore"):
-        for start in range(0, total, _BLOCK):
-            stop = min(total, start + _BLOCK)
-            cols = [table[j, start:stop] for j in range(k)]
+        for block in perms.blocks(k):
+            start, cols = block.start, block.cols
+            stop = start + len(block)
             value, ok = evaluator.value(diff, cols)
             good = value == 0
             if ok is not None:
@@ -83,6 +93,6 @@ def solve_puzzle(p: Puzzle, *, cap: int = 20, progress: Progress | None = None) 
                 rows.extend((hits[:cap - len(rows)] + start).tolist())
             if progress is not None:
                 progress(stop, total)
-    solutions = [{ch: int(d) for ch, d in zip(letters, table[:, r].tolist())} for r in rows]
+    solutions = [dict(zip(letters, perms.row(k, r))) for r in rows]
     return Solved(puzzle=str(p), count=count, solutions=solutions,
                   equations=[p.render(s) for s in solutions])

@@ -201,6 +201,7 @@ def _check_against_oracle(left, right, counts, **kwargs):
 
 
 def _check_composed(r: Composed, index: Index) -> None:
+    r._check()
     assert r.rank == index.id_of(r.word) + 1 and r.count == index.count(r.word)
     assert len(set(r.assignment.values())) == len(r.assignment)
     assert all(0 <= d <= 9 for d in r.assignment.values())
@@ -381,6 +382,8 @@ def test_send_more():
     assert [(r.word, r.solution) for r in got] == _unique_by_solve("send+more=?", index)
     assert got[0].word == "money" and got[0].solution == "9567+1085=10652"
     assert got[0].puzzle == "send+more=money"
+    for r in got:
+        _check_composed(r, index)
     assert got[0].assignment == dict(zip("sendmory", [9, 5, 6, 7, 1, 0, 8, 2]))
 
 
@@ -469,3 +472,90 @@ def test_progress_is_reported():
     seen = []
     compose("send+more", index, progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1][0] == seen[-1][1] == 604800
+
+
+# -- command line ------------------------------------------------------------------------------
+
+@pytest.fixture
+def en_file(tmp_path):
+    path = tmp_path / "en.txt"
+    path.write_text("".join(f"{w} {c}\n" for w, c in _EN.items()), encoding="utf-8")
+    return path
+
+
+def test_cli_compose_plain_and_json(en_file, capsys):
+    from cryptocomp.cli import main
+    import json
+
+    want = compose("send+more", Index.from_counts(_EN))
+    assert main(["compose", "send+more", "--dict", str(en_file)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"{r.puzzle}\t{r.solution}\t{r.count}" for r in want]
+    assert main(["compose", "SEND + MORE", "--dict", str(en_file), "--json", "--top", "1"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc == [{"word": "money", "count": 500, "rank": 1, "puzzle": "send+more=money",
+                    "solution": "9567+1085=10652",
+                    "assignment": dict(zip("sendmory", [9, 5, 6, 7, 1, 0, 8, 2]))}]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["compose", "send+"], "empty operand at the end (at position 6)"),
+    (["compose", "send+more=money"], "use solve"),
+    (["compose"], "give an EXPR or --batch"),
+    (["compose", "a+b", "--top", "-1"], "--top must not be negative"),
+    (["compose", "--batch", "nowhere.txt", "nowhere.txt"], "cannot read word list"),
+])
+def test_cli_compose_errors(en_file, capsys, argv, message):
+    from cryptocomp.cli import main
+
+    assert main(argv + ["--dict", str(en_file)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cryptocomp: error: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_cli_batch_groups_results_by_query(en_file, tmp_path, capsys):
+    from cryptocomp.cli import main
+
+    left = tmp_path / "left.txt"
+    right = tmp_path / "right.txt"
+    left.write_text("send\n# a comment\nabcdef\n", encoding="utf-8")
+    right.write_text("more\nghijk\n", encoding="utf-8")
+    assert main(["compose", "--batch", str(left), str(right), "--ops", "+-",
+                 "--dict", str(en_file), "--jobs", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    index = Index.from_counts(_EN)
+    want = []
+    for q in ["send+more", "send+ghijk", "send-more", "send-ghijk", "abcdef+more",
+              "abcdef+ghijk", "abcdef-more", "abcdef-ghijk"]:
+        try:
+            rs = compose(q, index)
+        except ExpressionError as exc:
+            want.append(f"# {q}: error: {exc}")
+            continue
+        want.append(f"# {q}: {len(rs)} puzzle{'s' if len(rs) != 1 else ''}")
+        want += [f"{r.puzzle}\t{r.solution}\t{r.count}" for r in rs]
+    assert out == want
+    assert "# abcdef+ghijk: error: more than 10 distinct letters" in "\n".join(out)
+
+
+def test_results_beyond_int64_use_python_ints():
+    # ab**10 reaches 20 digits: evaluated with Python ints, keys of two uint64 words
+    left = ("w", "ab")
+    for _ in range(9):
+        left = ("*", left, ("w", "ab"))
+    words = []
+    for a, b in [(9, 8), (8, 9), (9, 7), (7, 6), (5, 4)]:
+        fill = {"a": a, "b": b}
+        spelled = _spell(_value(left, fill), fill, "cdefghijkl")
+        if spelled:
+            words.append(spelled)
+    assert any(len(w) > 18 for w in words)
+    counts = {w: 10 + i for i, w in enumerate(words)}
+    index = Index.from_counts(counts)
+    got = compose(_text(left), index)
+    want = _expected(left, ("?",), counts, "ab", by_value=True)
+    assert [r.word for r in got] == [w for w, _ in want] and got
+    for r, (w, sol) in zip(got, want):
+        assert r.assignment == sol
+        _check_composed(r, index)

@@ -123,3 +123,18 @@ def test_absurdly_large_numbers_refused_quickly():
         parse("(" * 60 + "a" + ")" * 60)
     with pytest.raises(ExpressionError, match="more than 1000 operands"):
         parse("+".join(["a"] * 1001))
+
+
+def test_value_and_holds():
+    from cryptocomp.expr import holds, value
+
+    p = parse("send+more=money")
+    fill = dict(zip("sendmory", [9, 5, 6, 7, 1, 0, 8, 2]))
+    assert value(p.left, fill) == 10652 == value(p.right, fill)
+    assert holds(p, fill)
+    assert not holds(p, {**fill, "y": 3})
+    assert not holds(parse("a+b=ab"), {"a": 0, "b": 0})  # not injective
+    assert not holds(parse("ab=ab"), {"a": 0, "b": 1})   # leading zero
+    assert value(parse("a/b").left, {"a": 7, "b": 2}) is None
+    assert value(parse("a/b").left, {"a": 8, "b": 0}) is None
+    assert value(parse("a/?=b").left, {"a": 8, "b": 4}, hole=2) == 4

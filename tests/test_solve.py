@@ -86,6 +86,7 @@ def test_solve_matches_brute_force(puzzle):
     text = "".join(w + op for w, op in zip(words, ops)) + words[-1] + "=" + right
     want = _brute_force(words, ops, right)
     got = solve(text, cap=5)
+    got._check()
     assert got.count == len(want)
     assert got.solutions == want[:5]  # lexicographic order of the digit tuples
     for sol, eq in zip(got.solutions, got.equations):
@@ -110,6 +111,7 @@ def test_seed_facts():
 
 def test_cap_limits_the_list_not_the_count():
     s = solve("a+b=c", cap=3)
+    s._check()
     assert s.count == 32 and len(s.solutions) == 3 == len(s.equations)
     assert solve("a+b=c", cap=0).solutions == []
 
@@ -156,3 +158,16 @@ def test_cli_solve(capsys):
     assert doc["count"] == 32 and len(doc["solutions"]) == 2 and doc["equations"][0] == "1+2=3"
     assert main(["solve", "a+=b"]) == 2
     assert "cryptocomp: error: empty operand" in capsys.readouterr().err
+
+
+def test_huge_divisor_is_exact():
+    # a/(bcdefghij*bcdefghij) is at most 9, but the divisor needs ~18 digits: no overflow
+    from cryptocomp._evaluation import dtype_for, largest
+    from cryptocomp.expr import parse
+
+    p = parse("a/(bcdefghij*bcdefghij*bc)=a")
+    assert dtype_for(largest(p.left)).kind == "O"
+    s = solve("a/(bcdefghij*bcdefghij*bc)=a", cap=3)
+    s._check()
+    # the divisor exceeds every a > 0, so only a = 0 works (0/x = 0), with any other digits
+    assert s.count == 362880 and all(sol["a"] == 0 for sol in s.solutions)

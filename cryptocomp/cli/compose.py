@@ -6,8 +6,9 @@ import argparse
 import os
 from pathlib import Path
 
-from ..compose import Composed, compose
+from ..compose import Composed, check_composable, compose, compose_puzzle
 from ..errors import CryptocompError, ExpressionError, QueryError
+from ..expr import parse
 from ..solve import solve
 from ._common import (add_dict_options, dict_spec, is_terminal, open_index, per_million,
                       print_json, progress_bar)
@@ -67,9 +68,11 @@ def run_compose(args: argparse.Namespace) -> int:
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     if args.batch:
         return _run_batch(args, options, top)
+    puzzle = parse(args.expr)  # bad input fails before the index loads
+    check_composable(puzzle)
     index = open_index(args)
-    with progress_bar(f"composing {args.expr}") as progress:
-        results = compose(args.expr, index, progress=progress, **options)
+    with progress_bar(f"composing {puzzle}") as progress:
+        results = compose_puzzle(puzzle, index, progress=progress, **options)
     shown = results[:top] if top is not None else results
     if args.json:
         print_json([r.to_json() for r in shown])

@@ -37,6 +37,9 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
                    help="time budget of the whole attempt")
     p.add_argument("--seed", type=int, default=None,
                    help="random seed for tie-breaks (reproducible, different fills)")
+    p.add_argument("--order", choices=("lookahead", "frequency"), default="lookahead",
+                   help="CSP value order: look-ahead on crossing support weighed with "
+                        "frequency (default), or frequency alone")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--ipuz", metavar="PATH", help="write the (first) fill as an ipuz file")
     p.add_argument("--svg", metavar="PATH", help="write an SVG of the grid")
@@ -97,7 +100,8 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
     min_length = max(args.min_length, 3 if args.no_two else 1)
     result = fill(grid, index, engine=args.engine, count=args.count, top=args.top,
                   min_count=args.min_count, min_length=min_length, max_length=args.max_length,
-                  steps=args.steps, seconds=args.time, seed=args.seed)
+                  steps=args.steps, seconds=args.time, seed=args.seed,
+                  lookahead=args.order == "lookahead")
     _write_files(args, result, clues, title)
     if args.json:
         print_json(result.as_json())

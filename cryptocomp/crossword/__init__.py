@@ -31,13 +31,16 @@ ENGINES = ("csp", "sat", "auto")
 def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int = 1,
          top: int | None = None, min_count: int | None = None, min_length: int = 1,
          max_length: int | None = None, steps: int | None = None,
-         seconds: float | None = None, seed: int | None = None) -> FillResult:
+         seconds: float | None = None, seed: int | None = None,
+         lookahead: bool = True) -> FillResult:
     """Fill ``grid`` from ``index`` (its ``top`` words, ``min_length``..``max_length``
     letters) with up to ``count`` different fills.
 
     ``engine`` is ``csp``, ``sat`` or ``auto`` (CSP first; SAT when the CSP runs
     out of budget, to finish or to prove that no fill exists).  ``steps`` bounds
-    the CSP's placed words, ``seconds`` the whole attempt.
+    the CSP's placed words, ``seconds`` the whole attempt.  ``lookahead`` orders
+    the CSP's candidates by the support they leave their crossings (else by
+    frequency alone).
     """
     if engine not in ENGINES:
         raise GridError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
@@ -52,11 +55,11 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
 
         return solve_sat(prob, count=count, budget=budget, seed=seed)
     if engine == "csp":
-        return solve_csp(prob, count=count, budget=budget, seed=seed)
+        return solve_csp(prob, count=count, budget=budget, seed=seed, lookahead=lookahead)
     # auto: the CSP gets the step budget (or a share of the time), SAT finishes
     csp_budget = Budget(steps=steps if steps is not None else 20_000,
                         seconds=None if seconds is None else seconds / 2, start=budget.start)
-    result = solve_csp(prob, count=count, budget=csp_budget, seed=seed)
+    result = solve_csp(prob, count=count, budget=csp_budget, seed=seed, lookahead=lookahead)
     if result.status != BUDGET and (result.filled or result.complete):
         if len(result.fills) >= count or result.complete:
             return result

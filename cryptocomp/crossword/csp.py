@@ -6,7 +6,8 @@ then arc consistency runs on the letter sets per cell: a letter survives in a
 cell only if both slots crossing there still have a candidate with it.  A slot
 left with one word removes that word from every other slot of its length (no
 repeats).  Search: MRV (fewest candidates, ties by most crossings, then a
-seeded random draw), value order by frequency, binary branching (place the
+seeded random draw), value order by look-ahead (the candidate whose letters leave the crossing slots
+the most words, weighed with its frequency) or plainly by frequency, binary branching (place the
 word, else forbid it and propagate), restarts on a Luby schedule so a bad early
 choice is not explored forever; a run that finishes inside its step limit has
 searched everything, which proves the outcome.
@@ -80,6 +81,7 @@ class Problem:
                       if len(self.letters) <= 63 else None)
         self._code_rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._log_counts: np.ndarray | None = None
+        self._letter_tables: dict[tuple[int, int], dict[int, FrozenBitMap]] = {}
         longest = lex.longest()
         for slot in self.slots:
             if not lex.base(slot.length):
@@ -109,6 +111,14 @@ class Problem:
                 if ch is not None:
                     dom = dom & lex.at(slot.length, p, ch)
             self.initial.append(dom)
+
+    def letter_bitmaps(self, n: int, p: int) -> dict[int, FrozenBitMap]:
+        """Letter bit -> bitmap of the ``n``-letter words with that letter at ``p``."""
+        key = (n, p)
+        got = self._letter_tables.get(key)
+        if got is None:
+            got = self._letter_tables[key] = dict(self.pos_letters(n, p))
+        return got
 
     def pos_letters(self, n: int, p: int) -> list[tuple[int, FrozenBitMap]]:
         """(letter bit, bitmap) for each letter at position ``p`` of ``n``-letter words."""
@@ -187,6 +197,8 @@ class _Search:
         self.budget = budget
         self.rng = rng
         self.lookahead = False
+        self.freq_weight = float(__import__("os").environ.get("CC_FW", "0.25"))
+        self.score_min = __import__("os").environ.get("CC_MIN") == "1"
         self.steps = 0
         self.limit: int | None = None
         self.fails = [0] * prob.n
@@ -209,11 +221,14 @@ class _Search:
             aux[s] = a
         return a[1][p]
 
-    def _set(self, dom: Domains, aux: list, t: int, d: FrozenBitMap, queue: list) -> None:
+    def _set(self, dom: Domains, aux: list, t: int, d: FrozenBitMap, queue: dict) -> None:
         if not d:
             self.fails[t] += 1
             raise _Wipeout(t)
         old, a = dom[t], aux[t]
+        if t not in queue:
+            # remember the letter sets before the change: crossings whose set stays need no visit
+            queue[t] = a[1] if a is not None else None
         dom[t] = d
         if a is not None and a[0] is not None and len(d) > _SMALL \
                 and len(old) - len(d) < len(d):
@@ -221,8 +236,6 @@ class _Search:
             aux[t] = (a[0] - self.p.counts(old - d, self.p.lengths[t]), None)
         else:
             aux[t] = None
-        if t not in queue:
-            queue.append(t)
         if len(d) == 1:
             w = d.min()
             single = FrozenBitMap([w])
@@ -231,32 +244,55 @@ class _Search:
                 if w in du:
                     self._set(dom, aux, u, du - single, queue)
 
-    def _propagate(self, dom: Domains, lets: list, queue: list) -> None:
-        """Letter-set arc consistency from the slots in ``queue``; raise _Wipeout on failure."""
+    def _propagate(self, dom: Domains, lets: list, queue: dict) -> None:
+        """Letter-set arc consistency from the slots in ``queue`` (slot -> its letter sets
+        before the change, or None); raise _Wipeout on failure.
+
+        Changed slots mark the crossing slots whose letter set at the crossing shrank;
+        a marked slot is then revised against all its crossings at once, so a domain is
+        cut once per revision rather than once per crossing.
+        """
         p = self.p
-        while queue:
-            s = queue.pop()
-            for ps, t, pt in p.cross[s]:
-                ms = self._mask(dom, lets, s, ps)
-                mt = self._mask(dom, lets, t, pt)
-                drop = mt & ~ms
+        mask = self._mask
+        lengths, letter_bitmaps, cross = p.lengths, p.letter_bitmaps, p.cross
+        pending: dict[int, None] = {}
+        while queue or pending:
+            while queue:
+                s, before = queue.popitem()
+                mask(dom, lets, s, 0)
+                masks = lets[s][1]
+                for ps, t, pt in cross[s]:
+                    if before is None or before[ps] != masks[ps]:
+                        pending[t] = None
+            if not pending:
+                break
+            t, _ = pending.popitem()
+            mask(dom, lets, t, 0)
+            mt = lets[t][1]
+            gone = []
+            for pt, u, pu in cross[t]:
+                drop = mt[pt] & ~mask(dom, lets, u, pu)
                 if drop:
-                    d = dom[t].difference(*[bm for b, bm in p.pos_letters(p.lengths[t], pt)
-                                            if b & drop])
-                    self._set(dom, lets, t, d, queue)
+                    table = letter_bitmaps(lengths[t], pt)
+                    while drop:
+                        low = drop & -drop
+                        gone.append(table[low])
+                        drop ^= low
+            if gone:
+                self._set(dom, lets, t, dom[t].difference(*gone), queue)
 
     def root(self) -> tuple[Domains, list]:
         """The initial domains made arc consistent (may raise _Wipeout)."""
         dom = list(self.p.initial)
         lets: list = [None] * self.p.n
-        queue: list[int] = []
+        queue: dict = {}
         for s, d in enumerate(dom):
             if not d:
                 self.fails[s] += 1
                 raise _Wipeout(s)
             if len(d) == 1:
                 self._set(dom, lets, s, d, queue)
-        queue = list(range(self.p.n))
+        queue = dict.fromkeys(range(self.p.n))
         self._propagate(dom, lets, queue)
         return dom, lets
 
@@ -293,7 +329,8 @@ class _Search:
         ids, codes = prob._codes(n)
         cand = dom[s].to_array()
         rows = codes[np.searchsorted(ids, cand)]
-        score = 0.25 * prob.log_counts[cand]
+        score = self.freq_weight * prob.log_counts[cand]
+        mins = None
         for ps, t, pt in prob.cross[s]:
             a = aux[t]
             cnt = a[0] if a is not None and a[0] is not None else None
@@ -303,7 +340,12 @@ class _Search:
                 cnt = prob.counts(dom[t], prob.lengths[t])
                 aux[t] = (cnt, a[1] if a is not None else None)
             support = cnt[pt * A + (rows[:, ps] - ps * A)]
-            score = score + np.log(np.maximum(support, 1))
+            if self.score_min:
+                mins = support if mins is None else np.minimum(mins, support)
+            else:
+                score = score + np.log(np.maximum(support, 1))
+        if mins is not None:
+            score = score + 4 * np.log(np.maximum(mins, 1))
         if self.rng is not None:
             score = score + self.rng.random() * 1e-3 * np.arange(len(cand))[::-1]
         return int(cand[int(np.argmax(score))])
@@ -336,7 +378,7 @@ class _Search:
                                                  and self.steps >= self.budget.steps):
                     raise _Restart
             child, clets = list(dom), list(lets)
-            queue: list[int] = []
+            queue: dict = {}
             try:
                 self._set(child, clets, s, FrozenBitMap([w]), queue)
                 self._propagate(child, clets, queue)
@@ -345,7 +387,7 @@ class _Search:
             else:
                 yield from self.run(child, clets)
             dom, lets = list(dom), list(lets)
-            queue = []
+            queue = {}
             try:
                 self._set(dom, lets, s, dom[s] - FrozenBitMap([w]), queue)
                 self._propagate(dom, lets, queue)
@@ -366,8 +408,13 @@ def _luby(i: int) -> int:
 
 def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
               seed: int | None = None, restart_base: int = 200,
-              lookahead: bool = False) -> FillResult:
-    """Fill ``prob.grid`` with up to ``count`` different fills by the CSP engine."""
+              lookahead: bool = True) -> FillResult:
+    """Fill ``prob.grid`` with up to ``count`` different fills by the CSP engine.
+
+    ``lookahead`` orders values by the support they leave their crossings (see
+    :meth:`_Search._pick_lookahead`); off, plain frequency order.  ``restart_base``
+    scales the Luby restart schedule (0: no restarts).
+    """
     budget = budget or Budget()
     grid = prob.grid
     search = _Search(prob, budget, None)
