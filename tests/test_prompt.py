@@ -8,6 +8,7 @@ they wrap, filtered by brute force.
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import json
 import os
@@ -396,24 +397,25 @@ def test_session_composes_solves_switches_errs_and_quits(en_path, ru_path, tmp_p
 
 
 def test_ctrl_c_cancels_the_query_and_the_prompt_goes_on(monkeypatch):
-    import cryptocomp.compose
+    # the package exports a function named compose: reach the module itself
+    compose_module = importlib.import_module("cryptocomp.compose")
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cryptocomp.compose, "compose", interrupted)
+    monkeypatch.setattr(compose_module, "compose", interrupted)
     session = _session()
     out = _drive(session, f"SEND+MORE\n{Q}\n")
     assert "cancelled" in out and QS in out
 
 
 def test_a_bug_in_a_query_does_not_end_the_session(monkeypatch):
-    import cryptocomp.compose
+    compose_module = importlib.import_module("cryptocomp.compose")
 
     def broken(*args, **kwargs):
         raise ValueError("boom")
 
-    monkeypatch.setattr(cryptocomp.compose, "compose", broken)
+    monkeypatch.setattr(compose_module, "compose", broken)
     out = _drive(_session(), f"SEND+MORE\n{Q}\n")
     assert "internal error: ValueError: boom" in out and QS in out
 
