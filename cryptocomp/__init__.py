@@ -26,18 +26,24 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .bag import BagResult, best_bag
 from .compose import Composed, compose
-from .errors import CryptocompError, DictionaryError, ExpressionError, IndexFileError, QueryError
+from .errors import (CryptocompError, DictionaryError, ExpressionError, IndexFileError, QueryError,
+                     TileError)
 from .freqdict import FreqDict, load_freqdict
 from .index import Entry, Index, Matches, pattern
 from .expr import Puzzle, looks_like_expression, parse
+from .rack import Play, rack_words
 from .solve import Solved, solve
 from .store import build_index, load_index
+from .tiles import Rack, TileSet, tileset
 
 __all__ = [
     "__version__",
     "Index", "Matches", "Entry", "pattern",
     "load_index", "build_index", "load_freqdict", "FreqDict",
     "compose", "Composed", "solve", "Solved", "parse", "Puzzle", "looks_like_expression",
+    "rack_words", "Play", "best_bag", "BagResult", "tileset", "TileSet", "Rack",
     "CryptocompError", "DictionaryError", "IndexFileError", "QueryError", "ExpressionError",
+    "TileError",
 ]

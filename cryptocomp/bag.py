@@ -22,21 +22,34 @@ words holding their letters (swapping a blank in a longer word with a real
 tile in a shorter one never lowers the score), and that is where real-first
 consumption in longest-first order puts them.
 
-*Branching.* In phase ``l``, take the remaining face ``x`` with the fewest
-``l``-words (not yet *banned*): either some ``l``-word uses a real ``x`` (one
-branch per such word that fits, with an unused first letter and no banned
-face), or no further ``l``-word holds a real ``x`` (ban ``x``).  When every
-remaining face is banned the search moves to the next phase.  Anagrams with the
-same first face are one candidate.  States (phase, remaining tiles, blanks, used
-first letters, bans) are memoised with the loss bound they were refuted at.
+*Branching.* In phase ``l``, take the remaining face ``x`` held by the fewest
+fitting ``l``-words: either some ``l``-word uses a real ``x`` (one branch per such
+word that fits the remaining tiles, with an unused first face and no banned
+face), or no further ``l``-word holds a real ``x`` (``x`` is *banned* for the
+phase).  A face no fitting ``l``-word holds is banned at once.  When every
+remaining face is banned the search moves to the next phase.  The child that
+takes the i-th word holding ``x`` may not use the earlier ones, so each set of
+words is met once.  Anagrams with the same first face are one candidate.  Phase
+starts (phase, remaining tiles, blanks, used first faces) are memoised with the
+loss they were refuted below.
 
 *Bound* (a lower bound on the loss still to come, so the search is exact):
 every remaining tile lies in a word of at most ``l`` tiles, costing at least
-``(L - l) * value``; a banned tile lies in a shorter word (one more per point);
-and with ``n`` tiles left and ``r = n mod l`` either exactly ``r`` tiles lie in
-words shorter than ``l`` -- which then have at most ``r`` tiles, costing ``l - r``
-more per point -- or at least ``r + l`` do, costing one more per point; the
-cheapest tiles are charged, the banned ones always.
+``(L - l) * value``.  On top of that, for every number ``m`` of further
+``l``-words, the other ``s = n - m*l`` tiles (all banned ones among them) lie in
+shorter words and hold at least the value the ``m`` words cannot: the words
+hold at most the sum of the ``m`` best fitting ``l``-words with distinct first
+faces (their *caps*), and the short words at least the cheapest ``s`` tiles.
+Short words cost ``l - s`` more per point when ``s < l`` (they have at most
+``s`` tiles), one more otherwise, and for ``s = n mod l + l`` the best cut of
+``s`` tiles into words (cheapest tiles in the shortest) is charged exactly.  The
+least over ``m`` is the bound.  Near the leaves (a child holds fewer than four
+more ``l``-words) the same bound is computed for all children of a node at once,
+pairing every child with every fitting word, and hopeless children are skipped.
+
+*Iterative deepening.* Rounds look for a loss below a budget that grows by a
+quarter each round (from the root bound), so early rounds stay shallow; the first
+round that finds a solution finishes the proof.
 """
 
 from __future__ import annotations
@@ -169,20 +182,6 @@ def _cuts(L: int, longest: int, s: int, shortest: int = 1) -> tuple[tuple[int, .
     return tuple(kept)
 
 
-_BITS = 6  # a packed face count: 5 bits (counts up to 31) and a guard bit above them
-_FIELD = (1 << _BITS) - 1
-_PER_WORD = 64 // _BITS
-
-
-def _pack_weights(n_faces: int) -> np.ndarray:
-    """Face counts (as a row) @ these weights = the counts packed into uint64 words."""
-    words = -(-n_faces // _PER_WORD)
-    w = np.zeros((n_faces, words), dtype=np.uint64)
-    for f in range(n_faces):
-        w[f, f // _PER_WORD] = np.uint64(1) << np.uint64(_BITS * (f % _PER_WORD))
-    return w
-
-
 class _Candidate:
     """A tiling of dictionary words as the search sees it (anagrams with one first face)."""
 
@@ -198,18 +197,21 @@ class _Candidate:
 
 
 class _Phase:
-    """The candidates of one length as arrays: face counts, first face, bit masks."""
+    """The candidates of one length as arrays: face counts, first face, bit masks, value;
+    sorted by first face (then value, highest first)."""
 
-    def __init__(self, cands: list[_Candidate], n_faces: int):
-        cands.sort(key=lambda c: (c.first, -c.value))
-        self.cands = cands
-        self.counts = np.array([c.counts for c in cands], dtype=np.int16).reshape(len(cands), n_faces)
-        self.first = np.array([c.first for c in cands], dtype=np.int64)
+    def __init__(self, cands: list[_Candidate], counts: np.ndarray):
+        n_faces = counts.shape[1]
+        first = np.array([c.first for c in cands], dtype=np.int64)
+        value = np.array([c.value for c in cands], dtype=np.int64)
+        order = np.lexsort((-value, first))
+        self.cands = [cands[i] for i in order.tolist()]
+        self.counts = counts[order]
+        self.first = first[order]
+        self.value = value[order]
         self.first_bit = np.left_shift(np.int64(1), self.first)
         weights = np.left_shift(np.int64(1), np.arange(n_faces, dtype=np.int64))
         self.present = (self.counts > 0).astype(np.int64) @ weights
-        self.value = np.array([c.value for c in cands], dtype=np.int64)
-        self.packed = self.counts.astype(np.uint64) @ _pack_weights(n_faces)
         self.all_rows = np.arange(len(cands))
 
 
@@ -227,13 +229,6 @@ class _Search:
         self.bag = np.array([ts.counts[f] for f in self.faces], dtype=np.int16)
         self.blanks = ts.blanks
         self.total_value = int(self.bag @ self.values)
-        if self.bag.max(initial=0) >= 1 << (_BITS - 2) or self.L >= 1 << (_BITS - 2):
-            # a pair of words, or the bag, must fit below the guard bit of a packed field
-            raise CryptocompError(f"the {ts.name} set has too many of one tile, or the "
-                                  "length limit is too high, for the packed search (max 15)")
-        self.pack_weights = _pack_weights(len(self.faces))
-        ones = np.ones(len(self.faces), dtype=np.int64)
-        self.guard = self._pack(ones << (_BITS - 1))
         # value levels (0 first, for blanks) and each face's level as a one-hot matrix
         self.levels = np.array(sorted({0, *self.values.tolist()}), dtype=np.int64)
         self.level_of = (self.values[:, None] == self.levels[None, :]).astype(np.int64)
@@ -251,17 +246,65 @@ class _Search:
         self.visits: dict[tuple[int, int], int] = {}  # (words so far, phase length) -> nodes
         self.refuted = 0.0  # every solution has at least this loss
 
-    def _pack(self, counts: np.ndarray) -> np.ndarray:
-        return counts.astype(np.uint64) @ self.pack_weights
-
     def _collect(self, index: Index) -> None:
         """Group the dictionary's fitting tilings by (face multiset, first face)."""
         from .rack import RackSolver
 
-        ts, code, nf = self.ts, self.code, len(self.faces)
-        # the words the whole bag can spell (a superset with multi-letter faces)
-        ids = RackSolver(ts, index).candidates(ts.bag()) & index.by_lengths(
+        ts, nf = self.ts, len(self.faces)
+        solver = RackSolver(ts, index)
+        # the words the whole bag can spell (exactly so for single-letter faces, a superset
+        # otherwise)
+        ids = solver.candidates(ts.bag()) & index.by_lengths(
             1, self.L * max(len(f) for f in ts.counts))
+        if ts.multi_letter:
+            cands, counts = self._collect_tilings(index, ids)
+        else:
+            cands, counts = self._collect_letters(index, ids, solver)
+        self.lengths = sorted({c.length for c in cands}, reverse=True)
+        length = np.array([c.length for c in cands], dtype=np.int64)
+        self.phases = {}
+        for ell in self.lengths:
+            pick = np.flatnonzero(length == ell)
+            self.phases[ell] = _Phase([cands[i] for i in pick], counts[pick])
+        self.short_firsts: dict[int, int] = {}  # length -> first faces of words that long
+        self.any_of: dict[tuple[int, int], _Candidate] = {}
+        for c in cands:
+            self.short_firsts[c.length] = self.short_firsts.get(c.length, 0) | (1 << c.first)
+            self.any_of.setdefault((c.length, c.first), c)
+        self.n_candidates = len(cands)
+
+    def _collect_letters(self, index: Index, ids, solver) -> tuple[list[_Candidate], np.ndarray]:
+        """Single-letter faces: counts straight from the index's letter-count matrix."""
+        matrix, _ = solver._matrix()
+        rows = np.frombuffer(ids.to_array(), dtype=np.uint32).astype(np.int64)
+        counts = np.zeros((len(rows), len(self.faces)), dtype=np.int16)
+        for j, letter in enumerate(solver._letters):
+            counts[:, self.code[letter]] = matrix[rows, j]
+        words = index.words
+        first = np.array([self.code[words[i][0]] for i in rows.tolist()], dtype=np.int16)
+        # group equal (counts, first) rows: pack each row into a few int64 columns (5 bits a
+        # count) and sort them together, far quicker than np.unique(axis=0)
+        per = 12
+        columns = [first.astype(np.int64)]
+        for start in range(0, len(self.faces), per):
+            block = counts[:, start:start + per].astype(np.int64)
+            columns.append(block @ (np.int64(1) << (5 * np.arange(block.shape[1], dtype=np.int64))))
+        order = np.lexsort(columns[::-1])
+        packed = np.column_stack(columns)[order]
+        new_group = np.r_[True, (packed[1:] != packed[:-1]).any(1)] if len(order) else \
+            np.zeros(0, dtype=bool)
+        group = np.cumsum(new_group) - 1
+        heads = order[new_group]
+        values = (counts[heads].astype(np.int64) @ self.values).tolist()
+        cands = [_Candidate(tuple(words[rows[h]]), (), int(first[h]), v)
+                 for h, v in zip(heads.tolist(), values)]
+        for g, i in zip(group.tolist(), rows[order].tolist()):
+            cands[g].words.append(words[i])
+        return cands, counts[heads]
+
+    def _collect_tilings(self, index: Index, ids) -> tuple[list[_Candidate], np.ndarray]:
+        """Multi-letter faces: every tiling of every word, checked against the bag."""
+        ts, code, nf = self.ts, self.code, len(self.faces)
         bag = self.bag.tolist()
         values = self.values.tolist()
         by_key: dict[tuple, _Candidate] = {}
@@ -281,15 +324,8 @@ class _Search:
                     cand = by_key[key] = _Candidate(tiling, key[0], key[1], value)
                 cand.words.append(word)
         cands = list(by_key.values())
-        self.lengths = sorted({c.length for c in cands}, reverse=True)
-        self.phases = {ell: _Phase([c for c in cands if c.length == ell], nf)
-                       for ell in self.lengths}
-        self.short_firsts: dict[int, int] = {}  # length -> first faces of words that long
-        self.any_of: dict[tuple[int, int], _Candidate] = {}
-        for c in cands:
-            self.short_firsts[c.length] = self.short_firsts.get(c.length, 0) | (1 << c.first)
-            self.any_of.setdefault((c.length, c.first), c)
-        self.n_candidates = len(cands)
+        matrix = np.array([c.counts for c in cands], dtype=np.int16).reshape(len(cands), nf)
+        return cands, matrix
 
     # -- the bound ------------------------------------------------------------------------
 
@@ -347,7 +383,7 @@ class _Search:
         return base * total_value + best_extra
 
     def _children_hopeful(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value,
-                          deficit, choices) -> np.ndarray:
+                          deficit, choices, earlier=None) -> tuple[np.ndarray, np.ndarray | None]:
         """For each child (choosing row j), whether a cheap version of its bound -- computed
         for all children at once -- leaves it a chance of beating the best loss.
 
@@ -357,34 +393,40 @@ class _Search:
         out: a weaker bound than the child's own, hence still a lower bound."""
         n_children = len(choices)
         if n_children == 0:
-            return np.zeros(0, dtype=bool)
+            return np.zeros(0, dtype=bool), None
         # pairing up pays near the leaves only, where a child can hold at most two more
         # ell-words and most children die of their value caps
         if int(remaining.sum()) + blanks - ell >= 4 * ell:
-            return np.ones(n_children, dtype=bool)
+            return np.ones(n_children, dtype=bool), None
         chunk = max(1, 100_000 // max(1, len(rows)))  # bounds the c x k x F temporaries
         if n_children > chunk:
-            return np.concatenate([
-                self._children_hopeful(ell, remaining, blanks, bans, loss, P, rows, sub, real,
-                                       value, deficit, choices[i:i + chunk])
-                for i in range(0, n_children, chunk)])
+            parts = [self._children_hopeful(ell, remaining, blanks, bans, loss, P, rows, sub,
+                                            real, value, deficit, choices[i:i + chunk],
+                                            choices[:i])
+                     for i in range(0, n_children, chunk)]
+            return (np.concatenate([h for h, _ in parts]),
+                    np.concatenate([f for _, f in parts], axis=0))
         L, base, vals = self.L, self.L - ell, self.values
         child_rem = remaining[None, :] - real[choices]                      # c x F
         child_blanks = blanks - deficit[choices]                            # c
-        # does row i fit child j?  Packed face counts (6-bit fields with a guard bit, see
-        # _Phase) compare all fields of a pair in a few word operations: the shortfall
-        # fields of (remaining | guards) - (word i + word j) are summed modulo 63
-        guard = self.guard
-        packed_real = real[choices].astype(np.uint64) @ self.pack_weights   # c x W
-        total = P.packed[rows][None, :, :] + packed_real[:, None, :]       # c x k x W
-        diff = (self._pack(remaining) | guard) - total
-        borrowed = guard & ~diff
-        fields = (borrowed >> np.uint64(_BITS - 1)) * np.uint64(_FIELD)
-        need = ((borrowed - (diff & fields)) % np.uint64(_FIELD)).sum(2)   # c x k
+        # does row i fit child j?  Only faces some row could run short of matter
+        tight = (sub.max(0, initial=0) > child_rem.min(0)) if len(rows) else np.zeros(0, bool)
+        sub_t = sub[:, tight].astype(np.int8)
+        rem_t = child_rem[:, tight].astype(np.int8)
+        over = np.maximum(sub_t[None, :, :] - rem_t[:, None, :], 0)        # c x k x tight
+        need = over.sum(2, dtype=np.int16)                                  # c x k
         firsts = P.first[rows]
         fits = (need <= child_blanks[:, None]) & (firsts[None, :] != firsts[choices][:, None])
-        # a row's value in the child is at most its full value: the caps stay upper bounds
+        # the child of choice a may not use the choices tried before it (nor itself)
+        order = np.arange(n_children)
+        fits[:, choices] &= order[None, :] > order[:, None]
+        if earlier is not None and len(earlier):
+            fits[:, earlier] = False
         fit_value = np.where(fits, P.value[rows][None, :], -1)              # c x k
+        # where blanks stand in, the row's value drops by the faces they play
+        cj, ki = np.nonzero(fits & (need > 0))
+        if len(cj):
+            fit_value[cj, ki] -= np.maximum(sub[ki] - child_rem[cj], 0) @ vals
         starts = np.flatnonzero(np.r_[True, firsts[1:] != firsts[:-1]])
         tops = -np.sort(-np.maximum.reduceat(fit_value, starts, axis=1), axis=1)
         available = (tops >= 0).sum(1)
@@ -432,7 +474,7 @@ class _Search:
                 per = short_value
             extra = np.where(ok, np.minimum(extra, per), extra)
         bound = loss + base * value[choices] + base * child_value + extra
-        return bound < self.best
+        return bound < self.best, fits
 
     def _cut_extra(self, L, ell, s, shortest, banned_rem, per_level, before, k, short_value):
         """Per child: the cut refinement of the bound for ``s`` tiles in shorter words (the
@@ -474,13 +516,19 @@ class _Search:
             if self.best_path is not None or self.timed_out:
                 break
             self.refuted = budget
-            budget = budget + max(4, budget // 8)
+            budget = int(budget * 1.25) + 1
 
     def _record(self, loss: int) -> None:
         self.best = loss
         self.best_path = list(self.path)
         if self.progress:
             self.progress(f"found {self.L * self.total_value - loss} after {self.nodes} nodes")
+
+    def _counts_of(self, cand: _Candidate) -> np.ndarray:
+        out = np.zeros(len(self.faces), dtype=np.int16)
+        for f in cand.tiling:
+            out[self.code[f]] += 1
+        return out
 
     def _blank_words(self, blanks: int, used: int, longest: int) -> list[_Candidate] | None:
         """Words made of blanks alone (value 0) using up ``blanks``, or None."""
@@ -509,7 +557,7 @@ class _Search:
             if loss < self.best:
                 words = self._blank_words(blanks, used, ell)
                 if words is not None:
-                    self.path.extend((c, np.array(c.counts, dtype=np.int16)) for c in words)
+                    self.path.extend((c, self._counts_of(c)) for c in words)
                     self._record(loss)
                     del self.path[len(self.path) - len(words):]
             return
@@ -546,10 +594,10 @@ class _Search:
             x = int(np.flatnonzero(live)[np.argmin(holding[live])])
             choices = np.flatnonzero(sub[:, x] > 0)
             choices = choices[np.argsort(-value[choices], kind="stable")]
-            hopeful = self._children_hopeful(ell, remaining, blanks, bans, loss, P, rows, sub,
-                                             real, value, deficit, choices)
+            hopeful, child_fits = self._children_hopeful(ell, remaining, blanks, bans, loss, P,
+                                                         rows, sub, real, value, deficit, choices)
             allowed = np.ones(len(rows), dtype=bool)
-            for j, hope in zip(choices, hopeful):
+            for a, (j, hope) in enumerate(zip(choices, hopeful)):
                 # words holding x tried before j are left out below j: each set of words
                 # is then met once (through its first word holding x)
                 allowed[j] = False
@@ -559,7 +607,7 @@ class _Search:
                 self.path.append((cand, short[j]))
                 self._search(phase, remaining - real[j], blanks - int(deficit[j]),
                              used | 1 << cand.first, bans, loss + base * int(value[j]),
-                             rows[allowed])
+                             rows[allowed if child_fits is None else child_fits[a]])
                 self.path.pop()
                 if self.timed_out:
                     return
@@ -610,7 +658,10 @@ def best_bag(tiles: TileSet | str, index: Index, *, max_length: int = 15,
     search.run()
     seconds = time.perf_counter() - search.started
     ceiling = max_length * search.total_value
-    stats = {"candidates": search.n_candidates, "memo": len(search.memo)}
+    stats = {"candidates": search.n_candidates, "memo": len(search.memo),
+             "rounds": search.rounds,
+             "nodes_by_depth": {f"{d} words, phase {ell}": n
+                                for (d, ell), n in sorted(search.visits.items())}}
     if search.best_path is None:
         if search.timed_out:
             raise CryptocompError(f"no solution found within {time_limit:g} s "

@@ -13,6 +13,7 @@ __all__ = [
     "IndexFileError",
     "QueryError",
     "ExpressionError",
+    "TileError",
 ]
 
 
@@ -47,3 +48,7 @@ class ExpressionError(CryptocompError):
         if self.text is None or self.position is None:
             return ""
         return f"{self.text}\n{' ' * self.position}^"
+
+
+class TileError(CryptocompError):
+    """A tile set or a rack is malformed (unknown letter, too many blanks, empty)."""

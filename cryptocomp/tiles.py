@@ -34,7 +34,7 @@ from importlib import resources
 from typing import Iterable, Mapping, Sequence
 
 from .alphabet import normalize
-from .errors import CryptocompError
+from .errors import TileError
 
 __all__ = ["TileSet", "Rack", "TileError", "Face", "Tiling", "BLANK", "TILES_FORMAT",
            "load_tilesets", "tileset", "tileset_names", "make_tileset", "faces_of"]
@@ -45,10 +45,6 @@ Tiling = tuple[Face, ...]  # a word cut into faces: ("cs", "ó", "k")
 BLANK = "?"
 TILES_FORMAT = 1
 _MAX_TILINGS = 4096  # a word with more tilings than this is refused (none comes close)
-
-
-class TileError(CryptocompError):
-    """A tile set or a rack is malformed (unknown letter, too many blanks, empty)."""
 
 
 @dataclass(frozen=True)

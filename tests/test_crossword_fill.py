@@ -8,7 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, fill, parse_text
+from cryptocomp.crossword import Lexicon
 from cryptocomp.crossword.check import fill_problems
+from cryptocomp.crossword.csp import Problem, solve_csp
 from cryptocomp.crossword.square import square_grid
 from cryptocomp.index import Index
 
@@ -38,14 +40,21 @@ def _case(draw):
     return rows, words
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_case(), st.sampled_from(["csp", "csp-frequency", "sat"]))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_case(), st.sampled_from(["csp", "csp-frequency", "csp-letters", "csp-restarts", "sat"]))
 def test_engines_find_exactly_the_fills_brute_force_finds(case, engine):
     rows, words = case
     try:
         grid = parse_text("\n".join(rows))
-        result = fill(grid, _index(words), engine=engine.split("-")[0], count=10_000,
-                      lookahead=not engine.endswith("frequency"))
+        if engine in ("csp-letters", "csp-restarts"):
+            # letter branching on every slot with 2+ candidates; restarts every few steps
+            prob = Problem(grid, Lexicon(_index(words)))
+            result = solve_csp(prob, count=10_000, seed=7,
+                               letter_branch=1 if engine == "csp-letters" else 0,
+                               restart_base=2 if engine == "csp-restarts" else 0)
+        else:
+            result = fill(grid, _index(words), engine=engine.split("-")[0], count=10_000,
+                          lookahead=not engine.endswith("frequency"))
     except GridError:
         return  # no slot, or a slot length without words: refused up front
     want = _brute(grid, words)
@@ -58,12 +67,15 @@ def test_engines_find_exactly_the_fills_brute_force_finds(case, engine):
         assert fill_problems(grid, set(words), f) == []
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.lists(st.text("ab", min_size=3, max_size=3), min_size=3, max_size=8, unique=True),
-       st.booleans(), st.sampled_from(["csp", "sat"]))
+       st.booleans(), st.sampled_from(["csp", "csp-letters", "sat"]))
 def test_squares_match_brute_force(words, symmetric, engine):
     grid = square_grid(3, symmetric=symmetric)
-    result = fill(grid, _index(words), engine=engine, count=10_000)
+    if engine == "csp-letters":
+        result = solve_csp(Problem(grid, Lexicon(_index(words))), count=10_000, letter_branch=1)
+    else:
+        result = fill(grid, _index(words), engine=engine, count=10_000)
     want = _brute(grid, words)
     assert {tuple(f) for f in result.fills} == want
     if symmetric:
@@ -90,13 +102,17 @@ def test_no_fill_names_the_slot():
 
 
 def test_sat_core_names_a_region():
-    # two separate 2x2 corners; the left one is impossible, the right one fine
-    words = ["ab", "ba", "cd", "dc", "ef", "fe", "eg", "fh", "gh", "hg"]
-    grid = parse_text("ab#..\n..#..")
+    # a 2x2 corner fillable only by repeating a word (ab/ba rows force ab/ba columns), and
+    # an independent 3-letter slot: the proof must come from search, the core is the corner
+    words = ["ab", "ba", "cat"]
+    grid = parse_text("..#...\n..####")
     csp = fill(grid, _index(words), engine="csp")
     sat = fill(grid, _index(words), engine="sat")
     assert csp.status == sat.status == NO_FILL
-    assert set(sat.region) <= {s.name for s in grid.slots}
+    assert csp.steps > 0  # not refuted by propagation alone
+    corner = {s.name for s in grid.slots if s.length == 2}
+    assert sat.region and set(sat.region) <= corner
+    assert "cannot all be filled together" in sat.message
 
 
 def test_budget_exhausted_gives_partial_and_culprit():

@@ -18,7 +18,7 @@ from ..errors import CryptocompError
 __all__ = ["main", "build_parser"]
 
 # subcommand modules of this package; each defines register(subparsers)
-_COMMANDS = ["words", "index", "compose", "fill"]
+_COMMANDS = ["words", "index", "compose", "fill", "rack"]
 
 
 def build_parser() -> argparse.ArgumentParser:

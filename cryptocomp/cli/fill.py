@@ -40,6 +40,9 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--order", choices=("lookahead", "frequency"), default="lookahead",
                    help="CSP value order: look-ahead on crossing support weighed with "
                         "frequency (default), or frequency alone")
+    p.add_argument("--letter-branch", type=int, default=50, metavar="N",
+                   help="CSP: branch on a cell's letter while the chosen slot has more than N "
+                        "candidates, then on words (default 50; 0: always on words)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--ipuz", metavar="PATH", help="write the (first) fill as an ipuz file")
     p.add_argument("--svg", metavar="PATH", help="write an SVG of the grid")
@@ -54,7 +57,8 @@ def register(sub) -> None:
                        description="Fill a grid (text: # block, . empty, letters given; a "
                                    "slot list 'W H' + 'x y len h|v'; or .ipuz) so every slot "
                                    "holds a different dictionary word, common words first.")
-    p.add_argument("grid", help="grid file (.txt text grid, slot list, or .ipuz)")
+    p.add_argument("grid", help="grid file (.txt text grid, slot list, or .ipuz), or the name "
+                                "of a shipped grid (american15)")
     _add_fill_options(p)
     p.set_defaults(run=run_fill)
     q = sub.add_parser("square", help="an N x N word square (rows and columns are words)",
@@ -70,7 +74,7 @@ def register(sub) -> None:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    for name in ("top", "min_count", "steps", "count", "max_length"):
+    for name in ("top", "min_count", "steps", "count", "max_length", "letter_branch"):
         value = getattr(args, name)
         if value is not None and value < (1 if name == "count" else 0):
             raise GridError(f"--{name.replace('_', '-')} is out of range: {value}")
@@ -78,9 +82,20 @@ def _check_args(args: argparse.Namespace) -> None:
         raise GridError("--time must be positive")
 
 
+_SHIPPED = Path(__file__).resolve().parent.parent / "data" / "grids"
+
+
+def _grid_path(name: str) -> Path:
+    """A grid file, or the name of a shipped grid (``american15``)."""
+    path = Path(name)
+    if not path.exists() and (_SHIPPED / f"{name}.txt").is_file():
+        return _SHIPPED / f"{name}.txt"
+    return path
+
+
 def run_fill(args: argparse.Namespace) -> int:
     _check_args(args)
-    grid = read_grid(args.grid)
+    grid = read_grid(_grid_path(args.grid))
     return _run(args, grid, title=Path(args.grid).stem)
 
 
@@ -101,7 +116,7 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
     result = fill(grid, index, engine=args.engine, count=args.count, top=args.top,
                   min_count=args.min_count, min_length=min_length, max_length=args.max_length,
                   steps=args.steps, seconds=args.time, seed=args.seed,
-                  lookahead=args.order == "lookahead")
+                  lookahead=args.order == "lookahead", letter_branch=args.letter_branch)
     _write_files(args, result, clues, title)
     if args.json:
         print_json(result.as_json())

@@ -32,7 +32,7 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
          top: int | None = None, min_count: int | None = None, min_length: int = 1,
          max_length: int | None = None, steps: int | None = None,
          seconds: float | None = None, seed: int | None = None,
-         lookahead: bool = True) -> FillResult:
+         lookahead: bool = True, letter_branch: int = 50) -> FillResult:
     """Fill ``grid`` from ``index`` (its ``top`` words, ``min_length``..``max_length``
     letters) with up to ``count`` different fills.
 
@@ -55,11 +55,13 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
 
         return solve_sat(prob, count=count, budget=budget, seed=seed)
     if engine == "csp":
-        return solve_csp(prob, count=count, budget=budget, seed=seed, lookahead=lookahead)
+        return solve_csp(prob, count=count, budget=budget, seed=seed, lookahead=lookahead,
+                         letter_branch=letter_branch)
     # auto: the CSP gets the step budget (or a share of the time), SAT finishes
     csp_budget = Budget(steps=steps if steps is not None else 20_000,
                         seconds=None if seconds is None else seconds / 2, start=budget.start)
-    result = solve_csp(prob, count=count, budget=csp_budget, seed=seed, lookahead=lookahead)
+    result = solve_csp(prob, count=count, budget=csp_budget, seed=seed, lookahead=lookahead,
+                         letter_branch=letter_branch)
     if result.status != BUDGET and (result.filled or result.complete):
         if len(result.fills) >= count or result.complete:
             return result

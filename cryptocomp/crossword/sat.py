@@ -75,7 +75,8 @@ def encode(prob: Problem, domains: list) -> _Encoding:
             for group in (in_a, in_b):
                 clauses.append([-lv] + group)
                 clauses.extend([-v, lv] for v in group)
-        clauses.append(some)
+        # implied by slot a's "some word"; guarded by its selector so that cores stay precise
+        clauses.append([-enc.selector[a]] + some)
     # no repeats: a word in the domains of several slots is placed at most once
     holders: dict[int, list[int]] = {}
     for s, wv in enumerate(enc.word_var):
@@ -105,7 +106,7 @@ def solve_sat(prob: Problem, *, count: int = 1, budget: Budget | None = None,
         out.engine = "sat"
         return out
     enc = encode(prob, dom)
-    log.info("SAT: %d variables, %d clauses", enc.pool.top, len(enc.clauses))
+    log.debug("SAT: %d variables, %d clauses", enc.pool.top, len(enc.clauses))
     words = prob.words
     timer = None
     with Solver(name=SOLVER, bootstrap_with=enc.clauses) as solver:

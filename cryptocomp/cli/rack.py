@@ -1,0 +1,140 @@
+"""``cryptocomp rack`` (words a rack of tiles builds) and ``cryptocomp bag`` (the whole bag).
+
+Word source: ``--dict PATH`` (a ``word count`` file or a plain word list),
+``--dict enable`` (the ENABLE list shipped in the package), or ``--lang CODE``;
+without either, ENABLE for the English tiles and the wordfreq list of the tile
+set's language otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from importlib import resources
+
+from ..bag import best_bag
+from ..errors import CryptocompError
+from ..rack import rack_words
+from ..tiles import tileset, tileset_names
+from ._common import add_dict_options, is_terminal, open_index, print_json
+
+log = logging.getLogger(__name__)
+
+ENABLE = "enable"  # the named word source for the shipped ENABLE list
+
+
+def enable_path() -> str:
+    """The path of the ENABLE word list shipped in the package."""
+    return str(resources.files("cryptocomp").joinpath("data/enable1.txt"))
+
+
+def register(sub) -> None:
+    p = sub.add_parser("rack", help="every word a rack of tiles can build, best score first",
+                       description="List the dictionary words a rack of tiles can build "
+                                   "(? is a blank; [cs] or spaces for multi-letter tiles), "
+                                   "best tile score first, then most frequent.")
+    p.add_argument("letters", help="the rack, e.g. retinas? or 'cs a sz ?'")
+    _tile_options(p)
+    p.add_argument("--top", type=int, default=None, metavar="N",
+                   help="show at most N words (default: 50 on a terminal, all when piped)")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    add_dict_options(p)
+    p.set_defaults(run=run_rack)
+
+    b = sub.add_parser("bag", help="use every tile of the bag in words with distinct first "
+                                   "letters, maximising sum of length x value",
+                       description="The whole-bag puzzle: every tile used once, in words "
+                                   "starting with different letters, each scoring its length "
+                                   "times its tile values; prints the best set and whether it "
+                                   "is proved optimal.")
+    _tile_options(b)
+    b.add_argument("--max-length", type=int, default=15, metavar="N",
+                   help="longest word allowed, in tiles (default 15, a board's width)")
+    b.add_argument("--time-limit", type=float, default=600.0, metavar="SECONDS",
+                   help="stop and report the best found after this long (default 600; "
+                        "0 for no limit)")
+    b.add_argument("--json", action="store_true", help="print a JSON object")
+    add_dict_options(b)
+    b.set_defaults(run=run_bag)
+
+
+def _tile_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tiles", default="en", metavar="SET",
+                   help=f"tile set: {', '.join(tileset_names())} (default en)")
+
+
+def _open(args: argparse.Namespace):
+    """The tile set and the index the options name (see the module docstring)."""
+    tiles = tileset(args.tiles)
+    if args.dict and args.dict.strip().lower() == ENABLE:
+        args.dict = enable_path()
+    elif not args.dict and not args.lang:
+        if tiles.name == "en":
+            args.dict = enable_path()
+        else:
+            args.lang = tiles.name
+    return tiles, open_index(args)
+
+
+def run_rack(args: argparse.Namespace) -> int:
+    if args.top is not None and args.top < 0:
+        raise CryptocompError("--top must not be negative")
+    tiles, index = _open(args)
+    plays = rack_words(args.letters, tiles, index)
+    top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
+    shown = plays[:top] if top is not None else list(plays)
+    if args.json:
+        print_json([{"word": p.word, "score": p.score, "tiles": list(p.tiles),
+                     "blanks": list(p.blanks), "shown": p.display(), "count": p.count,
+                     "rank": p.rank} for p in shown])
+        return 0
+    if not is_terminal():
+        for p in shown:
+            print(f"{p.score}\t{p.word}\t{p.display()}\t{''.join(p.blanks)}")
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(plays)} word{'s' if len(plays) != 1 else ''} from "
+                        f"{args.letters} ({tiles.name} tiles, {index.name})")
+    table.add_column("score", justify="right")
+    table.add_column("word", style="bold")
+    table.add_column("tiles (blanks lower case)")
+    table.add_column("rank", justify="right")
+    for p in shown:
+        table.add_row(str(p.score), p.word, p.display(), str(p.rank))
+    console = Console()
+    console.print(table)
+    if len(plays) > len(shown):
+        console.print(f"… and {len(plays) - len(shown)} more (use --top N)")
+    return 0
+
+
+def run_bag(args: argparse.Namespace) -> int:
+    if args.time_limit < 0:
+        raise CryptocompError("--time-limit must not be negative")
+    tiles, index = _open(args)
+    progress = (lambda message: log.info("bag: %s", message)) if is_terminal(
+        __import__("sys").stderr) else None
+    result = best_bag(tiles, index, max_length=args.max_length,
+                      time_limit=args.time_limit or None, progress=progress)
+    if result is None:
+        raise CryptocompError(f"the {tiles.name} bag cannot be used up with words of "
+                              f"{index.name} (at most {args.max_length} tiles each)")
+    if args.json:
+        print_json({"total": result.total, "proved_optimal": result.proved,
+                    "upper_bound": result.upper_bound, "seconds": round(result.seconds, 2),
+                    "nodes": result.nodes, "tiles": tiles.name, "dictionary": index.name,
+                    "words": [{"word": w.word, "tiles": list(w.tiles), "blanks": list(w.blanks),
+                               "shown": w.display(), "value": w.value, "score": w.score,
+                               "anagrams": list(w.anagrams)} for w in result.words]})
+        return 0
+    width = max(len(w.display()) for w in result.words)
+    for w in result.words:
+        blanks = f"  (blanks: {', '.join(f.upper() for f in w.blanks)})" if w.blanks else ""
+        print(f"{w.display():<{width}}  {len(w.tiles):>2} x {w.value:>3} = {w.score:>4}{blanks}")
+    verdict = ("proved optimal" if result.proved else
+               f"best found in {args.time_limit:g} s; no solution scores more than "
+               f"{result.upper_bound}")
+    print(f"total {result.total}: {verdict} ({result.nodes} nodes, {result.seconds:.1f} s)")
+    return 0

@@ -1,0 +1,82 @@
+"""Figures for issue 6: rack queries and the whole-bag optimum on ENABLE.
+
+    python scripts/bench_rack.py [--racks N] [--repeat R] [--no-bag] [--bag-limit SECONDS]
+
+Rack: random racks drawn from the English bag (fixed seed), the index loaded beforehand;
+for each shape the median over racks of the median of R runs (targets: <= 5 ms for 7
+tiles, <= 50 ms for 15 tiles with 2 blanks).  The first query of a solver also builds its
+letter-count matrix; that one-off cost is printed apart.
+Bag: best_bag('en', ENABLE) with its setup, and whether the optimum was proved (target
+<= 60 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cryptocomp import load_index  # noqa: E402
+from cryptocomp.bag import best_bag  # noqa: E402
+from cryptocomp.cli.rack import enable_path  # noqa: E402
+from cryptocomp.rack import RackSolver  # noqa: E402
+from cryptocomp.tiles import tileset  # noqa: E402
+
+SHAPES = [(7, 0), (7, 1), (7, 2), (15, 0), (15, 2)]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--racks", type=int, default=30)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-bag", action="store_true")
+    ap.add_argument("--bag-limit", type=float, default=600.0)
+    args = ap.parse_args()
+
+    t = time.perf_counter()
+    index = load_index(enable_path())
+    print(f"ENABLE index: {len(index)} words, loaded in {time.perf_counter() - t:.2f} s")
+    en = tileset("en")
+    solver = RackSolver(en, index)
+    t = time.perf_counter()
+    solver.solve("retinas")
+    print(f"first query (builds the letter-count matrix once): "
+          f"{(time.perf_counter() - t) * 1000:.1f} ms")
+    bag = [f for f, n in en.counts.items() for _ in range(n)]
+    rng = random.Random(6)
+    print(f"{'rack':>14} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} {'words (median)':>15}")
+    for tiles, blanks in SHAPES:
+        per_rack, sizes = [], []
+        for _ in range(args.racks):
+            rack = "".join(rng.sample(bag, tiles - blanks)) + "?" * blanks
+            runs = []
+            for _ in range(args.repeat):
+                t = time.perf_counter()
+                plays = solver.solve(rack)
+                runs.append(time.perf_counter() - t)
+            per_rack.append(statistics.median(runs) * 1000)
+            sizes.append(len(plays))
+        per_rack.sort()
+        print(f"{f'{tiles} tiles, {blanks} ?':>14} {statistics.median(per_rack):>10.2f} "
+              f"{per_rack[int(0.9 * (len(per_rack) - 1))]:>8.2f} {per_rack[-1]:>8.2f} "
+              f"{statistics.median(sizes):>15.0f}")
+    if args.no_bag:
+        return 0
+    t = time.perf_counter()
+    result = best_bag(en, index, time_limit=args.bag_limit)
+    wall = time.perf_counter() - t
+    print(f"bag: total {result.total}, {'proved optimal' if result.proved else 'NOT proved'} "
+          f"in {wall:.1f} s wall ({result.seconds:.1f} s search, {result.nodes} nodes, "
+          f"{result.stats['candidates']} candidates)")
+    for w in result.words:
+        print(f"  {w.display():<16} {w.score}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

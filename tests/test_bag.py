@@ -1,0 +1,138 @@
+"""The whole-bag optimiser against an exhaustive search on tiny bags and word lists."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cryptocomp import CryptocompError, Index
+from cryptocomp.bag import _cuts, best_bag, check_bag
+from cryptocomp.cli import main
+from cryptocomp.tiles import make_tileset
+
+
+def _best_blank_score(tilings, blank_faces, values):
+    """The best score of fixed tilings when the blanks play ``blank_faces``: try every
+    choice of which occurrences the blanks take."""
+    slots = [(w, i) for w, t in enumerate(tilings) for i, f in enumerate(t)]
+    best = None
+    for chosen in itertools.combinations(slots, len(blank_faces)):
+        if Counter(tilings[w][i] for w, i in chosen) != Counter(blank_faces):
+            continue
+        blanked = set(chosen)
+        score = sum(len(t) * sum(values[f] for i, f in enumerate(t) if (w, i) not in blanked)
+                    for w, t in enumerate(tilings))
+        best = score if best is None else max(best, score)
+    return best
+
+
+def _oracle(words, tiles, max_length):
+    """Every set of tilings with distinct first faces whose faces are the real tiles plus
+    what the blanks play; the best total, or None."""
+    options = [t for w in words for t in tiles.tilings(w) if len(t) <= max_length]
+    real = Counter({f: n for f, n in tiles.counts.items() if n})
+    size = sum(real.values()) + tiles.blanks
+    best = None
+    for k in range(1, len(options) + 1):
+        for combo in itertools.combinations(options, k):
+            if sum(map(len, combo)) != size or len({t[0] for t in combo}) < k:
+                continue
+            faces = Counter(f for t in combo for f in t)
+            if any(faces[f] < n for f, n in real.items()):
+                continue
+            extra = list((faces - real).elements())
+            score = _best_blank_score(combo, extra, tiles.values)
+            if score is not None and (best is None or score > best):
+                best = score
+    return best
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text(alphabet="abcd", min_size=1, max_size=4), min_size=1, max_size=9,
+                unique=True),
+       st.lists(st.integers(0, 2), min_size=4, max_size=4),
+       st.lists(st.integers(1, 5), min_size=4, max_size=4),
+       st.integers(0, 2), st.integers(2, 4))
+def test_bag_matches_exhaustive_search(words, counts, values, blanks, max_length):
+    tiles = make_tileset({f: (n, v) for f, n, v in zip("abcd", counts, values)}, blanks)
+    if sum(counts) + blanks == 0:
+        return
+    index = Index.from_counts({w: 1 for w in words})
+    want = _oracle(index.words, tiles, max_length)
+    got = best_bag(tiles, index, max_length=max_length, time_limit=None)
+    if want is None:
+        assert got is None
+        return
+    assert got is not None and got.proved and got.total == want == got.upper_bound
+    assert check_bag(got.words, tiles, index, max_length=max_length) == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="abx", min_size=1, max_size=5), min_size=1, max_size=8,
+                unique=True),
+       st.lists(st.integers(0, 2), min_size=4, max_size=4), st.integers(0, 1))
+def test_bag_multi_letter_tiles(words, counts, blanks):
+    tiles = make_tileset({f: (n, v) for f, n, v in zip(["a", "b", "ab", "x"], counts,
+                                                        [1, 2, 6, 4])}, blanks)
+    if sum(counts) + blanks == 0:
+        return
+    index = Index.from_counts({w: 1 for w in words})
+    want = _oracle(index.words, tiles, 5)
+    got = best_bag(tiles, index, max_length=5, time_limit=None)
+    assert (got.total if got else None) == want
+    if got:
+        assert check_bag(got.words, tiles, index, max_length=5) == want
+
+
+def test_blank_goes_to_the_shorter_word():
+    # one real Z (10 points) and a blank: the real Z belongs in BOZO (4 tiles), the blank
+    # plays the Z of ZA (2 tiles)
+    tiles = make_tileset({"z": (1, 10), "a": (1, 1), "o": (2, 1), "b": (1, 3)}, 1)
+    index = Index.from_counts({"za": 1, "bozo": 1})
+    got = best_bag(tiles, index, time_limit=None)
+    assert got is not None and got.proved and got.total == 4 * (3 + 1 + 10 + 1) + 2 * 1
+    (za,) = [w for w in got.words if w.word == "za"]
+    assert za.blanks == ("z",) and za.display() == "zA"
+    # words must start with different letters: ZA and ZOO cannot both be played
+    index = Index.from_counts({"za": 1, "zoo": 1, "bo": 1})
+    assert _oracle(index.words, tiles, 15) is None and best_bag(tiles, index) is None
+
+
+def test_cuts_are_the_undominated_partitions():
+    # 10 tiles in words of at most 14 (L = 15): one 10-tile word is best whatever the values
+    assert _cuts(15, 14, 10, 2) == ((5,) * 10,)
+    for vec in _cuts(15, 14, 25, 2):
+        assert len(vec) == 25 and list(vec) == sorted(vec, reverse=True)
+
+
+def test_time_limit_reports_best_or_fails_cleanly():
+    tiles = make_tileset({f: (2, i + 1) for i, f in enumerate("abcdef")}, 2)
+    words = ["".join(p) for n in (2, 3) for p in itertools.product("abcdef", repeat=n)]
+    index = Index.from_counts({w: 1 for w in words})
+    try:
+        got = best_bag(tiles, index, max_length=3, time_limit=0)
+    except CryptocompError as exc:
+        assert "no solution found within 0 s" in str(exc)
+    else:
+        assert not got.proved and got.upper_bound >= got.total
+        assert check_bag(got.words, tiles, index, max_length=3) == got.total
+
+
+def test_bad_max_length():
+    with pytest.raises(CryptocompError, match="between 1 and 31"):
+        best_bag("en", Index.from_counts({"a": 1}), max_length=0)
+
+
+def test_cli_bag(tmp_path, capsys):
+    path = tmp_path / "w.txt"
+    path.write_text("za\nbozo\n", encoding="utf-8")
+    tiles = make_tileset({"z": (1, 10), "a": (1, 1), "o": (2, 1), "b": (1, 3)}, 1)
+    index = Index.from_counts({"za": 1, "bozo": 1})
+    want = best_bag(tiles, index, time_limit=None).total
+    assert want == 62
+    # the CLI runs on shipped sets; on English tiles this tiny list cannot use the bag
+    assert main(["bag", "--dict", str(path)]) == 2
+    assert "cannot be used up" in capsys.readouterr().err

@@ -1,0 +1,162 @@
+"""The rack solver against a brute-force oracle that tries every sub-multiset of the rack,
+plus re-checks of every answer and the error cases."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cryptocomp import Index
+from cryptocomp.cli import main
+from cryptocomp.rack import RackSolver, play_of, rack_words
+from cryptocomp.tiles import TileError, make_tileset, tileset
+
+EN = tileset("en")
+MULTI = make_tileset({"a": (3, 1), "b": (2, 3), "c": (2, 2), "ab": (1, 5), "ca": (1, 4)}, 2,
+                     name="multi")
+
+
+def _sub_multisets(counts: dict[str, int]):
+    faces = sorted(counts)
+    for picks in itertools.product(*(range(counts[f] + 1) for f in faces)):
+        yield Counter({f: n for f, n in zip(faces, picks) if n})
+
+
+def _oracle(words, rack, tiles):
+    """word -> best score: some sub-multiset S of the real tiles plus k <= blanks blanks
+    spells some tiling exactly (the blanks standing for the rest); score = value of S."""
+    subsets = list(_sub_multisets(dict(rack.counts)))
+    best = {}
+    for word in words:
+        for tiling in tiles.tilings(word):
+            need = Counter(tiling)
+            for s in subsets:
+                if all(need[f] >= n for f, n in s.items()) and \
+                        sum(need.values()) - sum(s.values()) <= rack.blanks:
+                    score = sum(tiles.values[f] * n for f, n in s.items())
+                    best[word] = max(best.get(word, -1), score)
+    return best
+
+
+def _recheck(play, rack, tiles, index):
+    """A play's own claims, verified from scratch."""
+    assert play.word in index and index.words[play.id] == play.word
+    assert "".join(play.tiles) == play.word and play.tiles in tiles.tilings(play.word)
+    real = Counter(play.tiles) - Counter(play.blanks)
+    assert Counter(play.blanks) <= Counter(play.tiles), play
+    assert len(play.blanks) <= rack.blanks
+    assert all(rack.counts.get(f, 0) >= n for f, n in real.items()), play
+    assert play.score == sum(tiles.values[f] * n for f, n in real.items())
+
+
+WORDS = st.lists(st.text(alphabet="abcdeq", min_size=1, max_size=7), min_size=1, max_size=40,
+                 unique=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(WORDS, st.text(alphabet="abcdeq", min_size=1, max_size=7), st.integers(0, 2))
+def test_rack_matches_oracle_english(words, letters, blanks):
+    letters = "".join(c * min(n, EN.counts[c]) for c, n in sorted(Counter(letters).items()))
+    index = Index.from_counts({w: i + 1 for i, w in enumerate(words)})
+    rack = EN.parse_rack(letters + "?" * blanks)
+    plays = rack_words(rack, EN, index)
+    got = {p.word: p.score for p in plays}
+    assert got == _oracle(index.words, rack, EN)
+    for p in plays:
+        _recheck(p, rack, EN, index)
+    keys = [(-p.score, p.id) for p in plays]
+    assert keys == sorted(keys)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet="abcx", min_size=1, max_size=6), min_size=1, max_size=30,
+                unique=True),
+       st.lists(st.sampled_from(["a", "b", "c", "ab", "ca"]), min_size=1, max_size=5),
+       st.integers(0, 2))
+def test_rack_matches_oracle_multi_letter(words, faces, blanks):
+    counts = Counter(faces)
+    faces = [f for f, n in counts.items() for _ in range(min(n, MULTI.counts[f]))]
+    index = Index.from_counts({w: i + 1 for i, w in enumerate(words)})
+    rack = MULTI.parse_rack(faces + ["?"] * blanks)
+    plays = rack_words(rack, MULTI, index)
+    assert {p.word: p.score for p in plays} == _oracle(index.words, rack, MULTI)
+    for p in plays:
+        _recheck(p, rack, MULTI, index)
+
+
+def test_known_rack():
+    index = Index.from_counts({"retains": 9, "nastier": 5, "stainer": 3, "retain": 20,
+                               "quiz": 7, "zzz": 1, "tea": 4})
+    plays = rack_words("retains", EN, index)
+    assert [(p.word, p.score) for p in plays] == [
+        ("retains", 7), ("nastier", 7), ("stainer", 7),
+        ("retain", 6), ("tea", 3)]
+    blank_plays = rack_words("qi?z", EN, index)
+    assert [(p.word, p.score, p.blanks, p.display()) for p in blank_plays] == [
+        ("quiz", 21, ("u",), "QuIZ")]
+
+
+def test_hungarian_digraph_scores_best_tiling():
+    hu = tileset("hu")
+    index = Index.from_counts({"szósz": 1})
+    # SZ is worth 3, S and Z 1 + 4: with both available the S+Z tiling scores more
+    rack = hu.parse_rack("s z ó sz")
+    (play,) = rack_words(rack, hu, index)
+    assert play.score == max(play_of("szósz", rack, hu).score, 0)
+    assert play.tiles in (("s", "z", "ó", "sz"), ("sz", "ó", "s", "z"))
+    assert play.score == 1 + 4 + 2 + 3
+
+
+def test_plays_sequence_and_top():
+    index = Index.from_counts({w: 1 for w in ["at", "ta", "tat", "eat", "tea", "ate", "z"]})
+    plays = rack_words("teat", EN, index)
+    assert len(plays) == 6 and plays[-1].word in {"at", "ta"}
+    assert [p.word for p in rack_words("teat", EN, index, top=2)] == [p.word for p in plays[:2]]
+    assert len(rack_words("teat", EN, index, top=0)) == 0
+    assert list(plays) == plays[:]
+
+
+def test_words_with_letters_outside_the_set_never_play():
+    index = Index.from_counts({"café": 3, "cafe": 1})
+    assert [p.word for p in rack_words("cafe??", EN, index)] == ["cafe"]
+
+
+def test_candidates_are_exact_for_single_letter_sets():
+    index = Index.from_counts({w: 1 for w in ["aa", "aab", "abc", "bbb", "cab", "ccc", "a"]})
+    solver = RackSolver(EN, index)
+    rack = EN.parse_rack("ab?")
+    ids = set(solver.candidates(rack))
+    assert {index.words[i] for i in ids} == set(_oracle(index.words, rack, EN))
+
+
+@pytest.mark.parametrize("rack, message", [
+    ("", "empty rack"),
+    ("ab1", "not a tile of the en set"),
+    ("abc???", "3 blanks but the en set has only 2"),
+])
+def test_rack_errors(rack, message):
+    index = Index.from_counts({"ab": 1})
+    with pytest.raises(TileError, match=message):
+        rack_words(rack, EN, index)
+
+
+def test_cli_rack(tmp_path, capsys):
+    path = tmp_path / "words.txt"
+    path.write_text("retains\nnastier\nquiz\ntea\n", encoding="utf-8")
+    assert main(["rack", "retains", "--dict", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split("\t")[:2] == ["7", "nastier"] and len(out) == 3
+    assert main(["rack", "qi?z", "--dict", str(path), "--json"]) == 0
+    assert '"shown": "QuIZ"' in capsys.readouterr().out
+    assert main(["rack", "qi???", "--dict", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == ["cryptocomp: error: the rack has 3 blanks but the en "
+                                        "set has only 2"]
+
+
+def test_cli_rack_shipped_enable(capsys):
+    assert main(["rack", "jukebox", "--dict", "enable", "--top", "1"]) == 0
+    assert capsys.readouterr().out.split("\t")[:2] == ["27", "jukebox"]
