@@ -28,6 +28,7 @@ __version__ = "0.1.0"
 
 from .bag import BagResult, best_bag
 from .compose import Composed, compose
+from .crossword import FillResult, Grid, fill, read_grid
 from .errors import (CryptocompError, DictionaryError, ExpressionError, IndexFileError, QueryError,
                      TileError)
 from .freqdict import FreqDict, load_freqdict
@@ -43,6 +44,7 @@ __all__ = [
     "Index", "Matches", "Entry", "pattern",
     "load_index", "build_index", "load_freqdict", "FreqDict",
     "compose", "Composed", "solve", "Solved", "parse", "Puzzle", "looks_like_expression",
+    "fill", "read_grid", "Grid", "FillResult",
     "rack_words", "Play", "best_bag", "BagResult", "tileset", "TileSet", "Rack",
     "CryptocompError", "DictionaryError", "IndexFileError", "QueryError", "ExpressionError",
     "TileError",

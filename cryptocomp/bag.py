@@ -409,12 +409,21 @@ class _Search:
         L, base, vals = self.L, self.L - ell, self.values
         child_rem = remaining[None, :] - real[choices]                      # c x F
         child_blanks = blanks - deficit[choices]                            # c
-        # does row i fit child j?  Only faces some row could run short of matter
-        tight = (sub.max(0, initial=0) > child_rem.min(0)) if len(rows) else np.zeros(0, bool)
-        sub_t = sub[:, tight].astype(np.int8)
-        rem_t = child_rem[:, tight].astype(np.int8)
-        over = np.maximum(sub_t[None, :, :] - rem_t[:, None, :], 0)        # c x k x tight
-        need = over.sum(2, dtype=np.int16)                                  # c x k
+        # does row i fit child j?  Only faces some row could run short of matter.  One pass
+        # over the c x k pairs per such face (a c x k x tight cube reduced over its short last
+        # axis is several times slower): the blanks row i needs in child j, and the value
+        # they take out of it (the faces they play)
+        tight = np.flatnonzero(sub.max(0, initial=0) > child_rem.min(0))
+        need = np.zeros((n_children, len(rows)), dtype=np.int16)            # c x k
+        drop = np.zeros((n_children, len(rows)), dtype=np.int16)
+        over = np.empty_like(need)
+        for f in tight.tolist():
+            np.subtract(sub[None, :, f], child_rem[:, f, None], out=over)
+            np.maximum(over, 0, out=over)
+            need += over
+            if vals[f]:
+                over *= vals[f]
+                drop += over
         firsts = P.first[rows]
         fits = (need <= child_blanks[:, None]) & (firsts[None, :] != firsts[choices][:, None])
         # the child of choice a may not use the choices tried before it (nor itself)
@@ -422,11 +431,7 @@ class _Search:
         fits[:, choices] &= order[None, :] > order[:, None]
         if earlier is not None and len(earlier):
             fits[:, earlier] = False
-        fit_value = np.where(fits, P.value[rows][None, :], -1)              # c x k
-        # where blanks stand in, the row's value drops by the faces they play
-        cj, ki = np.nonzero(fits & (need > 0))
-        if len(cj):
-            fit_value[cj, ki] -= np.maximum(sub[ki] - child_rem[cj], 0) @ vals
+        fit_value = np.where(fits, P.value[rows][None, :] - drop, -1)       # c x k
         starts = np.flatnonzero(np.r_[True, firsts[1:] != firsts[:-1]])
         tops = -np.sort(-np.maximum.reduceat(fit_value, starts, axis=1), axis=1)
         available = (tops >= 0).sum(1)
@@ -434,9 +439,12 @@ class _Search:
                                np.cumsum(np.maximum(tops, 0), axis=1)), axis=1)
         child_value = remaining @ vals - value[choices]                     # c
         # banned faces: the parent's bans, and faces no fitting word of the child holds
-        parent_bans = (np.right_shift(np.int64(bans), np.arange(len(vals))) & 1).astype(bool)
-        holding = fits.astype(np.float32) @ (sub > 0).astype(np.float32)      # c x F
-        banned = (parent_bans[None, :] | (holding == 0)) & (child_rem > 0)
+        # (the union of the fitting rows' face masks, one int64 per child)
+        holding = np.bitwise_or.reduce(np.where(fits, P.present[rows][None, :], 0), axis=1)
+        shifts = np.arange(len(vals), dtype=np.int64)
+        held = (np.right_shift(holding[:, None], shifts[None, :]) & 1).astype(bool)  # c x F
+        parent_bans = (np.right_shift(np.int64(bans), shifts) & 1).astype(bool)
+        banned = (parent_bans[None, :] | ~held) & (child_rem > 0)
         banned_rem = np.where(banned, child_rem, 0)
         banned_n = banned_rem.sum(1)
         banned_value = banned_rem @ vals
