@@ -40,9 +40,10 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--order", choices=("lookahead", "frequency"), default="lookahead",
                    help="CSP value order: look-ahead on crossing support weighed with "
                         "frequency (default), or frequency alone")
-    p.add_argument("--letter-branch", type=int, default=50, metavar="N",
+    p.add_argument("--letter-branch", type=int, default=None, metavar="N",
                    help="CSP: branch on a cell's letter while the chosen slot has more than N "
-                        "candidates, then on words (default 50; 0: always on words)")
+                        "candidates, then on words (0: always on words; default 50, and 0 for "
+                        "squares of 7 and more, where letter branching was measured to lose)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--ipuz", metavar="PATH", help="write the (first) fill as an ipuz file")
     p.add_argument("--svg", metavar="PATH", help="write an SVG of the grid")
@@ -101,6 +102,8 @@ def run_fill(args: argparse.Namespace) -> int:
 
 def run_square(args: argparse.Namespace) -> int:
     _check_args(args)
+    if args.letter_branch is None and args.n >= 7:
+        args.letter_branch = 0
     grid = square_grid(args.n, symmetric=args.symmetric)
     return _run(args, grid, title=f"{args.n}x{args.n} square")
 
@@ -116,7 +119,8 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
     result = fill(grid, index, engine=args.engine, count=args.count, top=args.top,
                   min_count=args.min_count, min_length=min_length, max_length=args.max_length,
                   steps=args.steps, seconds=args.time, seed=args.seed,
-                  lookahead=args.order == "lookahead", letter_branch=args.letter_branch)
+                  lookahead=args.order == "lookahead",
+                  letter_branch=50 if args.letter_branch is None else args.letter_branch)
     _write_files(args, result, clues, title)
     if args.json:
         print_json(result.as_json())
