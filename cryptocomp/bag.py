@@ -73,6 +73,9 @@ log = logging.getLogger(__name__)
 Word = str
 Score = int
 _INF = float("inf")
+# the children check first pairs the children with this many of the most valuable rows
+# (see _Search._children_hopeful)
+_SCREEN = 64
 
 
 @dataclass(frozen=True)
@@ -245,6 +248,7 @@ class _Search:
         self.rounds: list[float] = []
         self.visits: dict[tuple[int, int], int] = {}  # (words so far, phase length) -> nodes
         self.refuted = 0.0  # every solution has at least this loss
+        self.screened = 0  # children the screen of the children check refuted
 
     def _collect(self, index: Index) -> None:
         """Group the dictionary's fitting tilings by (face multiset, first face)."""
@@ -383,14 +387,26 @@ class _Search:
         return base * total_value + best_extra
 
     def _children_hopeful(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value,
-                          deficit, choices, earlier=None) -> tuple[np.ndarray, np.ndarray | None]:
-        """For each child (choosing row j), whether a cheap version of its bound -- computed
-        for all children at once -- leaves it a chance of beating the best loss.
+                          deficit, choices) -> tuple[np.ndarray, np.ndarray | None]:
+        """For each child (choosing row ``choices[a]``), whether a cheap version of its bound
+        -- computed for all children at once -- leaves it a chance of beating the best loss;
+        and, near the leaves, each child's fitting rows (None: the caller works them out).
 
-        The child's fitting rows are found exactly (every pair); its value caps come from
-        them; its cheapest tiles are charged at the parent's cheapest (a subset's k
-        cheapest cost at least the whole set's k cheapest), and the cut refinement is left
-        out: a weaker bound than the child's own, hence still a lower bound."""
+        Two passes, each giving a lower bound on the child's loss (so skipping a child that
+        either condemns is safe):
+
+        1. *Screen* (only when there are many rows): pair the children with the
+           ``_SCREEN`` most valuable rows only.  Every other row is worth at most ``pad``
+           (the best value left out; blanks only lower a row's value), so a child's true
+           caps are at most those of its screened fitting rows merged with unlimited extra
+           words of value ``pad`` at distinct first faces: caps too high, never too low,
+           and any number of further words allowed.  Only the parent's bans count: a
+           subset of the child's banned faces, and the bound holds for any subset of truly
+           banned faces (the others are charged as free tiles, at most their value).
+        2. *Exact pairing* of the children the screen kept with every row.
+
+        Near the leaves most children die of their value caps, which the screen sees at a
+        fraction of the cost of pairing with every row."""
         n_children = len(choices)
         if n_children == 0:
             return np.zeros(0, dtype=bool), None
@@ -398,53 +414,91 @@ class _Search:
         # ell-words and most children die of their value caps
         if int(remaining.sum()) + blanks - ell >= 4 * ell:
             return np.ones(n_children, dtype=bool), None
+        args = (ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit, choices)
+        hopeful = np.ones(n_children, dtype=bool)
+        if len(rows) > 2 * _SCREEN:
+            row_values = P.value[rows]
+            top = np.sort(np.argpartition(-row_values, _SCREEN)[:_SCREEN])  # keeps P's order
+            rest = np.ones(len(rows), dtype=bool)
+            rest[top] = False
+            pad = int(row_values[rest].max())
+            chunk = max(1, 100_000 // _SCREEN)
+            for i in range(0, n_children, chunk):
+                picked = np.arange(i, min(i + chunk, n_children))
+                hopeful[picked] = self._child_bounds(*args, picked, top, pad)[0]
+            self.screened += n_children - int(hopeful.sum())
+        fits = np.zeros((n_children, len(rows)), dtype=bool)
+        alive = np.flatnonzero(hopeful)
         chunk = max(1, 100_000 // max(1, len(rows)))  # bounds the c x k x F temporaries
-        if n_children > chunk:
-            parts = [self._children_hopeful(ell, remaining, blanks, bans, loss, P, rows, sub,
-                                            real, value, deficit, choices[i:i + chunk],
-                                            choices[:i])
-                     for i in range(0, n_children, chunk)]
-            return (np.concatenate([h for h, _ in parts]),
-                    np.concatenate([f for _, f in parts], axis=0))
+        for i in range(0, len(alive), chunk):
+            picked = alive[i:i + chunk]
+            hopeful[picked], fits[picked] = self._child_bounds(*args, picked, None, None)
+        return hopeful, fits
+
+    def _child_bounds(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value,
+                      deficit, choices, picked, cols, pad) -> tuple[np.ndarray, np.ndarray]:
+        """For the children ``choices[picked]``: whether a cheap version of their bound beats
+        the best loss, and which rows fit each.  ``cols`` None: pair them with every row;
+        else with the rows at ``cols`` only, every other row counting as a word worth
+        ``pad`` (the screen of :meth:`_children_hopeful`).
+
+        The child's fitting rows are found exactly (every pair); its value caps come from
+        them; its cheapest tiles are charged at its own free tiles; the cut refinement is
+        as in :meth:`_bound`.  Where this bound is weaker than the child's own it is still
+        a lower bound."""
+        n_children = len(picked)
+        children = choices[picked]
         L, base, vals = self.L, self.L - ell, self.values
-        child_rem = remaining[None, :] - real[choices]                      # c x F
-        child_blanks = blanks - deficit[choices]                            # c
-        # does row i fit child j?  Only faces some row could run short of matter.  One pass
-        # over the c x k pairs per such face (a c x k x tight cube reduced over its short last
-        # axis is several times slower): the blanks row i needs in child j, and the value
-        # they take out of it (the faces they play)
-        tight = np.flatnonzero(sub.max(0, initial=0) > child_rem.min(0))
-        need = np.zeros((n_children, len(rows)), dtype=np.int16)            # c x k
-        drop = np.zeros((n_children, len(rows)), dtype=np.int16)
-        over = np.empty_like(need)
-        for f in tight.tolist():
-            np.subtract(sub[None, :, f], child_rem[:, f, None], out=over)
-            np.maximum(over, 0, out=over)
-            need += over
-            if vals[f]:
-                over *= vals[f]
-                drop += over
+        child_first = P.first[rows[children]]
+        child_value = remaining @ vals - value[children]                    # c
+        child_rem = remaining[None, :] - real[children]                     # c x F
+        child_blanks = blanks - deficit[children]                           # c
+        if cols is not None:
+            rows, sub = rows[cols], sub[cols]
+        # does row i fit child j?  Only faces some row could run short of matter
+        tight = (sub.max(0, initial=0) > child_rem.min(0)) if len(rows) else np.zeros(0, bool)
+        sub_t = sub[:, tight].astype(np.int8)
+        rem_t = child_rem[:, tight].astype(np.int8)
+        over = np.maximum(sub_t[None, :, :] - rem_t[:, None, :], 0)        # c x k x tight
+        need = over.sum(2, dtype=np.int16)                                  # c x k
         firsts = P.first[rows]
-        fits = (need <= child_blanks[:, None]) & (firsts[None, :] != firsts[choices][:, None])
-        # the child of choice a may not use the choices tried before it (nor itself)
-        order = np.arange(n_children)
-        fits[:, choices] &= order[None, :] > order[:, None]
-        if earlier is not None and len(earlier):
-            fits[:, earlier] = False
-        fit_value = np.where(fits, P.value[rows][None, :] - drop, -1)       # c x k
-        starts = np.flatnonzero(np.r_[True, firsts[1:] != firsts[:-1]])
-        tops = -np.sort(-np.maximum.reduceat(fit_value, starts, axis=1), axis=1)
-        available = (tops >= 0).sum(1)
+        fits = (need <= child_blanks[:, None]) & (firsts[None, :] != child_first[:, None])
+        if cols is None:
+            # the child of choice a may not use the choices tried before it (nor itself);
+            # the screen may leave this out (more rows only raise the caps)
+            fits[:, choices] &= np.arange(len(choices))[None, :] > picked[:, None]
+        fit_value = np.where(fits, P.value[rows][None, :], -1)              # c x k
+        # where blanks stand in, the row's value drops by the faces they play
+        cj, ki = np.nonzero(fits & (need > 0))
+        if len(cj):
+            fit_value[cj, ki] -= np.maximum(sub[ki] - child_rem[cj], 0) @ vals
+        n_tiles = int(remaining.sum()) + blanks - ell
+        most = n_tiles // ell  # further ell-words a child can hold
+        if len(rows):
+            starts = np.flatnonzero(np.r_[True, firsts[1:] != firsts[:-1]])
+            tops = -np.sort(-np.maximum.reduceat(fit_value, starts, axis=1), axis=1)
+        else:
+            tops = np.full((n_children, 0), -1, dtype=np.int64)
+        shifts = np.arange(len(vals), dtype=np.int64)
+        parent_bans = (np.right_shift(np.int64(bans), shifts) & 1).astype(bool)
+        if cols is None:
+            available = (tops >= 0).sum(1)
+            # banned faces: the parent's bans, and faces no fitting word of the child holds
+            # (the union of the fitting rows' face masks, one int64 per child: no float
+            # matmul, whose BLAS threads only contend on a shared machine)
+            holding = np.bitwise_or.reduce(np.where(fits, P.present[rows][None, :], 0), axis=1)
+            held = (np.right_shift(holding[:, None], shifts[None, :]) & 1).astype(bool)
+            banned = (parent_bans[None, :] | ~held) & (child_rem > 0)
+        else:
+            # the i-th best of the screened tops and endless words worth pad
+            width = max(most, tops.shape[1])
+            tops = np.concatenate((tops, np.full((n_children, width - tops.shape[1]), -1,
+                                                 dtype=tops.dtype)), axis=1)
+            tops = np.maximum(tops, pad)
+            available = np.full(n_children, most)
+            banned = parent_bans[None, :] & (child_rem > 0)
         caps = np.concatenate((np.zeros((n_children, 1), dtype=np.int64),
                                np.cumsum(np.maximum(tops, 0), axis=1)), axis=1)
-        child_value = remaining @ vals - value[choices]                     # c
-        # banned faces: the parent's bans, and faces no fitting word of the child holds
-        # (the union of the fitting rows' face masks, one int64 per child)
-        holding = np.bitwise_or.reduce(np.where(fits, P.present[rows][None, :], 0), axis=1)
-        shifts = np.arange(len(vals), dtype=np.int64)
-        held = (np.right_shift(holding[:, None], shifts[None, :]) & 1).astype(bool)  # c x F
-        parent_bans = (np.right_shift(np.int64(bans), shifts) & 1).astype(bool)
-        banned = (parent_bans[None, :] | ~held) & (child_rem > 0)
         banned_rem = np.where(banned, child_rem, 0)
         banned_n = banned_rem.sum(1)
         banned_value = banned_rem @ vals
@@ -458,7 +512,6 @@ class _Search:
             """The k cheapest free tiles of each child."""
             return (np.clip(k[:, None] - before, 0, per_level) * levels).sum(1)
 
-        n_tiles = int(remaining.sum()) + blanks - ell
         shortest = self.lengths[-1]
         extra = np.full(n_children, _INF)
         for m in range(n_tiles // ell, -1, -1):
@@ -481,7 +534,7 @@ class _Search:
             else:
                 per = short_value
             extra = np.where(ok, np.minimum(extra, per), extra)
-        bound = loss + base * value[choices] + base * child_value + extra
+        bound = loss + base * value[children] + base * child_value + extra
         return bound < self.best, fits
 
     def _cut_extra(self, L, ell, s, shortest, banned_rem, per_level, before, k, short_value):

@@ -6,11 +6,12 @@ UTF-8 text (a leading BOM is accepted), one entry a line::
 
     word count
 
-``word`` is any run of non-space characters, ``count`` a non-negative decimal
-integer, separated by whitespace.  Blank lines are ignored.  On loading, every
+``word`` is any run of non-space characters without ``?`` or ``.`` (the template
+wildcards), ``count`` a decimal integer from 0 to 2**63 - 1, separated by whitespace.  Blank lines are ignored.  On loading, every
 word is put in Unicode NFC and lower case, and duplicates (also those that only
 differ in case or normalisation) are merged by summing their counts.  A line
-with no count, a non-numeric or negative count, or extra fields is malformed: it
+with no count, a non-numeric, negative or too large count, extra fields, or a
+word containing a wildcard is malformed: it
 is skipped and counted, and one warning names how many there were and the
 first few line numbers.  A file that is not UTF-8 is refused with one error
 naming the file.
@@ -49,6 +50,8 @@ Word = str
 FREQDICT_FORMAT = 1
 _COUNT_SCALE = 1e9  # counts are occurrences per billion words
 _REPORTED_LINES = 5
+MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers; sums must fit too
+_WILDCARDS = ("?", ".")
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,9 @@ def parse_freqdict(lines: Iterable[str], *, fold_yo: bool = False) -> tuple[dict
             fields = 1 if len(parts) == 1 else 2
         if fields == 1:
             parts = parts + ["1"] if len(parts) == 1 else parts + ["extra"]
-        if len(parts) != 2 or not parts[1].isascii() or not parts[1].isdigit():
+        if (len(parts) != 2 or not parts[1].isascii() or not parts[1].isdigit()
+                or len(parts[1]) > 19 or int(parts[1]) > MAX_COUNT
+                or any(w in parts[0] for w in _WILDCARDS)):
             malformed += 1
             if len(bad) < _REPORTED_LINES:
                 bad.append(n_lines)
@@ -110,9 +115,11 @@ def parse_freqdict(lines: Iterable[str], *, fold_yo: bool = False) -> tuple[dict
         count = int(parts[1])
         if word in counts:
             merged += 1
-            counts[word] += count
-        else:
-            counts[word] = count
+            count += counts[word]
+            if count > MAX_COUNT:
+                raise DictionaryError(f"line {n_lines}: the summed count of {word!r} exceeds "
+                                      f"{MAX_COUNT}")
+        counts[word] = count
     return counts, LoadReport(n_lines, len(counts), merged, malformed, tuple(bad))
 
 
@@ -176,5 +183,6 @@ def export_wordfreq(lang: str, path: str | os.PathLike) -> int:
     ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     from .store import write_atomic
 
-    write_atomic(Path(path), "".join(f"{w} {c}\n" for w, c in ordered).encode("utf-8"))
+    write_atomic(Path(path), "".join(f"{w} {c}\n" for w, c in ordered).encode("utf-8"),
+                 create_dirs=True)
     return len(ordered)

@@ -52,6 +52,7 @@ Progress = Callable[[int, int], None]  # (done, total)
 WILDCARDS = frozenset("?.")
 _EMPTY = FrozenBitMap()
 STATE_VERSION = 1  # layout of __getstate__; bump when it changes
+MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers
 
 
 def pattern(word: str) -> Pattern:
@@ -64,9 +65,17 @@ def pattern(word: str) -> Pattern:
     return tuple(seen.setdefault(ch, len(seen)) for ch in word)
 
 
+def _key(p: Sequence[int]) -> bytes:
+    """The dictionary key of a pattern: its bytes, or for a pattern with values past 255
+    (a word of more than 256 distinct letters) 0xff and 32-bit values; a pattern's first
+    value is always 0, so the two kinds never collide."""
+    if max(p, default=0) < 256:
+        return bytes(p)
+    return b"\xff" + array.array("I", p).tobytes()
+
+
 def _pattern_key(word: str) -> bytes:
-    seen: dict[str, int] = {}
-    return bytes([seen.setdefault(ch, len(seen)) for ch in word])
+    return _key(pattern(word))
 
 
 def _bitmap(ids: np.ndarray) -> FrozenBitMap:
@@ -83,6 +92,7 @@ class Entry(NamedTuple):
 
     @property
     def rank(self) -> int:
+        """1-based frequency rank."""
         return self.id + 1
 
 
@@ -179,6 +189,8 @@ class Index:
             if count < 0:
                 raise ValueError(f"negative count for {word!r}")
             merged[word] = merged.get(word, 0) + int(count)
+            if merged[word] > MAX_COUNT:
+                raise ValueError(f"count of {word!r} exceeds {MAX_COUNT}")
         ranked = sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))
         return cls([w for w, _ in ranked], [c for _, c in ranked], name=name, params=params,
                    progress=progress)
@@ -290,6 +302,16 @@ class Index:
         self._at = state["at"]
         self._having = state["having"]
         self._at_least = state["at_least"]
+        n = len(self.words)
+        if len(self.counts) != n:
+            raise ValueError("counts and words differ in length")
+        for family in (self._by_length, self._by_pattern, self._at, self._having, self._at_least):
+            if not isinstance(family, dict):
+                raise ValueError("a bitmap family is not a mapping")
+            for bm in family.values():
+                # max() is O(1) on a roaring bitmap: a cheap guard against ids past the words
+                if not isinstance(bm, FrozenBitMap) or (bm and bm.max() >= n):
+                    raise ValueError("a bitmap holds an id past the word list")
         self._finish()
 
     # -- lookups --------------------------------------------------------------------
@@ -302,6 +324,12 @@ class Index:
 
     def __repr__(self) -> str:
         return f"<Index {self.name or '(unnamed)'}: {len(self)} words, alphabet {self.alphabet!r}>"
+
+    def stats(self) -> dict[str, int]:
+        """Sizes of the bitmap families, for `cryptocomp index info`."""
+        return {"words": len(self.words), "letters": len(self.alphabet),
+                "lengths": len(self._by_length), "patterns": len(self._by_pattern),
+                "position_bitmaps": len(self._at), "at_least_bitmaps": len(self._at_least)}
 
     def id_of(self, word: Word) -> WordId | None:
         """The id (rank - 1) of a word, or None when it is not in the dictionary."""
@@ -318,6 +346,7 @@ class Index:
 
     @property
     def max_length(self) -> int:
+        """The longest word's length (0 for an empty index)."""
         return max(self._by_length, default=0)
 
     def lengths(self) -> list[int]:
@@ -325,9 +354,11 @@ class Index:
         return sorted(self._by_length)
 
     def all_ids(self) -> FrozenBitMap:
+        """Every word id."""
         return self._all
 
     def by_length(self, n: int) -> FrozenBitMap:
+        """Words of ``n`` letters."""
         return self._by_length.get(n, _EMPTY)
 
     def by_lengths(self, lo: int | None = None, hi: int | None = None) -> FrozenBitMap:
@@ -341,15 +372,17 @@ class Index:
         return FrozenBitMap.union(_EMPTY, *(bm for n, bm in self._by_length.items() if lo <= n <= hi))
 
     def by_pattern(self, p: Pattern | Sequence[int]) -> FrozenBitMap:
-        try:
-            return self._by_pattern.get(bytes(p), _EMPTY)
-        except ValueError:  # an element outside 0..255 cannot be a pattern of ours
+        """Words with letter structure ``p`` (see :func:`pattern`)."""
+        if any(x < 0 for x in p):
             return _EMPTY
+        return self._by_pattern.get(_key(p), _EMPTY)
 
     def at(self, i: int, letter: str) -> FrozenBitMap:
+        """Words with ``letter`` at 0-based position ``i``."""
         return self._at.get((i, letter), _EMPTY)
 
     def having(self, letter: str) -> FrozenBitMap:
+        """Words containing ``letter``."""
         return self._having.get(letter, _EMPTY)
 
     def at_least(self, letter: str, k: int) -> FrozenBitMap:

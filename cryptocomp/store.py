@@ -55,7 +55,7 @@ from .freqdict import export_wordfreq, file_sha256, load_freqdict, wordfreq_lang
 from .index import Index
 
 __all__ = ["load_index", "build_index", "read_header", "read_index", "save_index", "list_indexes",
-           "resolve_source", "Source", "Header", "data_home", "index_dir", "freqdict_dir",
+           "resolve_source", "stale_reason", "Source", "Header", "data_home", "index_dir", "freqdict_dir",
            "write_atomic", "FORMAT", "MAGIC", "SUFFIX"]
 
 log = logging.getLogger(__name__)
@@ -85,10 +85,12 @@ def data_home() -> Path:
 
 
 def index_dir() -> Path:
+    """Where index files are written and looked for."""
     return data_home() / "indexes"
 
 
 def freqdict_dir() -> Path:
+    """Where dictionaries exported from wordfreq are written."""
     return data_home() / "freqdicts"
 
 
@@ -149,11 +151,15 @@ def _ensure_freqdict(src: Source, progress: Progress | None) -> None:
 
 # -- writing -----------------------------------------------------------------------------
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the whole new one."""
+def write_atomic(path: Path, data: bytes, *, create_dirs: bool = False) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the whole new one.
+
+    ``create_dirs`` makes missing parent directories: right for cryptocomp's own
+    files, wrong for a user's path, where a typo must be an error."""
     path = Path(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if create_dirs:
+            path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise IndexFileError(f"cannot write {path}: {exc.strerror or exc}") from None
@@ -195,7 +201,8 @@ def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str
     }
     head = json.dumps(header, ensure_ascii=False, sort_keys=True).encode("utf-8")
     write_atomic(Path(path), b"".join(
-        [MAGIC, _LEN.pack(len(head)), head, payload, hashlib.sha256(payload).digest()]))
+        [MAGIC, _LEN.pack(len(head)), head, payload, hashlib.sha256(payload).digest()]),
+        create_dirs=True)
     return header
 
 
@@ -302,6 +309,21 @@ def read_index(path: Path, header: Header | None = None, *, hint: str | None = N
     return index
 
 
+def stale_reason(header: Header, src: Source | None = None) -> str | None:
+    """Why :func:`load_index` would rebuild this index file, or None when it is fresh.
+
+    ``src`` defaults to the source and parameters the header records."""
+    if src is None:
+        params = header.get("params") or {}
+        src = Source(header.get("name", ""), Path(header.get("source") or ""),
+                     params.get("lang"), bool(params.get("fold_yo")))
+    try:
+        sha = file_sha256(src.path)
+    except OSError as exc:
+        return f"cannot read its dictionary {src.path} ({exc.strerror or exc})"
+    return _stale_reason(header, src, sha)
+
+
 def _stale_reason(header: Header, src: Source, sha: str) -> str | None:
     if header["format"] != FORMAT or header.get("state_version") != _index.STATE_VERSION:
         return f"it has index format {header['format']}, this version writes {FORMAT}"
@@ -322,7 +344,7 @@ def build_index(spec: str, *, fold_yo: bool = False, progress: Progress | None =
 
 def _build(src: Source, progress: Progress | None, save: bool) -> tuple[Index, Path | None]:
     fd = load_freqdict(src.path, fold_yo=src.fold_yo)
-    index = Index(*_ranked(fd.counts), name=src.name, params=src.params, progress=progress)
+    index = Index.from_counts(fd.counts, name=src.name, params=src.params, progress=progress)
     if not save:
         return index, None
     try:
@@ -332,11 +354,6 @@ def _build(src: Source, progress: Progress | None, save: bool) -> tuple[Index, P
         return index, None
     log.info("saved index %s (%d words)", src.index_path, len(index))
     return index, src.index_path
-
-
-def _ranked(counts: dict[str, int]) -> tuple[list[str], list[int]]:
-    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    return [w for w, _ in ranked], [c for _, c in ranked]
 
 
 def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False,

@@ -44,9 +44,10 @@ def test_words_filters(dict_file, capsys):
     (["words", "??", "--top", "-1"], "must not be negative"),
     (["words", "??", "--dict", "/nonexistent/d.txt"], "no such dictionary file"),
     (["index", "info", "nosuch"], "no index named 'nosuch'"),
+    (["words", "??", "--lang", "en", "--dict", "x.txt"], "give --lang or --dict, not both"),
 ])
 def test_errors_are_one_line(dict_file, capsys, argv, message):
-    if "--dict" not in argv and argv[0] == "words":
+    if "--dict" not in argv and "--lang" not in argv and argv[0] == "words":
         argv = argv + ["--dict", str(dict_file)]
     assert main(argv) == 2
     errors = [line for line in capsys.readouterr().err.splitlines()
@@ -63,7 +64,11 @@ def test_index_build_list_info(dict_file, capsys):
     assert len(rows) == 1 and rows[0]["words"] == 7
     assert main(["index", "info", rows[0]["name"], "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
-    assert info["status"] == "fresh" and info["words"] == 7 and info["patterns"] == 4 and info["top_words"][0] == "money"
+    assert info["status"] == "fresh" and info["words"] == 7 and info["patterns"] == 4
+    assert info["top_words"][0] == "money"
+    dict_file.write_text("other 1\n", encoding="utf-8")
+    assert main(["index", "info", rows[0]["name"], "--json"]) == 0
+    assert "changed" in json.loads(capsys.readouterr().out)["status"]
 
 
 def test_corrupt_index_through_the_real_command(dict_file, tmp_path):

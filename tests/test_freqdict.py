@@ -103,3 +103,17 @@ def test_wordfreq_export_other_language(tmp_path):
 def test_unknown_language():
     with pytest.raises(DictionaryError, match="unknown language 'xx'"):
         export_wordfreq("xx", "/nonexistent/xx.txt")
+
+
+def test_too_large_counts_and_wildcard_words_are_malformed(tmp_path):
+    path = _write(tmp_path, f"big {2**63}\nhuge 99999999999999999999999\nok {2**63 - 1}\n"
+                            "e.g. 5\nwh? 3\n".encode())
+    fd = load_freqdict(path)
+    assert fd.counts == {"ok": 2**63 - 1}
+    assert fd.report.malformed_lines == (1, 2, 4, 5)
+
+
+def test_overflowing_merged_count_is_one_clear_error(tmp_path):
+    path = _write(tmp_path, f"w {2**63 - 1}\nW 1\n".encode())
+    with pytest.raises(DictionaryError, match="summed count of 'w' exceeds"):
+        load_freqdict(path)

@@ -153,3 +153,20 @@ def test_prefix_filters():
     assert idx.prefix(min_count=8) == 3
     assert idx.prefix(top=2, min_count=1) == 2
     assert idx.prefix(min_count=11) == 0
+
+
+def test_words_of_more_than_256_distinct_letters():
+    wide = "".join(chr(0x4E00 + i) for i in range(300))
+    other = "".join(chr(0x4E00 + i) for i in range(299, -1, -1))
+    idx = Index.from_counts({wide: 2, other: 1, "ab": 3})
+    idx._check()
+    assert idx.same_pattern(wide).words() == [wide, other]
+    assert idx.same_pattern("ab").words() == ["ab"]
+    assert idx.by_pattern([0, 1]) == idx.select(pattern=pattern("ab"))
+    assert not idx.by_pattern([-1])
+
+
+def test_stats():
+    idx = Index.from_counts({"aa": 1, "ab": 2})
+    assert idx.stats() == {"words": 2, "letters": 2, "lengths": 1, "patterns": 2,
+                           "position_bitmaps": 3, "at_least_bitmaps": 1}

@@ -149,7 +149,7 @@ def test_unwritable_directory_keeps_index_in_memory(dict_file, tmp_path, monkeyp
     assert any("cannot write" in r.getMessage() and "memory only" in r.getMessage()
                for r in caplog.records)
     with pytest.raises(IndexFileError, match="cannot write"):
-        write_atomic(blocked / "x" / "y.bin", b"data")
+        write_atomic(blocked / "x" / "y.bin", b"data", create_dirs=True)
 
 
 def _build_in_child(args):
@@ -199,3 +199,28 @@ def test_save_then_read_header_only(dict_file, tmp_path):
     header = save_index(idx, out, source="s", source_sha256="0" * 64)
     assert read_header(out).fields == header
     assert read_index(out).words == idx.words
+
+
+def test_bitmap_ids_past_the_word_list_are_refused(dict_file):
+    from pyroaring import FrozenBitMap
+
+    idx, path = build_index(str(dict_file))
+    state = idx.__getstate__()
+    state["at"] = dict(state["at"])
+    state["at"][(0, "m")] = FrozenBitMap([0, 999])
+    header = read_header(path).fields
+    payload = pickle.dumps(state, protocol=5)
+    header["payload_length"] = len(payload)
+    head = json.dumps(header).encode()
+    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + payload
+                     + hashlib.sha256(payload).digest())
+    with pytest.raises(IndexFileError, match="id past the word list"):
+        read_index(path)
+
+
+def test_user_paths_are_not_created(tmp_path):
+    with pytest.raises(IndexFileError, match="cannot write"):
+        write_atomic(tmp_path / "typo" / "out.csv", b"x")
+    assert not (tmp_path / "typo").exists()
+    write_atomic(tmp_path / "made" / "out.bin", b"x", create_dirs=True)
+    assert (tmp_path / "made" / "out.bin").read_bytes() == b"x"

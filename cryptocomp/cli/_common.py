@@ -8,6 +8,7 @@ import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
+from ..errors import QueryError
 from ..index import Index
 from ..store import load_index
 
@@ -28,11 +29,12 @@ def add_dict_options(parser: argparse.ArgumentParser) -> None:
 def dict_spec(args: argparse.Namespace) -> str:
     """The dictionary the options name: --dict PATH, else --lang CODE, else en."""
     if args.dict and args.lang:
-        raise SystemExit("cryptocomp: error: give --lang or --dict, not both")
+        raise QueryError("give --lang or --dict, not both")
     return args.dict or args.lang or "en"
 
 
 def is_terminal(stream=None) -> bool:
+    """True when the stream (stdout by default) is a terminal."""
     stream = stream or sys.stdout
     return hasattr(stream, "isatty") and stream.isatty()
 
@@ -64,9 +66,11 @@ def open_index(args: argparse.Namespace) -> Index:
 
 
 def print_json(obj) -> None:
+    """Print a JSON value to stdout (UTF-8 text, not escapes)."""
     json.dump(obj, sys.stdout, ensure_ascii=False, indent=1)
     sys.stdout.write("\n")
 
 
 def per_million(count: int, total: int) -> float:
+    """A count as occurrences per million words of the dictionary."""
     return count * 1e6 / total if total else 0.0

@@ -6,7 +6,7 @@ import argparse
 import time
 
 from ..errors import CryptocompError, IndexFileError
-from ..store import (FORMAT, SUFFIX, Header, build_index, index_dir, list_indexes, read_header,
+from ..store import (SUFFIX, Header, stale_reason, build_index, index_dir, list_indexes, read_header,
                      read_index)
 from ._common import print_json, progress_bar
 
@@ -78,18 +78,8 @@ def _resolve_name(name: str):
 
 def _status(header: Header) -> str:
     """fresh, or why `load_index` would rebuild this file."""
-    from pathlib import Path
-
-    from ..freqdict import file_sha256
-
-    source = Path(header.get("source") or "")
-    if not source.is_file():
-        return "source dictionary missing"
-    if header.get("format") != FORMAT:
-        return "stale: older format (rebuilt on next use)"
-    if file_sha256(source) != header.get("source_sha256"):
-        return "stale: dictionary changed (rebuilt on next use)"
-    return "fresh"
+    reason = stale_reason(header)
+    return "fresh" if reason is None else f"stale: {reason} (rebuilt on next use)"
 
 
 def run_info(args: argparse.Namespace) -> int:
@@ -104,7 +94,7 @@ def run_info(args: argparse.Namespace) -> int:
         "path": str(path), "size": path.stat().st_size, "load_seconds": round(load_s, 3),
         "alphabet": index.alphabet, "lengths": f"{min(index.lengths(), default=0)}-"
                                                f"{index.max_length}",
-        "patterns": len(index._by_pattern), "position_bitmaps": len(index._at),
+        **{k: v for k, v in index.stats().items() if k not in ("words", "lengths")},
         "top_words": index.matches(index.all_ids()).words(10),
     })
     if args.json:
