@@ -76,6 +76,7 @@ _INF = float("inf")
 # the children check first pairs the children with this many of the most valuable rows
 # (see _Search._children_hopeful)
 _SCREEN = 64
+_ORDER = True
 
 
 @dataclass(frozen=True)
@@ -409,11 +410,11 @@ class _Search:
         fraction of the cost of pairing with every row."""
         n_children = len(choices)
         if n_children == 0:
-            return np.zeros(0, dtype=bool), None
+            return choices, np.zeros(0, dtype=bool), None
         # pairing up pays near the leaves only, where a child can hold at most two more
         # ell-words and most children die of their value caps
         if int(remaining.sum()) + blanks - ell >= 4 * ell:
-            return np.ones(n_children, dtype=bool), None
+            return choices, np.ones(n_children, dtype=bool), None
         args = (ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit, choices)
         hopeful = np.ones(n_children, dtype=bool)
         if len(rows) > 2 * _SCREEN:
@@ -423,22 +424,29 @@ class _Search:
             rest[top] = False
             pad = int(row_values[rest].max())
             chunk = max(1, 100_000 // _SCREEN)
+            screen = np.empty(n_children)
             for i in range(0, n_children, chunk):
                 picked = np.arange(i, min(i + chunk, n_children))
-                hopeful[picked] = self._child_bounds(*args, picked, top, pad)[0]
+                screen[picked] = self._child_bounds(*args, picked, top, pad)[0]
+            hopeful = screen < self.best
             self.screened += n_children - int(hopeful.sum())
+            if _ORDER:
+                order = np.argsort(screen, kind="stable")
+                choices, hopeful = choices[order], hopeful[order]
+                args = args[:-1] + (choices,)
         fits = np.zeros((n_children, len(rows)), dtype=bool)
         alive = np.flatnonzero(hopeful)
         chunk = max(1, 100_000 // max(1, len(rows)))  # bounds the c x k x F temporaries
         for i in range(0, len(alive), chunk):
             picked = alive[i:i + chunk]
-            hopeful[picked], fits[picked] = self._child_bounds(*args, picked, None, None)
-        return hopeful, fits
+            bound, fits[picked] = self._child_bounds(*args, picked, None, None)
+            hopeful[picked] = bound < self.best
+        return choices, hopeful, fits
 
     def _child_bounds(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value,
                       deficit, choices, picked, cols, pad) -> tuple[np.ndarray, np.ndarray]:
-        """For the children ``choices[picked]``: whether a cheap version of their bound beats
-        the best loss, and which rows fit each.  ``cols`` None: pair them with every row;
+        """For the children ``choices[picked]``: a cheap lower bound on their loss, and which
+        rows fit each.  ``cols`` None: pair them with every row;
         else with the rows at ``cols`` only, every other row counting as a word worth
         ``pad`` (the screen of :meth:`_children_hopeful`).
 
@@ -534,8 +542,7 @@ class _Search:
             else:
                 per = short_value
             extra = np.where(ok, np.minimum(extra, per), extra)
-        bound = loss + base * value[children] + base * child_value + extra
-        return bound < self.best, fits
+        return loss + base * value[children] + base * child_value + extra, fits
 
     def _cut_extra(self, L, ell, s, shortest, banned_rem, per_level, before, k, short_value):
         """Per child: the cut refinement of the bound for ``s`` tiles in shorter words (the
@@ -655,7 +662,7 @@ class _Search:
             x = int(np.flatnonzero(live)[np.argmin(holding[live])])
             choices = np.flatnonzero(sub[:, x] > 0)
             choices = choices[np.argsort(-value[choices], kind="stable")]
-            hopeful, child_fits = self._children_hopeful(ell, remaining, blanks, bans, loss, P,
+            choices, hopeful, child_fits = self._children_hopeful(ell, remaining, blanks, bans, loss, P,
                                                          rows, sub, real, value, deficit, choices)
             allowed = np.ones(len(rows), dtype=bool)
             for a, (j, hope) in enumerate(zip(choices, hopeful)):

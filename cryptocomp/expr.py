@@ -205,9 +205,13 @@ class Puzzle:
         return self.render()
 
 
+_MARKERS = frozenset(OPERATORS + "=()" + "".join(_SYNONYMS))
+
+
 def looks_like_expression(text: str) -> bool:
-    """True when the text has an operator or ``=`` (else it is a word template)."""
-    return any(ch in text for ch in OPERATORS + "=" + "".join(_SYNONYMS))
+    """True when the text has an operator, ``=`` or a parenthesis (else it is a word template)."""
+    # a parenthesis never belongs in a template: the parser's caret explains "()" better
+    return not _MARKERS.isdisjoint(text)
 
 
 class _Parser:

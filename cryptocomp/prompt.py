@@ -36,6 +36,7 @@ import time
 from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ContextManager, Iterable, Iterator, TextIO
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # the heavy imports stay lazy so the prompt starts fast
     from .store import Source
 
 __all__ = ["Session", "Settings", "Result", "Row", "Outcome", "COMMANDS", "JSON_FORMAT",
+           "MAX_MINFREQ", "MIN_MINFREQ", "SOLUTIONS_KEPT",
            "parse_top", "parse_minfreq", "parse_limit", "result_table", "help_table",
            "plain_lines", "result_json", "save_result", "render_ansi", "error_text",
            "banner_text", "Screen", "respond", "interact", "run_lines", "completer",
@@ -66,6 +68,12 @@ Kind = str  # "compose" | "solve" | "words"
 
 JSON_FORMAT = 1  # version of the JSON values result_json() and :save write
 INTERACTIVE_TOP = 20  # rows shown at the prompt unless :top says otherwise
+SOLUTIONS_KEPT = 10_000  # solutions a solve stores for :save (more if :top asks for more)
+# :minfreq bounds, per million: no word is used more than a million times per million, and
+# below 1e-30 every word of any real dictionary passes; the bounds also keep the exact
+# arithmetic cheap (Fraction("1e-999999999") would compute 10**999999999)
+MAX_MINFREQ = Fraction(1_000_000)
+MIN_MINFREQ = Fraction(1, 10 ** 30)
 
 # name -> (argument, what it does); the order is the :help order
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -76,7 +84,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ":top": ("N|all", "show at most N results (all: no truncation)"),
     ":minfreq": ("F|off", "only words used at least F times per million"),
     ":limit": ("N|off", "only the N most frequent words of the dictionary"),
-    ":save": ("FILE", "save the last results, all of them, to FILE.csv or FILE.json"),
+    ":save": ("FILE", "save the last results, all of them (solutions: the first 10,000), "
+                      "to FILE.csv or FILE.json"),
     ":quit": ("", "leave (Ctrl-D does too)"),
 }
 _ALIASES = {":q": ":quit", ":exit": ":quit", ":h": ":help", ":?": ":help"}
@@ -94,7 +103,8 @@ class Settings:
 
     def _check(self) -> None:
         assert self.top is None or self.top >= 1, self.top
-        assert self.minfreq is None or self.minfreq > 0, self.minfreq
+        assert self.minfreq is None or MIN_MINFREQ <= self.minfreq <= MAX_MINFREQ, \
+            self.minfreq
         assert self.limit is None or self.limit >= 1, self.limit
 
     def min_count(self, total: int) -> int | None:
@@ -169,6 +179,7 @@ class Result:
     dictionary: str  # its short name: language code or file name
     rows: Sequence[Row]
     total: int  # len(rows) for compose/words; the exact solution count for solve
+    # (a solve stores at most max(SOLUTIONS_KEPT, :top) rows: total may exceed len(rows))
 
     def _check(self) -> None:
         assert self.kind in ("compose", "solve", "words"), self.kind
@@ -195,7 +206,18 @@ def _per_million(count: int, total: int) -> float:
 
 
 def _fraction_text(x: Fraction) -> str:
-    return str(int(x)) if x.denominator == 1 else f"{float(x):g}"
+    """A positive number in a few characters, however large or small (never raises)."""
+    if x.denominator == 1 and x < 10 ** 15:
+        return str(x.numerator)
+    if Fraction(1, 10 ** 300) < x < 10 ** 300:
+        return f"{float(x):g}"
+    # beyond what a float holds: the exponent from the logarithm (math.log10 takes any int)
+    exponent = math.log10(x.numerator) - math.log10(x.denominator)
+    power = math.floor(exponent)
+    mantissa = round(10 ** (exponent - power), 5)
+    if mantissa >= 10:
+        mantissa, power = mantissa / 10, power + 1
+    return f"{mantissa:g}e{power:+d}"
 
 
 @contextmanager
@@ -373,8 +395,11 @@ class Session:
             raise QueryError("nothing to save yet: run a query first")
         path = Path(os.path.expanduser(arg))
         save_result(self.last, path)
-        n = len(self.last.rows)
-        return Outcome(message=f"saved {n} {self.last.noun}{'s' if n != 1 else ''} to {path}")
+        n, total, noun = len(self.last.rows), self.last.total, self.last.noun
+        if n < total:  # a solve keeps only the first solutions: say so
+            return Outcome(message=f"saved {n:,} of {total:,} {noun}s to {path} (a solve "
+                                   f"keeps the first {n:,})")
+        return Outcome(message=f"saved {n:,} {noun}{'s' if n != 1 else ''} to {path}")
 
     # -- queries --------------------------------------------------------------------------
 
@@ -409,7 +434,8 @@ class Session:
     def _solve(self, text: str) -> Result:
         from .solve import solve
 
-        cap = self.settings.top if self.settings.top is not None else 1000
+        # keep more than are shown, so that :save has them (its message says when not all)
+        cap = max(SOLUTIONS_KEPT, self.settings.top or 0)
         solved = solve(text, cap=cap)
         rows = [Row(None, "", 0, 0.0, solved.puzzle, eq, dict(sol))
                 for eq, sol in zip(solved.equations, solved.solutions)]
@@ -422,17 +448,43 @@ def parse_top(arg: str) -> int | None:
 
 
 def parse_minfreq(arg: str) -> Fraction | None:
-    """The argument of :minfreq / --minfreq: uses per million (exact), or off (None)."""
-    if arg.strip().lower() in ("off", "0", "none"):
+    """The argument of :minfreq / --minfreq: uses per million (exact, MIN_MINFREQ to
+    MAX_MINFREQ), or off (None)."""
+    text = arg.strip()
+    if text.lower() in ("off", "0", "none"):
         return None
+    shown = repr(arg) if len(arg) <= 40 else repr(arg[:37] + "...")
+    # a decimal is read as a Decimal, whose exponent stays an exponent: Fraction("1e-999999999")
+    # would compute 10**999999999; Fraction reads the rest ("1/3") exactly
     try:
-        value = Fraction(arg.strip())
+        rough = Decimal(text.replace("_", ""))
+    except InvalidOperation:
+        rough = None
+    try:
+        if rough is None:
+            value = Fraction(text)
+        elif rough.is_finite() and rough > 0:
+            if not _MIN_DECIMAL <= rough <= _MAX_DECIMAL:
+                raise _minfreq_range(shown)
+            value = Fraction(rough)
+        else:
+            value = None
     except (ValueError, ZeroDivisionError):
         value = None
     if value is None or value <= 0:
         raise QueryError(f":minfreq wants a positive number of uses per million or 'off', "
-                         f"not {arg!r}")
+                         f"not {shown}")
+    if not MIN_MINFREQ <= value <= MAX_MINFREQ:
+        raise _minfreq_range(shown)
     return value
+
+
+_MIN_DECIMAL, _MAX_DECIMAL = Decimal("1e-30"), Decimal(1_000_000)  # exact copies of the bounds
+
+
+def _minfreq_range(shown: str) -> QueryError:
+    return QueryError(f":minfreq is in uses per million, from 1e-30 to 1,000,000 "
+                      f"(every word), not {shown}")
 
 
 def parse_limit(arg: str) -> int | None:
@@ -522,7 +574,9 @@ def result_table(result: Result, top: int | None) -> "RenderableType":
     if shown:
         parts.append(table)
     if more:
-        parts.append(Text(f"… and {more:,} more (:top N shows more, :save FILE keeps them all)",
+        kept = "them all" if len(result.rows) == result.total else \
+            f"the first {len(result.rows):,}"
+        parts.append(Text(f"… and {more:,} more (:top N shows more, :save FILE keeps {kept})",
                           style="italic"))
     return Group(*parts)
 
@@ -863,6 +917,15 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
                 _json_line(out, {"format": JSON_FORMAT, "query": line, "error": str(exc)})
             else:
                 err.write(f"cryptocomp: {error_text(exc)}\n")
+            continue
+        except Exception as exc:  # a bug must not cost the user the rest of the input
+            log.debug("internal error on %r", line, exc_info=True)
+            status = 2
+            message = f"internal error: {type(exc).__name__}: {exc} (please report it)"
+            if as_json:
+                _json_line(out, {"format": JSON_FORMAT, "query": line, "error": message})
+            else:
+                err.write(f"cryptocomp: {message}\n")
             continue
         if outcome.quit:
             break

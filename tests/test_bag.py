@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from unittest import mock
+
+import numpy as np
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from cryptocomp import CryptocompError, Index
-from cryptocomp.bag import _cuts, best_bag, check_bag
+from cryptocomp import bag as bag_module
+from cryptocomp.bag import _cuts, _Search, best_bag, check_bag
 from cryptocomp.cli import main
 from cryptocomp.tiles import make_tileset
 
@@ -68,6 +72,74 @@ def test_bag_matches_exhaustive_search(words, counts, values, blanks, max_length
         return
     assert got is not None and got.proved and got.total == want == got.upper_bound
     assert check_bag(got.words, tiles, index, max_length=max_length) == want
+
+
+_SMALL_BAGS = (
+    st.lists(st.text(alphabet="abcde", min_size=1, max_size=4), min_size=1, max_size=10,
+             unique=True),
+    st.lists(st.integers(0, 2), min_size=5, max_size=5),
+    st.lists(st.integers(1, 5), min_size=5, max_size=5),
+    st.integers(0, 2), st.integers(2, 4))
+
+
+@settings(max_examples=80, deadline=None)
+@given(*_SMALL_BAGS)
+def test_screened_children_check_matches_exhaustive_search(words, counts, values, blanks,
+                                                           max_length):
+    # a screen of one row makes the children check screen on every tiny case
+    tiles = make_tileset({f: (n, v) for f, n, v in zip("abcde", counts, values)}, blanks)
+    if sum(counts) + blanks == 0:
+        return
+    index = Index.from_counts({w: 1 for w in words})
+    want = _oracle(index.words, tiles, max_length)
+    with mock.patch.object(bag_module, "_SCREEN", 1):
+        got = best_bag(tiles, index, max_length=max_length, time_limit=None)
+    if want is None:
+        assert got is None
+        return
+    assert got is not None and got.proved and got.total == want == got.upper_bound
+    assert check_bag(got.words, tiles, index, max_length=max_length) == want
+
+
+@settings(max_examples=80, deadline=None)
+@given(*_SMALL_BAGS)
+def test_screen_bound_never_exceeds_the_exact_pairing(words, counts, values, blanks,
+                                                      max_length):
+    # at every children check, the screened bound of each child (a few rows, the others
+    # padded) is at most its bound from pairing with every row, and the exact pairing's
+    # fits are the rows that really fit the child
+    tiles = make_tileset({f: (n, v) for f, n, v in zip("abcde", counts, values)}, blanks)
+    if sum(counts) + blanks == 0:
+        return
+    index = Index.from_counts({w: 1 for w in words})
+    checked = []
+    exact_check = _Search._children_hopeful
+
+    def compare(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit,
+                choices):
+        args = (ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit, choices)
+        picked = np.arange(len(choices))
+        exact, fits = self._child_bounds(*args, picked, None, None)
+        for n_top in range(len(rows)):
+            top = np.sort(np.argsort(-P.value[rows], kind="stable")[:n_top])
+            rest = np.setdiff1d(np.arange(len(rows)), top)
+            pad = int(P.value[rows][rest].max())
+            screened = self._child_bounds(*args, picked, top, pad)[0]
+            assert (screened <= exact).all()
+        for a, j in enumerate(choices):
+            child = remaining - real[j]
+            for i in range(len(rows)):
+                need = int(np.maximum(sub[i] - child, 0).sum())
+                want = (need <= blanks - deficit[j] and P.first[rows[i]] != P.first[rows[j]]
+                        and i not in choices[:a + 1])
+                assert fits[a, i] == want
+        checked.append(len(choices))
+        return exact_check(self, *args)
+
+    with mock.patch.object(_Search, "_children_hopeful", compare):
+        got = best_bag(tiles, index, max_length=max_length, time_limit=None)
+    want = _oracle(index.words, tiles, max_length)
+    assert (got.total if got else None) == want
 
 
 @settings(max_examples=40, deadline=None)

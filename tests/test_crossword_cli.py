@@ -60,3 +60,31 @@ def test_square_command(tmp_path, capsys):
     assert all(rows[i][j] == rows[j][i] for i in range(3) for j in range(3))
     assert all(r in words for r in rows)
     assert main(["square", "1", "--dict", str(wf)]) == 2
+
+
+def test_oversized_grids_and_bad_letters_are_refused_in_one_line(tmp_path, capsys):
+    wf = _words_file(tmp_path, ["cat", "dog"])
+    cases = {"huge.txt": ("100000 100000\n0 0 3 h\n", "bad grid size 100000x100000"),
+             "huge.ipuz": (json.dumps({"kind": ["http://ipuz.org/crossword#1"],
+                                       "dimensions": {"width": 5000, "height": 1},
+                                       "puzzle": [[0] * 5000]}), "bad grid size 5000x1"),
+             "dot.txt": ("İ..\n...\n", "given letter 'İ' at row 1, column 1 is not a single")}
+    for name, (text, needle) in cases.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        assert main(["fill", str(path), "--dict", str(wf)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("cryptocomp: error: ") and needle in err and err.count("\n") == 1
+
+
+def test_unreadable_clue_file_is_one_line(tmp_path, capsys):
+    wf = _words_file(tmp_path, ["cat", "dog"])
+    grid = tmp_path / "g.txt"
+    grid.write_text("...\n", encoding="utf-8")
+    latin1 = tmp_path / "clues.tsv"
+    latin1.write_bytes("caf\xe9\tcoffee\n".encode("latin-1"))
+    for clues, needle in [(tmp_path, "clue file is a directory"),
+                          (latin1, "clue file is not UTF-8 text")]:
+        assert main(["fill", str(grid), "--dict", str(wf), "--clues", str(clues)]) == 2
+        err = capsys.readouterr().err
+        assert err == f"cryptocomp: error: {needle}: {clues}\n"

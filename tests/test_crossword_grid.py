@@ -156,6 +156,11 @@ def test_shipped_grid_is_american_style():
     ("...\n.*.\n...", "unknown character '*' at row 2, column 2"),
     ("#.#\n###", "no slot"),
     ("", "no rows"),
+    # 'İ' lower-cases to 'i' + a combining dot: two characters, not one given letter
+    ("İ.\n..", "given letter 'İ' at row 1, column 1 is not a single letter"),
+    (".ক়\n..", "unknown character"),  # a decomposed letter: the mark is no cell of its own
+    ("." * 1001 + "\n" + "." * 1001, "bad grid size 1001x2 (width and height must be 1 to 1000)"),
+    ("..\n" * 1001, "bad grid size 2x1001"),
 ])
 def test_bad_text_grids(text, needle):
     with pytest.raises(GridError) as err:
@@ -168,10 +173,35 @@ def test_bad_text_grids(text, needle):
     ("3 3\n0 0 3 d", "expected 'x y length h|v'"),
     ("3 3\n0 0 4 h", "leaves the 3x3 grid"),
     ("3 3\n0 0 3 h\n1 0 2 h", "overlaps slot 1"),
+    ("100000 100000\n0 0 3 h", r"bad grid size 100000x100000 \(width and height must be 1 to 1000"),
+    ("1001 3\n0 0 3 h", "bad grid size 1001x3"),
+    ("0 0\n0 0 3 h", "bad grid size 0x0"),
+    ("3 3\n0 0 1000000000000 h", "leaves the 3x3 grid"),  # refused before listing its cells
+    ("3 3\n0 -1 2 v", "leaves the 3x3 grid"),
 ])
 def test_bad_slot_lists(text, needle):
     with pytest.raises(GridError, match=needle):
         parse_slots(text)
+
+
+def test_grid_size_limit_is_inclusive():
+    grid = parse_slots("1000 1000\n0 0 1000 h\n999 0 1000 v")
+    grid._check()
+    assert (grid.width, grid.height) == (1000, 1000) and [s.length for s in grid.slots] == \
+        [1000, 1000]
+    assert parse_text(("." * 1000 + "\n") * 2).width == 1000
+
+
+def test_given_letters_are_stored_as_one_lower_case_letter():
+    grid = parse_text("Ä.\n.Я")
+    grid._check()
+    assert grid.given == {(0, 0): "ä", (1, 1): "я"}
+    ipuz = json.dumps({"kind": ["http://ipuz.org/crossword#1"],
+                       "dimensions": {"width": 2, "height": 2},
+                       "puzzle": [[{"cell": 1, "value": "A\u0308"}, 0], [0, 0]]})
+    assert parse_ipuz(ipuz).given == {(0, 0): "ä"}  # NFC: one letter
+    with pytest.raises(GridError, match="not a single letter"):
+        Grid.from_cells(2, 2, [(0, 0), (0, 1)], {(0, 0): "İ"})
 
 
 def test_bad_ipuz():
@@ -182,6 +212,18 @@ def test_bad_ipuz():
     with pytest.raises(GridError, match="puzzle row 1"):
         parse_ipuz(json.dumps({"kind": ["http://ipuz.org/crossword#1"],
                                "dimensions": {"width": 3, "height": 1}, "puzzle": [[0, 0]]}))
+    for width, height in [(100000, 100000), (1001, 1), (0, 2), (2, -1)]:
+        with pytest.raises(GridError, match=f"bad grid size {width}x{height} .* 1 to 1000"):
+            parse_ipuz(json.dumps({"kind": ["http://ipuz.org/crossword#1"],
+                                   "dimensions": {"width": width, "height": height},
+                                   "puzzle": [[0] * max(width, 0)] * max(height, 0)
+                                   if width * height < 10 else []}))
+    for value in ["İ", "ab"]:
+        with pytest.raises(GridError, match=f"given letter '{value}' in ipuz at row 1, column 2 "
+                                            f"is not a single letter"):
+            parse_ipuz(json.dumps({"kind": ["http://ipuz.org/crossword#1"],
+                                   "dimensions": {"width": 2, "height": 1},
+                                   "puzzle": [[0, {"cell": 0, "value": value}]]}))
 
 
 def test_unreadable_files(tmp_path):
@@ -195,6 +237,24 @@ def test_unreadable_files(tmp_path):
         read_grid(bad)
     with pytest.raises(GridError, match="clue file not found"):
         read_clues(str(tmp_path / "nope.tsv"))
+    with pytest.raises(GridError, match="clue file is a directory"):
+        read_clues(str(tmp_path))
+    with pytest.raises(GridError, match=f"^clue file is not UTF-8 text: {bad}$"):
+        read_clues(str(bad))
+
+
+def test_read_clues_closes_its_file(tmp_path):
+    import gc
+    import warnings
+
+    path = tmp_path / "clues.tsv"
+    path.write_text("# comment\nCat\ta pet\n\ndog\t a friend \n", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clues = read_clues(str(path))
+        gc.collect()
+    assert clues == {"cat": "a pet", "dog": "a friend"}
+    assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
 def test_slot_longer_than_any_word_and_unknown_letter():

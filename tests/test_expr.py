@@ -75,6 +75,12 @@ def test_looks_like_expression():
     assert looks_like_expression("a=b")
     assert not looks_like_expression("?р??а")
     assert not looks_like_expression("барабан")
+    # parentheses alone mark an expression too, so the parser reports what is wrong with them
+    for text in ["()", "(send)", "(", "send)", "a×b", "a÷b"]:
+        assert looks_like_expression(text), text
+    with pytest.raises(ExpressionError, match=r"empty operand before '\)'") as info:
+        parse("()")
+    assert info.value.caret().splitlines()[1] == " ^"
 
 
 @pytest.mark.parametrize("text, fragment, position", [

@@ -164,6 +164,14 @@ def test_minfreq_converts_per_million_to_counts_exactly():
     (":limit -3", ":limit wants a positive whole number"),
     (":minfreq -1", ":minfreq wants a positive number"),
     (":minfreq lots", ":minfreq wants a positive number"),
+    (":minfreq 1e999999", "from 1e-30 to 1,000,000 (every word), not '1e999999'"),
+    (":minfreq 1000000.5", "from 1e-30 to 1,000,000"),
+    (":minfreq 1e-999999999", "from 1e-30 to 1,000,000"),  # refused without computing 10**1e9
+    (":minfreq -1e999999999", ":minfreq wants a positive number"),
+    (":minfreq 1" + "0" * 5000, "from 1e-30 to 1,000,000 (every word), not '100000"),
+    (":minfreq 10000001/10", "from 1e-30 to 1,000,000"),
+    (":minfreq nan", ":minfreq wants a positive number"),
+    ("()", "empty operand before ')'"),  # an expression (not a template of letter '(')
     (":same", "usage: :same WORD"),
     (":save", "usage: :save"),
     (":save out.csv", "nothing to save yet"),
@@ -178,6 +186,34 @@ def test_bad_lines_are_one_line_errors_and_change_nothing(line, message):
         session.execute(line)
     assert message in str(err.value) and "\n" not in str(err.value)
     assert (session.index, session.settings) == before
+
+
+def test_minfreq_bounds_are_inclusive_and_any_value_describes_itself():
+    session = _session()
+    for arg, value in [("1000000", Fraction(10 ** 6)), ("1e6", Fraction(10 ** 6)),
+                       ("1e-30", Fraction(1, 10 ** 30)), ("1/3", Fraction(1, 3)),
+                       ("2_500", Fraction(2500))]:
+        session.execute(f":minfreq {arg}")
+        assert session.settings.minfreq == value
+        session._check()
+        assert "minfreq" in session.toolbar()
+    session.execute(":minfreq 1e6")
+    assert session.execute(Q).result.total == 0  # no word is every word of the dictionary
+    # Settings built directly are not parsed: describing them must not fail either
+    assert "minfreq 1e+5000/M" in Settings(minfreq=Fraction(10 ** 5000)).describe()
+    assert "minfreq 2.5e+5000/M" in Settings(minfreq=Fraction(5 * 10 ** 5000, 2)).describe()
+    assert "minfreq 1e-5000/M" in Settings(minfreq=Fraction(1, 10 ** 5000)).describe()
+    assert "minfreq 1.23457e+17/M" in Settings(minfreq=Fraction(123456789012345678)).describe()
+    assert "minfreq 999999999999999/M" in Settings(minfreq=Fraction(10 ** 15 - 1)).describe()
+
+
+def test_minfreq_option_out_of_range_is_one_line(capsys):
+    from cryptocomp.cli import main
+
+    assert main(["--minfreq", "1e999999"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cryptocomp: error: :minfreq is in uses per million") and \
+        err.count("\n") == 1
 
 
 def test_commands_set_the_filters_shown_in_the_toolbar():
@@ -250,12 +286,15 @@ def test_solve_lists_solutions_and_counts_them():
     result._check()
     assert result.kind == "solve" and result.total == 1
     assert [r.solution for r in result.rows] == ["9567+1085=10652"]
-    # a puzzle with many solutions: the count is exact, the rows capped by :top
+    # a puzzle with many solutions: the count is exact; every one is kept, :top are shown
     session.execute(":top 3")
     result = session.execute("A+B=C").result
-    assert result.total == solve("A+B=C", cap=1000).count > 3 and len(result.rows) == 3
+    everything = solve("A+B=C", cap=1000)
+    assert result.total == everything.count == len(everything.equations) > 3
+    assert [r.solution for r in result.rows] == everything.equations
     text = _plain(result_table(result, 3))
-    assert f"and {result.total - 3} more" in text
+    assert f"and {result.total - 3} more" in text and "keeps them all" in text
+    assert text.count("a+b=c") == 1 and sum(e in text for e in everything.equations) == 3
 
 
 def test_bad_expression_error_has_a_caret_under_the_column():
@@ -319,6 +358,43 @@ def test_colour_codes_only_decorate_the_text():
 
 
 # -- :save --------------------------------------------------------------------------------
+
+def test_save_after_solve_writes_every_solution_not_just_top(tmp_path):
+    from cryptocomp.solve import solve
+
+    session = _session(top=2)
+    result = session.execute("AB+C=DE").result
+    everything = solve("AB+C=DE", cap=100_000)
+    assert 2 < everything.count == len(everything.equations) <= 10_000
+    assert session.execute(f":save {tmp_path / 's.csv'}").message == \
+        f"saved {everything.count:,} solutions to {tmp_path / 's.csv'}"
+    with open(tmp_path / "s.csv", newline="", encoding="utf-8") as fh:
+        assert [row["solution"] for row in csv.DictReader(fh)] == everything.equations
+    assert plain_lines(result, 2) == [f"ab+c=de\t{e}" for e in everything.equations[:2]]
+
+
+def test_save_after_solve_with_more_solutions_than_kept_says_so(tmp_path, monkeypatch):
+    from cryptocomp import prompt
+    from cryptocomp.solve import solve
+
+    monkeypatch.setattr(prompt, "SOLUTIONS_KEPT", 5)  # the real cap, 10,000, in miniature
+    everything = solve("AB+C=DE", cap=100_000)
+    session = _session(top=2)
+    result = session.execute("AB+C=DE").result
+    result._check()
+    assert result.total == everything.count > 5 and \
+        [r.solution for r in result.rows] == everything.equations[:5]
+    text = _plain(result_table(result, 2))
+    assert f"and {everything.count - 2:,} more" in text and "keeps the first 5)" in text
+    path = tmp_path / "s.json"
+    assert session.execute(f":save {path}").message == \
+        f"saved 5 of {everything.count:,} solutions to {path} (a solve keeps the first 5)"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["total"] == everything.count
+    assert [r["solution"] for r in data["results"]] == everything.equations[:5]
+    session.execute(":top 7")  # a larger :top keeps (and shows) that many
+    assert len(session.execute("AB+C=DE").result.rows) == 7
+
 
 def test_save_csv_and_json_hold_every_row(tmp_path):
     session = _session(top=1)
@@ -418,6 +494,25 @@ def test_a_bug_in_a_query_does_not_end_the_session(monkeypatch):
     monkeypatch.setattr(compose_module, "compose", broken)
     out = _drive(_session(), f"SEND+MORE\n{Q}\n")
     assert "internal error: ValueError: boom" in out and QS in out
+
+
+def test_a_bug_in_a_piped_query_does_not_end_the_input(monkeypatch):
+    compose_module = importlib.import_module("cryptocomp.compose")
+
+    def broken(*args, **kwargs):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(compose_module, "compose", broken)
+    out, err = io.StringIO(), io.StringIO()
+    assert run_lines(_session(top=None), ["SEND+MORE\n", f"{Q}\n"], out, err) == 2
+    assert err.getvalue() == "cryptocomp: internal error: ValueError: boom (please report it)\n"
+    assert [line.split("\t")[1] for line in out.getvalue().splitlines()] == QW
+    out = io.StringIO()
+    assert run_lines(_session(top=None), ["SEND+MORE", Q], out, io.StringIO(), as_json=True) == 2
+    first, second = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert first == {"format": 1, "query": "SEND+MORE",
+                     "error": "internal error: ValueError: boom (please report it)"}
+    assert [r["word"] for r in second["results"]] == QW
 
 
 def test_lang_lists_codes_and_refuses_paths(en_path):

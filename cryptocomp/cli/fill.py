@@ -56,8 +56,9 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
 def register(sub) -> None:
     p = sub.add_parser("fill", help="fill a crossword grid with dictionary words",
                        description="Fill a grid (text: # block, . empty, letters given; a "
-                                   "slot list 'W H' + 'x y len h|v'; or .ipuz) so every slot "
-                                   "holds a different dictionary word, common words first.")
+                                   "slot list 'W H' + 'x y len h|v'; or .ipuz; at most "
+                                   "1000x1000) so every slot holds a different dictionary "
+                                   "word, common words first.")
     p.add_argument("grid", help="grid file (.txt text grid, slot list, or .ipuz), or the name "
                                 "of a shipped grid (american15)")
     _add_fill_options(p)

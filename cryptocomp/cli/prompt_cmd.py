@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show at most N results a query, or all (default: 20 at the prompt, "
                         "all when piped)")
     p.add_argument("--minfreq", default=None, metavar="F",
-                   help="only words used at least F times per million")
+                   help="only words used at least F times per million (1e-30 to 1,000,000)")
     p.add_argument("--limit", default=None, metavar="N",
                    help="only the N most frequent words of the dictionary")
     p.add_argument("--no-history", action="store_true", help="keep no history file")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from importlib import resources
 
 from ..bag import best_bag
@@ -114,8 +115,8 @@ def run_bag(args: argparse.Namespace) -> int:
     if args.time_limit < 0:
         raise CryptocompError("--time-limit must not be negative")
     tiles, index = _open(args)
-    progress = (lambda message: log.info("bag: %s", message)) if is_terminal(
-        __import__("sys").stderr) else None
+    progress = (lambda message: log.info("bag: %s", message)) if is_terminal(sys.stderr) \
+        else None
     result = best_bag(tiles, index, max_length=args.max_length,
                       time_limit=args.time_limit or None, progress=progress)
     if result is None:

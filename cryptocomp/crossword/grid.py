@@ -16,15 +16,20 @@ row whose cells are shared with the column of the same number.
 Text grid format (version 1)
 ----------------------------
 One row a line, one character a cell: ``#`` a block, ``.`` (or ``?``, ``_``)
-an empty cell, a letter a given letter (any alphabet; stored in lower case).
-Lines starting with ``;`` are comments; blank lines before and after the grid
-are ignored.  All rows must have the same number of cells.
+an empty cell, a letter a given letter (any alphabet; stored in lower case,
+NFC, and it must stay one character there: ``İ``, whose lower case is ``i`` plus
+a combining dot, is refused).  Lines starting with ``;`` are comments; blank
+lines before and after the grid are ignored.  All rows must have the same
+number of cells.
 
 Slot-list format (version 1, the textbook filler's ``crossword.txt``)
 ---------------------------------------------------------------------
 First line ``W H`` (width, height); then one slot a line, ``x y length dir``
 with 0-based column ``x`` and row ``y`` of the first cell and ``dir`` ``h``
 (across) or ``v`` (down).  Cells no slot covers are blocks.
+
+Size limit (every format, ipuz too): width and height are at most
+:data:`MAX_SIDE` (1000) cells.
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ from ..alphabet import normalize
 from ..errors import CryptocompError
 
 __all__ = ["Cell", "Letter", "Slot", "Grid", "GridError", "parse_text", "format_text",
-           "parse_slots", "format_slots", "read_grid", "BLOCK", "EMPTY"]
+           "parse_slots", "format_slots", "read_grid", "given_letter", "check_size", "BLOCK",
+           "EMPTY", "MAX_SIDE"]
 
 Cell = tuple[int, int]  # (row, column), 0-based
 Letter = str
@@ -48,10 +54,27 @@ EMPTY = "."
 _EMPTY_CHARS = frozenset(".?_")
 TEXT_FORMAT = 1
 SLOTS_FORMAT = 1
+MAX_SIDE = 1000  # cells a side: far beyond any crossword, and drawing stays cheap
 
 
 class GridError(CryptocompError):
     """A grid cannot be read or cannot be filled from the given word list at all."""
+
+
+def check_size(width: int, height: int, where: str = "grid") -> None:
+    """Raise GridError unless 1 <= width, height <= MAX_SIDE."""
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+        raise GridError(f"{where}: bad grid size {width}x{height} (width and height must be "
+                        f"1 to {MAX_SIDE})")
+
+
+def given_letter(ch: str, where: str) -> Letter:
+    """``ch`` as a stored given letter (NFC, lower case); GridError unless one letter."""
+    letter = normalize(ch)
+    if len(letter) != 1 or not letter.isalpha():
+        raise GridError(f"given letter {ch!r} {where} is not a single letter "
+                        f"(lower-cased it is {letter!r}, {len(letter)} characters)")
+    return letter
 
 
 @dataclass(frozen=True)
@@ -95,6 +118,7 @@ class Grid:
         if not rows:
             raise GridError("empty grid: no rows")
         width = len(rows[0])
+        check_size(width, len(rows), "text grid")
         given: dict[Cell, Letter] = {}
         open_cells: set[Cell] = set()
         for r, row in enumerate(rows):
@@ -108,7 +132,7 @@ class Grid:
                     open_cells.add((r, c))
                 elif ch.isalpha():
                     open_cells.add((r, c))
-                    given[(r, c)] = normalize(ch)
+                    given[(r, c)] = given_letter(ch, f"at row {r + 1}, column {c + 1}")
                 else:
                     raise GridError(f"unknown character {ch!r} at row {r + 1}, column {c + 1} "
                                     f"(use {BLOCK} for a block, {EMPTY} for an empty cell, "
@@ -119,6 +143,7 @@ class Grid:
     def from_cells(cls, width: int, height: int, open_cells: Iterable[Cell],
                    given: Mapping[Cell, Letter] | None = None) -> "Grid":
         """A drawn grid: slots are the maximal runs of >= 2 open cells across and down."""
+        check_size(width, height)
         open_set = set(open_cells)
         runs: list[tuple[Direction, tuple[Cell, ...]]] = []
         for direction, (dr, dc) in (("across", (0, 1)), ("down", (1, 0))):
@@ -135,7 +160,9 @@ class Grid:
                         runs.append((direction, tuple(cells)))
         if not runs:
             raise GridError("the grid has no slot (no run of two or more open cells)")
-        grid = cls(width, height, _numbered(runs), dict(given or {}))
+        letters = {(r, c): given_letter(ch, f"at row {r + 1}, column {c + 1}")
+                   for (r, c), ch in (given or {}).items()}
+        grid = cls(width, height, _numbered(runs), letters)
         grid._check()
         return grid
 
@@ -143,8 +170,7 @@ class Grid:
     def from_slot_specs(cls, width: int, height: int,
                         specs: Iterable[tuple[int, int, int, str]]) -> "Grid":
         """A grid from explicit ``(x, y, length, 'h'|'v')`` slots (the slot-list format)."""
-        if width <= 0 or height <= 0:
-            raise GridError(f"bad grid size {width}x{height}")
+        check_size(width, height, "slot list")
         runs: list[tuple[Direction, tuple[Cell, ...]]] = []
         covered: dict[tuple[Direction, Cell], int] = {}
         for n, (x, y, length, d) in enumerate(specs, 1):
@@ -153,11 +179,13 @@ class Grid:
             if length < 1:
                 raise GridError(f"slot {n}: length {length} is not positive")
             direction = "across" if d == "h" else "down"
+            # checked before the cells are listed: a huge length must not build a huge tuple
+            end_x, end_y = (x + length - 1, y) if d == "h" else (x, y + length - 1)
+            if not (0 <= x and 0 <= y and end_x < width and end_y < height):
+                raise GridError(f"slot {n} ({x} {y} {length} {d}) leaves the "
+                                f"{width}x{height} grid")
             cells = tuple((y, x + i) if d == "h" else (y + i, x) for i in range(length))
             for r, c in cells:
-                if not (0 <= r < height and 0 <= c < width):
-                    raise GridError(f"slot {n} ({x} {y} {length} {d}) leaves the "
-                                    f"{width}x{height} grid")
                 if (direction, (r, c)) in covered:
                     raise GridError(f"slot {n} overlaps slot {covered[(direction, (r, c))]} "
                                     f"in the same direction")
@@ -238,6 +266,7 @@ class Grid:
                 r, c = cell
                 assert 0 <= r < self.height and 0 <= c < self.width
             assert len(ch) == 1 and ch == normalize(ch), f"bad given letter {ch!r}"
+        assert 1 <= self.width <= MAX_SIDE and 1 <= self.height <= MAX_SIDE
 
 
 def _numbered(runs: list[tuple[Direction, tuple[Cell, ...]]]) -> tuple[Slot, ...]:
@@ -286,6 +315,7 @@ def parse_slots(text: str) -> Grid:
     if len(head) != 2 or not all(_is_int(t) for t in head):
         raise GridError(f"line {n}: expected 'W H' (width and height), got {' '.join(head)!r}")
     width, height = int(head[0]), int(head[1])
+    check_size(width, height, f"line {n}")
     specs = []
     for n, parts in lines[1:]:
         if len(parts) != 4 or not all(_is_int(t) for t in parts[:3]) or parts[3] not in ("h", "v"):

@@ -4,15 +4,17 @@ Read: ``dimensions``, ``puzzle`` (``#`` or the puzzle's ``block`` is a block,
 ``null`` an omitted cell, a number or ``0`` an open cell; a cell object may
 carry a given letter as ``value``).  Written: dimensions, the numbered puzzle,
 the solution (when a fill is given), and clue lists (empty, or from a
-``word -> clue`` mapping).
+``word -> clue`` mapping).  Width and height must be 1 to
+:data:`~cryptocomp.crossword.grid.MAX_SIDE` (1000), as in every grid format.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Mapping
 
-from .grid import Cell, Grid, GridError, Letter
+from .grid import Cell, Grid, GridError, Letter, check_size, given_letter
 
 __all__ = ["parse_ipuz", "to_ipuz", "read_clues"]
 
@@ -35,8 +37,9 @@ def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
     dims = doc.get("dimensions")
     try:
         width, height = int(dims["width"]), int(dims["height"])
-    except (TypeError, KeyError, ValueError):
+    except (TypeError, KeyError, ValueError, OverflowError):
         raise GridError(f"{source}: missing or bad 'dimensions'") from None
+    check_size(width, height, source)
     puzzle = doc.get("puzzle")
     if not isinstance(puzzle, list) or len(puzzle) != height:
         raise GridError(f"{source}: 'puzzle' must be a list of {height} rows")
@@ -57,11 +60,8 @@ def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
                 raise GridError(f"{source}: bad cell {cell!r} at row {r + 1}, column {c + 1}")
             open_cells.append((r, c))
             if isinstance(value, str) and value.strip():
-                ch = value.strip().lower()
-                if len(ch) != 1 or not ch.isalpha():
-                    raise GridError(f"{source}: given value {value!r} at row {r + 1}, column "
-                                    f"{c + 1} is not one letter")
-                given[(r, c)] = ch
+                given[(r, c)] = given_letter(value.strip(),
+                                             f"in {source} at row {r + 1}, column {c + 1}")
     return Grid.from_cells(width, height, open_cells, given)
 
 
@@ -116,11 +116,15 @@ def to_ipuz(grid: Grid, fill: list[str] | None = None, *, clues: Mapping[str, st
 def read_clues(path: str) -> dict[str, str]:
     """A ``word<TAB>clue`` file (one a line; ``#`` lines are comments) as word -> clue."""
     try:
-        text = open(path, encoding="utf-8").read()
+        text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise GridError(f"clue file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GridError(f"cannot read clue file {path}: {exc}") from None
+    except IsADirectoryError:
+        raise GridError(f"clue file is a directory: {path}") from None
+    except UnicodeDecodeError:
+        raise GridError(f"clue file is not UTF-8 text: {path}") from None
+    except OSError as exc:
+        raise GridError(f"cannot read clue file {path}: {exc.strerror or exc}") from None
     clues = {}
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
