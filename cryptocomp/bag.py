@@ -46,6 +46,14 @@ Short words cost ``l - s`` more per point when ``s < l`` (they have at most
 least over ``m`` is the bound.  Near the leaves (a child holds fewer than four
 more ``l``-words) the same bound is computed for all children of a node at once,
 pairing every child with every fitting word, and hopeless children are skipped.
+That pairing is screened first: each child is paired with the 64 most valuable
+words only, every other word counting as one worth the best value left out (a
+word's value in a child is at most its value) at a first face of its own, and
+only the node's own bans counting as banned.  Those caps are at least the true
+ones and the banned faces a subset of the true ones, so the screened bound is at
+most the paired one (the bound holds for any subset of truly banned faces, the
+rest being charged as free tiles); a child it condemns is hopeless, and only the
+few survivors are paired with every word.
 
 *Iterative deepening.* Rounds look for a loss below a budget that grows by a
 quarter each round (from the root bound), so early rounds stay shallow; the first
@@ -64,7 +72,7 @@ import numpy as np
 
 from .errors import CryptocompError
 from .index import Index
-from .tiles import Face, Rack, TileSet, Tiling, tileset
+from .tiles import Face, Rack, TileSet, Tiling, show_tiles, tileset
 
 __all__ = ["BagWord", "BagResult", "best_bag", "bag_score", "check_bag", "Word", "Score"]
 
@@ -76,7 +84,6 @@ _INF = float("inf")
 # the children check first pairs the children with this many of the most valuable rows
 # (see _Search._children_hopeful)
 _SCREEN = 64
-_ORDER = True
 
 
 @dataclass(frozen=True)
@@ -91,19 +98,8 @@ class BagWord:
     anagrams: tuple[Word, ...] = ()  # other words with the same tiles and first tile
 
     def display(self) -> str:
-        """Real tiles upper case, blank-played tiles lower case (their last occurrences)."""
-        left: dict[Face, int] = {}
-        for f in self.blanks:
-            left[f] = left.get(f, 0) + 1
-        out = []
-        for face in reversed(self.tiles):
-            if left.get(face):
-                left[face] -= 1
-                shown = face.lower()
-            else:
-                shown = face.upper()
-            out.append(f"[{shown}]" if len(face) > 1 else shown)
-        return "".join(reversed(out))
+        """The word in tiles (see :func:`cryptocomp.tiles.show_tiles`)."""
+        return show_tiles(self.tiles, self.blanks)
 
 
 @dataclass
@@ -410,11 +406,11 @@ class _Search:
         fraction of the cost of pairing with every row."""
         n_children = len(choices)
         if n_children == 0:
-            return choices, np.zeros(0, dtype=bool), None
+            return np.zeros(0, dtype=bool), None
         # pairing up pays near the leaves only, where a child can hold at most two more
         # ell-words and most children die of their value caps
         if int(remaining.sum()) + blanks - ell >= 4 * ell:
-            return choices, np.ones(n_children, dtype=bool), None
+            return np.ones(n_children, dtype=bool), None
         args = (ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit, choices)
         hopeful = np.ones(n_children, dtype=bool)
         if len(rows) > 2 * _SCREEN:
@@ -424,16 +420,10 @@ class _Search:
             rest[top] = False
             pad = int(row_values[rest].max())
             chunk = max(1, 100_000 // _SCREEN)
-            screen = np.empty(n_children)
             for i in range(0, n_children, chunk):
                 picked = np.arange(i, min(i + chunk, n_children))
-                screen[picked] = self._child_bounds(*args, picked, top, pad)[0]
-            hopeful = screen < self.best
+                hopeful[picked] = self._child_bounds(*args, picked, top, pad)[0] < self.best
             self.screened += n_children - int(hopeful.sum())
-            if _ORDER:
-                order = np.argsort(screen, kind="stable")
-                choices, hopeful = choices[order], hopeful[order]
-                args = args[:-1] + (choices,)
         fits = np.zeros((n_children, len(rows)), dtype=bool)
         alive = np.flatnonzero(hopeful)
         chunk = max(1, 100_000 // max(1, len(rows)))  # bounds the c x k x F temporaries
@@ -441,14 +431,17 @@ class _Search:
             picked = alive[i:i + chunk]
             bound, fits[picked] = self._child_bounds(*args, picked, None, None)
             hopeful[picked] = bound < self.best
-        return choices, hopeful, fits
+        return hopeful, fits
 
     def _child_bounds(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value,
                       deficit, choices, picked, cols, pad) -> tuple[np.ndarray, np.ndarray]:
         """For the children ``choices[picked]``: a cheap lower bound on their loss, and which
-        rows fit each.  ``cols`` None: pair them with every row;
-        else with the rows at ``cols`` only, every other row counting as a word worth
-        ``pad`` (the screen of :meth:`_children_hopeful`).
+        rows fit each.  ``cols`` None: pair them with every row; else with the rows at
+        ``cols`` only, every other row counting as a word worth ``pad`` (the screen of
+        :meth:`_children_hopeful`): the i-th best true cap word is worth at most the larger
+        of the i-th best screened one and ``pad`` (if one of the i best first faces has its
+        best word left out, that word is worth at most ``pad``; if none has, the screened
+        rows hold i first faces worth as much), so the caps only grow.
 
         The child's fitting rows are found exactly (every pair); its value caps come from
         them; its cheapest tiles are charged at its own free tiles; the cut refinement is
@@ -604,12 +597,12 @@ class _Search:
             return []
         for ell in range(min(blanks, longest), 0, -1):
             free = self.short_firsts.get(ell, 0) & ~used
-            if not free:
-                continue
-            first = (free & -free).bit_length() - 1
-            rest = self._blank_words(blanks - ell, used | 1 << first, ell)
-            if rest is not None:
-                return [self.any_of[(ell, first)]] + rest
+            while free:  # every free first face: one may block a shorter word's only one
+                first = (free & -free).bit_length() - 1
+                free &= free - 1
+                rest = self._blank_words(blanks - ell, used | 1 << first, ell)
+                if rest is not None:
+                    return [self.any_of[(ell, first)]] + rest
         return None
 
     def _search(self, phase: int, remaining: np.ndarray, blanks: int, used: int, bans: int,
@@ -623,7 +616,7 @@ class _Search:
         self.visits[len(self.path), ell] = self.visits.get((len(self.path), ell), 0) + 1
         if not remaining.any():
             if loss < self.best:
-                words = self._blank_words(blanks, used, ell)
+                words = self._blank_words(blanks, used, self.L)
                 if words is not None:
                     self.path.extend((c, self._counts_of(c)) for c in words)
                     self._record(loss)
@@ -640,17 +633,16 @@ class _Search:
         ok = ((P.first_bit[rows] & used) == 0) & ((P.present[rows] & bans) == 0)
         rows = rows[ok]
         sub = P.counts[rows]
-        short = np.maximum(sub - remaining, 0)
-        deficit = short.sum(1)
+        real = np.minimum(sub, remaining)  # the real tiles a word takes, blanks the rest
+        deficit = ell - real.sum(1)  # a row's counts add up to its ell tiles
         ok = deficit <= blanks
-        rows, sub, short, deficit = rows[ok], sub[ok], short[ok], deficit[ok]
-        real = sub - short
+        rows, sub, real, deficit = rows[ok], sub[ok], real[ok], deficit[ok]
         value = real @ self.values
         base = self.L - ell
         live = remaining > 0
         exhausted = True
         while True:
-            holding = (sub > 0).sum(0)
+            holding = np.count_nonzero(sub, axis=0)
             for x in np.flatnonzero(live & (holding == 0)):
                 bans |= 1 << int(x)  # no fitting ell-word holds x: it goes in a shorter one
             live &= holding > 0
@@ -662,7 +654,7 @@ class _Search:
             x = int(np.flatnonzero(live)[np.argmin(holding[live])])
             choices = np.flatnonzero(sub[:, x] > 0)
             choices = choices[np.argsort(-value[choices], kind="stable")]
-            choices, hopeful, child_fits = self._children_hopeful(ell, remaining, blanks, bans, loss, P,
+            hopeful, child_fits = self._children_hopeful(ell, remaining, blanks, bans, loss, P,
                                                          rows, sub, real, value, deficit, choices)
             allowed = np.ones(len(rows), dtype=bool)
             for a, (j, hope) in enumerate(zip(choices, hopeful)):
@@ -672,7 +664,7 @@ class _Search:
                 if not hope:
                     continue
                 cand = P.cands[rows[j]]
-                self.path.append((cand, short[j]))
+                self.path.append((cand, sub[j] - real[j]))
                 self._search(phase, remaining - real[j], blanks - int(deficit[j]),
                              used | 1 << cand.first, bans, loss + base * int(value[j]),
                              rows[allowed if child_fits is None else child_fits[a]])
@@ -682,8 +674,8 @@ class _Search:
             bans |= 1 << x
             live[x] = False
             keep = sub[:, x] == 0
-            rows, sub, short, deficit, real, value = (
-                rows[keep], sub[keep], short[keep], deficit[keep], real[keep], value[keep])
+            rows, sub, deficit, real, value = (
+                rows[keep], sub[keep], deficit[keep], real[keep], value[keep])
         if exhausted and phase + 1 < len(self.lengths):
             self._search(phase + 1, remaining, blanks, used, 0, loss, None)
         if self.timed_out:

@@ -34,7 +34,7 @@ import numpy as np
 from pyroaring import FrozenBitMap
 
 from .index import Index
-from .tiles import BLANK, Face, Rack, TileSet, Tiling, tileset
+from .tiles import BLANK, Face, Rack, TileSet, Tiling, show_tiles, tileset
 
 __all__ = ["Play", "Plays", "RackSolver", "rack_words", "play_of", "Word", "Score"]
 
@@ -60,21 +60,8 @@ class Play(NamedTuple):
         return self.id + 1
 
     def display(self) -> str:
-        """The word in tiles: real tiles upper case, blank-played tiles lower case
-        (blanks shown on the last occurrences of their faces), multi-letter tiles bracketed
-        when the set could also spell them letter by letter."""
-        left = {}
-        for f in self.blanks:
-            left[f] = left.get(f, 0) + 1
-        out = []
-        for face in reversed(self.tiles):
-            if left.get(face):
-                left[face] -= 1
-                shown = face.lower()
-            else:
-                shown = face.upper()
-            out.append(f"[{shown}]" if len(face) > 1 else shown)
-        return "".join(reversed(out))
+        """The word in tiles (see :func:`cryptocomp.tiles.show_tiles`)."""
+        return show_tiles(self.tiles, self.blanks)
 
 
 def play_of(word: Word, rack: Rack, tiles: TileSet, *, count: int = 0, id: int = -1) -> Play | None:

@@ -37,7 +37,7 @@ from .alphabet import normalize
 from .errors import TileError
 
 __all__ = ["TileSet", "Rack", "TileError", "Face", "Tiling", "BLANK", "TILES_FORMAT",
-           "load_tilesets", "tileset", "tileset_names", "make_tileset", "faces_of"]
+           "load_tilesets", "tileset", "tileset_names", "make_tileset", "show_tiles"]
 
 Face = str  # what a tile shows: "a", or "cs" for a multi-letter tile
 Tiling = tuple[Face, ...]  # a word cut into faces: ("cs", "ó", "k")
@@ -275,10 +275,18 @@ def make_tileset(tiles: Mapping[Face, tuple[int, int]], blanks: int = 0, *,
 
 
 
-def faces_of(tiling: Sequence[Face]) -> dict[Face, int]:
-    """Face counts of a tiling."""
-    out: dict[Face, int] = {}
-    for f in tiling:
-        out[f] = out.get(f, 0) + 1
-    return out
-
+def show_tiles(tiling: Sequence[Face], blanks: Sequence[Face]) -> str:
+    """A tiling for people: real tiles upper case, blank-played ones lower case (on the last
+    occurrences of their faces), multi-letter tiles in brackets: ``[SZ]AKá[CS]``."""
+    left: dict[Face, int] = {}
+    for face in blanks:
+        left[face] = left.get(face, 0) + 1
+    out = []
+    for face in reversed(tiling):
+        if left.get(face):
+            left[face] -= 1
+            shown = face.lower()
+        else:
+            shown = face.upper()
+        out.append(f"[{shown}]" if len(face) > 1 else shown)
+    return "".join(reversed(out))

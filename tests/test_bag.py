@@ -173,6 +173,23 @@ def test_blank_goes_to_the_shorter_word():
     assert _oracle(index.words, tiles, 15) is None and best_bag(tiles, index) is None
 
 
+def test_words_of_blanks_alone():
+    # the two blanks can only be played as BB, a word longer than the last real one (A)
+    tiles = make_tileset({"a": (1, 1), "b": (0, 1)}, 2)
+    index = Index.from_counts({"a": 1, "bb": 1})
+    assert _oracle(index.words, tiles, 2) == 1
+    got = best_bag(tiles, index, max_length=2, time_limit=None)
+    assert got is not None and got.proved and got.total == 1
+    assert sorted(w.word for w in got.words) == ["a", "bb"]
+    # three blanks: AA would take the only first face of a one-tile word, BB leaves it
+    tiles = make_tileset({"a": (0, 1), "b": (0, 1)}, 3)
+    index = Index.from_counts({"a": 1, "aa": 1, "bb": 1})
+    assert _oracle(index.words, tiles, 2) == 0
+    got = best_bag(tiles, index, max_length=2, time_limit=None)
+    assert got is not None and sorted(w.word for w in got.words) == ["a", "bb"]
+    assert check_bag(got.words, tiles, index, max_length=2) == 0
+
+
 def test_cuts_are_the_undominated_partitions():
     # 10 tiles in words of at most 14 (L = 15): one 10-tile word is best whatever the values
     assert _cuts(15, 14, 10, 2) == ((5,) * 10,)
