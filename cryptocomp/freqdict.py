@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from ._io import decode_text, read_bytes
 from .alphabet import normalize, word_filter
 from .errors import DictionaryError
 
@@ -135,20 +136,8 @@ def file_sha256(path: str | os.PathLike) -> str:
 def load_freqdict(path: str | os.PathLike, *, fold_yo: bool = False) -> FreqDict:
     """Read a ``word count`` file; malformed lines are skipped with one warning."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise DictionaryError(f"{path}: no such dictionary file") from None
-    except IsADirectoryError:
-        raise DictionaryError(f"{path}: is a directory, not a dictionary file") from None
-    except OSError as exc:
-        raise DictionaryError(f"{path}: cannot read ({exc.strerror})") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DictionaryError(
-            f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-            "save the dictionary as UTF-8") from None
+    data = read_bytes(path, "dictionary file", DictionaryError)
+    text = decode_text(data, path, "dictionary file", DictionaryError)
     counts, report = parse_freqdict(text.splitlines(), fold_yo=fold_yo)
     warning = report.warning(str(path))
     if warning:

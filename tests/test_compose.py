@@ -503,7 +503,7 @@ def test_cli_compose_plain_and_json(en_file, capsys):
     (["compose", "send+more=money"], "use solve"),
     (["compose"], "give an EXPR or --batch"),
     (["compose", "a+b", "--top", "-1"], "--top must not be negative"),
-    (["compose", "--batch", "nowhere.txt", "nowhere.txt"], "cannot read word list"),
+    (["compose", "--batch", "nowhere.txt", "nowhere.txt"], "word list not found: nowhere.txt"),
 ])
 def test_cli_compose_errors(en_file, capsys, argv, message):
     from cryptocomp.cli import main

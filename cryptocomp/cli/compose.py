@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 
+from .._io import read_text
 from ..compose import Composed, check_composable, compose, compose_puzzle
 from ..errors import CryptocompError, ExpressionError, QueryError
 from ..expr import parse
@@ -123,10 +123,7 @@ def _work(job: tuple[str, dict]) -> tuple[str, list[dict] | None, str | None]:
 
 
 def _read_words(path: str) -> list[str]:
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise QueryError(f"cannot read word list {path}: {exc}") from None
+    lines = read_text(path, "word list", QueryError).splitlines()
     words = [w.strip() for w in lines if w.strip() and not w.lstrip().startswith("#")]
     if not words:
         raise QueryError(f"word list {path} is empty")

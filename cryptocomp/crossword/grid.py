@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from .._io import read_text
 from ..alphabet import normalize
 from ..errors import CryptocompError
 
@@ -342,17 +343,7 @@ def _is_int(token: str) -> bool:
 def read_grid(path: str | Path) -> Grid:
     """Read a grid file: ``.ipuz`` (JSON), a slot list (first line ``W H``), else a text grid."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GridError(f"grid file not found: {path}") from None
-    except IsADirectoryError:
-        raise GridError(f"grid file is a directory: {path}") from None
-    except UnicodeDecodeError:
-        raise GridError(f"grid file is not UTF-8 text: {path}") from None
-    except OSError as exc:
-        raise GridError(f"cannot read grid file {path}: {exc.strerror or exc}") from None
-    stripped = text.lstrip("\ufeff").lstrip()
+    stripped = read_text(path, "grid file", GridError).lstrip()
     if path.suffix.lower() == ".ipuz" or stripped.startswith("{"):
         from .ipuz import parse_ipuz
 

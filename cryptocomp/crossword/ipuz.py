@@ -11,9 +11,9 @@ the solution (when a fill is given), and clue lists (empty, or from a
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Mapping
 
+from .._io import read_text
 from .grid import Cell, Grid, GridError, Letter, check_size, given_letter
 
 __all__ = ["parse_ipuz", "to_ipuz", "read_clues"]
@@ -115,16 +115,7 @@ def to_ipuz(grid: Grid, fill: list[str] | None = None, *, clues: Mapping[str, st
 
 def read_clues(path: str) -> dict[str, str]:
     """A ``word<TAB>clue`` file (one a line; ``#`` lines are comments) as word -> clue."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GridError(f"clue file not found: {path}") from None
-    except IsADirectoryError:
-        raise GridError(f"clue file is a directory: {path}") from None
-    except UnicodeDecodeError:
-        raise GridError(f"clue file is not UTF-8 text: {path}") from None
-    except OSError as exc:
-        raise GridError(f"cannot read clue file {path}: {exc.strerror or exc}") from None
+    text = read_text(path, "clue file", GridError)
     clues = {}
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
