@@ -36,8 +36,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is at the time, so a live rich progress bar, which
+    redirects stderr, prints log lines above itself instead of on its own line."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value) -> None:
+        pass
+
+
 def _setup_logging() -> None:
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _StderrHandler()
     handler.setFormatter(logging.Formatter("cryptocomp: %(message)s"))
     root = logging.getLogger("cryptocomp")
     root.handlers[:] = [handler]
