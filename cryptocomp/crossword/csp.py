@@ -420,46 +420,32 @@ class _Search:
             if choice is not None:
                 # branch on a letter of a crossed cell: both slots keep / lose it
                 p, t, q, bit, _ = choice
-                ns, nt = prob.lengths[s], prob.lengths[t]
-                keep_s = prob.letter_bitmaps(ns, p)[bit]
-                keep_t = prob.letter_bitmaps(nt, q)[bit]
-                child, clets = list(dom), list(lets)
-                queue: dict = {}
-                try:
-                    self._set(child, clets, s, child[s] & keep_s, queue)
-                    self._set(child, clets, t, child[t] & keep_t, queue)
-                    self._propagate(child, clets, queue)
-                except _Wipeout:
-                    pass
-                else:
-                    yield from self.run(child, clets)
-                dom, lets = list(dom), list(lets)
-                queue = {}
-                try:
-                    self._set(dom, lets, s, dom[s] - keep_s, queue)
-                    self._set(dom, lets, t, dom[t] - keep_t, queue)
-                    self._propagate(dom, lets, queue)
-                except _Wipeout:
-                    return
-                continue
-            w = self._pick(dom, lets, s)
-            child, clets = list(dom), list(lets)
-            queue = {}
-            try:
-                self._set(child, clets, s, FrozenBitMap([w]), queue)
-                self._propagate(child, clets, queue)
-            except _Wipeout:
-                pass
+                cuts = [(s, prob.letter_bitmaps(prob.lengths[s], p)[bit]),
+                        (t, prob.letter_bitmaps(prob.lengths[t], q)[bit])]
             else:
-                yield from self.run(child, clets)
-            dom, lets = list(dom), list(lets)
-            queue = {}
-            try:
-                self._set(dom, lets, s, dom[s] - FrozenBitMap([w]), queue)
-                self._propagate(dom, lets, queue)
-            except _Wipeout:
+                cuts = [(s, FrozenBitMap([self._pick(dom, lets, s)]))]
+            child = self._branch(dom, lets, cuts, keep=True)
+            if child is not None:
+                yield from self.run(*child)
+            rest = self._branch(dom, lets, cuts, keep=False)
+            if rest is None:
                 return
+            dom, lets = rest
 
+    def _branch(self, dom: Domains, lets: list, cuts: list[tuple[int, FrozenBitMap]],
+                keep: bool) -> tuple[Domains, list] | None:
+        """A propagated copy of the state in which each slot of ``cuts`` keeps (or loses) the
+        words of its bitmap; None when some domain is wiped out."""
+        dom, lets = list(dom), list(lets)
+        queue: dict = {}
+        try:
+            for slot, words in cuts:
+                self._set(dom, lets, slot, dom[slot] & words if keep else dom[slot] - words,
+                          queue)
+            self._propagate(dom, lets, queue)
+        except _Wipeout:
+            return None
+        return dom, lets
 
 def _luby(i: int) -> int:
     """The i-th term (1-based) of the Luby sequence 1 1 2 1 1 2 4 ..."""
