@@ -90,6 +90,14 @@ def test_corrupt_file_is_a_clear_error(dict_file, damage, message):
     assert str(path) in text and "cryptocomp index build" in text and "\n" not in text
 
 
+def _write_payload(path, header, payload):
+    """An index file with a valid header and checksum around any payload."""
+    header["payload_length"] = len(payload)
+    head = json.dumps(header).encode()
+    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + payload
+                     + hashlib.sha256(payload).digest())
+
+
 class _Evil:
     def __reduce__(self):
         return (os.system, ("echo pwned > /tmp/cryptocomp-pwned",))
@@ -100,10 +108,7 @@ def test_malicious_pickle_is_refused(dict_file, tmp_path):
     idx, path = build_index(str(dict_file))
     header = read_header(path).fields
     payload = pickle.dumps({"state_version": 1, "x": _Evil()}, protocol=5)
-    header["payload_length"] = len(payload)
-    head = json.dumps(header).encode()
-    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + payload
-                     + hashlib.sha256(payload).digest())
+    _write_payload(path, header, payload)
     marker = "/tmp/cryptocomp-pwned"
     if os.path.exists(marker):
         os.unlink(marker)
@@ -116,10 +121,7 @@ def test_payload_of_wrong_shape_is_refused(dict_file):
     idx, path = build_index(str(dict_file))
     header = read_header(path).fields
     payload = pickle.dumps(["not", "a", "state"], protocol=5)
-    header["payload_length"] = len(payload)
-    head = json.dumps(header).encode()
-    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + payload
-                     + hashlib.sha256(payload).digest())
+    _write_payload(path, header, payload)
     with pytest.raises(IndexFileError, match="refused payload"):
         read_index(path)
 
@@ -210,10 +212,7 @@ def test_bitmap_ids_past_the_word_list_are_refused(dict_file):
     state["at"][(0, "m")] = FrozenBitMap([0, 999])
     header = read_header(path).fields
     payload = pickle.dumps(state, protocol=5)
-    header["payload_length"] = len(payload)
-    head = json.dumps(header).encode()
-    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + payload
-                     + hashlib.sha256(payload).digest())
+    _write_payload(path, header, payload)
     with pytest.raises(IndexFileError, match="id past the word list"):
         read_index(path)
 
