@@ -251,7 +251,7 @@ class _Search:
         """Group the dictionary's fitting tilings by (face multiset, first face)."""
         from .rack import RackSolver
 
-        ts, nf = self.ts, len(self.faces)
+        ts = self.ts
         solver = RackSolver(ts, index)
         # the words the whole bag can spell (exactly so for single-letter faces, a superset
         # otherwise)

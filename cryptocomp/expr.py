@@ -293,7 +293,7 @@ class _Parser:
             node = self.side()
             k, _, p = self.take()
             if k != ")":
-                raise self.error("expected ')'" if k == "end" else f"expected ')' here", p)
+                raise self.error("expected ')'" if k == "end" else "expected ')' here", p)
             self.depth -= 1
             return node
         if kind == "op" and value == "-":

@@ -204,7 +204,6 @@ class Index:
         report(0, steps)
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
         letters = sorted(set("".join(words)))
-        code = {ch: i for i, ch in enumerate(letters)}
         n_letters = len(letters)
         # one row of letter codes per character occurrence: (word id, position, letter code)
         total = int(lengths.sum())

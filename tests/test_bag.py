@@ -82,15 +82,20 @@ _SMALL_BAGS = (
     st.integers(0, 2), st.integers(2, 4))
 
 
+def _small_case(words, counts, values, blanks):
+    """The tile set and index of a tiny random bag case."""
+    tiles = make_tileset({f: (n, v) for f, n, v in zip("abcde", counts, values)}, blanks)
+    return tiles, Index.from_counts({w: 1 for w in words})
+
+
 @settings(max_examples=80, deadline=None)
 @given(*_SMALL_BAGS)
 def test_screened_children_check_matches_exhaustive_search(words, counts, values, blanks,
                                                            max_length):
     # a screen of one row makes the children check screen on every tiny case
-    tiles = make_tileset({f: (n, v) for f, n, v in zip("abcde", counts, values)}, blanks)
     if sum(counts) + blanks == 0:
         return
-    index = Index.from_counts({w: 1 for w in words})
+    tiles, index = _small_case(words, counts, values, blanks)
     want = _oracle(index.words, tiles, max_length)
     with mock.patch.object(bag_module, "_SCREEN", 1):
         got = best_bag(tiles, index, max_length=max_length, time_limit=None)
@@ -108,10 +113,9 @@ def test_screen_bound_never_exceeds_the_exact_pairing(words, counts, values, bla
     # at every children check, the screened bound of each child (a few rows, the others
     # padded) is at most its bound from pairing with every row, and the exact pairing's
     # fits are the rows that really fit the child
-    tiles = make_tileset({f: (n, v) for f, n, v in zip("abcde", counts, values)}, blanks)
     if sum(counts) + blanks == 0:
         return
-    index = Index.from_counts({w: 1 for w in words})
+    tiles, index = _small_case(words, counts, values, blanks)
     checked = []
     exact_check = _Search._children_hopeful
 

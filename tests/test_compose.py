@@ -87,15 +87,19 @@ def _letters(words) -> list[str]:
     return out
 
 
-def _solutions_all(left, right) -> list[dict[str, int]]:
-    """Every assignment of all letters of left=right satisfying the rules (brute force)."""
-    words = _words(left) + _words(right)
+def _fills(words):
+    """Every injective digit assignment of the words' letters with no leading zero."""
     letters = _letters(words)
-    out = []
     for digits in itertools.permutations(range(10), len(letters)):
         fill = dict(zip(letters, digits))
-        if any(len(w) > 1 and fill[w[0]] == 0 for w in words):
-            continue
+        if not any(len(w) > 1 and fill[w[0]] == 0 for w in words):
+            yield fill
+
+
+def _solutions_all(left, right) -> list[dict[str, int]]:
+    """Every assignment of all letters of left=right satisfying the rules (brute force)."""
+    out = []
+    for fill in _fills(_words(left) + _words(right)):
         a, b = _value(left, fill), _value(right, fill)
         if a is not None and b is not None and a == b:
             out.append(fill)
@@ -125,13 +129,8 @@ _VALUES: dict = {}
 def _left_values(left) -> list[tuple[dict[str, int], int]]:
     """(assignment, value) for every valid assignment of the left's letters, value >= 0."""
     if left not in _VALUES:
-        words = _words(left)
-        letters = _letters(words)
         out = []
-        for digits in itertools.permutations(range(10), len(letters)):
-            fill = dict(zip(letters, digits))
-            if any(len(w) > 1 and fill[w[0]] == 0 for w in words):
-                continue
+        for fill in _fills(_words(left)):
             v = _value(left, fill)
             if v is not None and v >= 0:
                 out.append((fill, v))

@@ -307,7 +307,6 @@ class _Search:
         best, best_key = None, None
         degree = self.p.degree
         fails = self.fails
-        rng = self.rng
         for s, d in enumerate(dom):
             k = len(d)
             if k == 1:
