@@ -24,20 +24,13 @@ Composing and solving cryptarithms:
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
-from .bag import BagResult, best_bag
-from .compose import Composed, compose
 from .crossword import FillResult, Grid, fill, read_grid
+from .cryptarithm import Composed, Puzzle, Solved, compose, looks_like_expression, parse, solve
 from .errors import (CryptocompError, DictionaryError, ExpressionError, IndexFileError, QueryError,
                      TileError)
-from .freqdict import FreqDict, load_freqdict
-from .index import Entry, Index, Matches, pattern
-from .expr import Puzzle, looks_like_expression, parse
-from .rack import Play, rack_words
-from .solve import Solved, solve
-from .store import build_index, load_index
-from .tiles import Rack, TileSet, tileset
+from .index import Entry, FreqDict, Index, Matches, build_index, load_freqdict, load_index, pattern
+from .tiles import BagResult, Play, Rack, TileSet, best_bag, rack_words, tileset
+from .version import __version__
 
 __all__ = [
     "__version__",

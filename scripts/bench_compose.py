@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cryptocomp import load_index  # noqa: E402
-from cryptocomp.compose import compose  # noqa: E402
-from cryptocomp.solve import solve  # noqa: E402
+from cryptocomp.cryptarithm.compose import compose  # noqa: E402
+from cryptocomp.cryptarithm.solve import solve  # noqa: E402
 
 BASELINE = ROOT.parent / "shared" / "baselines" / "seed_cryptarithm.py"
 QUERIES = [("en", "send+more"), ("ru", "отправь+срочно"), ("ru", "вышли-еще"),

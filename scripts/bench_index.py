@@ -19,8 +19,8 @@ import textwrap
 
 _CHILD = textwrap.dedent("""
     import json, resource, sys, time, gc
-    from cryptocomp.store import build_index, load_index, resolve_source, _ensure_freqdict
-    from cryptocomp.freqdict import load_freqdict
+    from cryptocomp.index.store import build_index, load_index, resolve_source, _ensure_freqdict
+    from cryptocomp.index.freqdict import load_freqdict
     mode, spec, query = sys.argv[1], sys.argv[2], sys.argv[3]
     out = {}
     if mode == "build":

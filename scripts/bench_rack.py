@@ -24,10 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cryptocomp import load_index  # noqa: E402
-from cryptocomp.bag import best_bag  # noqa: E402
+from cryptocomp.tiles.bag import best_bag  # noqa: E402
 from cryptocomp.cli.rack import enable_path  # noqa: E402
-from cryptocomp.rack import RackSolver  # noqa: E402
-from cryptocomp.tiles import tileset  # noqa: E402
+from cryptocomp.tiles.rack import RackSolver  # noqa: E402
+from cryptocomp.tiles.tiles import tileset  # noqa: E402
 
 SHAPES = [(7, 0), (7, 1), (7, 2), (15, 0), (15, 2)]
 

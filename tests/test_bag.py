@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cryptocomp import CryptocompError, Index
-from cryptocomp import bag as bag_module
-from cryptocomp.bag import _cuts, _Search, best_bag, check_bag
+from cryptocomp.tiles import bagsearch as bag_module
+from cryptocomp.tiles.bag import best_bag, check_bag
+from cryptocomp.tiles.bagsearch import BagSearch, _cuts
 from cryptocomp.cli import main
-from cryptocomp.tiles import make_tileset
+from cryptocomp.tiles.tiles import make_tileset
 
 
 def _best_blank_score(tilings, blank_faces, values):
@@ -117,7 +118,7 @@ def test_screen_bound_never_exceeds_the_exact_pairing(words, counts, values, bla
         return
     tiles, index = _small_case(words, counts, values, blanks)
     checked = []
-    exact_check = _Search._children_hopeful
+    exact_check = BagSearch._children_hopeful
 
     def compare(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit,
                 choices):
@@ -140,7 +141,7 @@ def test_screen_bound_never_exceeds_the_exact_pairing(words, counts, values, bla
         checked.append(len(choices))
         return exact_check(self, *args)
 
-    with mock.patch.object(_Search, "_children_hopeful", compare):
+    with mock.patch.object(BagSearch, "_children_hopeful", compare):
         got = best_bag(tiles, index, max_length=max_length, time_limit=None)
     want = _oracle(index.words, tiles, max_length)
     assert (got.total if got else None) == want

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import cryptocomp._evaluation as evaluation
+import cryptocomp.cryptarithm.evaluation as evaluation
 from cryptocomp import Index
-from cryptocomp.compose import Composed, compose
+from cryptocomp.cryptarithm.compose import Composed, compose
 from cryptocomp.errors import ExpressionError
-from cryptocomp.solve import solve
+from cryptocomp.cryptarithm.solve import solve
 
 # -- puzzles as tuples: ("w", letters) | ("?",) | ("n", value) | (op, left, right) -----------
 
@@ -359,7 +359,7 @@ _EN = {"money": 500, "honey": 300, "mommy": 20, "send": 400, "demon": 90, "nodes
 
 def _unique_by_solve(template: str, index: Index) -> list[tuple[str, str]]:
     """(word, solution) for the words w of index whose puzzle template.replace('?', w)
-    has exactly one solution according to :func:`cryptocomp.solve.solve` (tested on its
+    has exactly one solution according to :func:`cryptocomp.cryptarithm.solve.solve` (tested on its
     own against brute force and the exercism data)."""
     out = []
     for w in index.words:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cryptocomp.errors import ExpressionError
-from cryptocomp.expr import (BinOp, Hole, Operand, bound, looks_like_expression, operands, parse,
+from cryptocomp.cryptarithm.expr import (BinOp, Hole, Operand, bound, looks_like_expression, operands, parse,
                              render)
 
 
@@ -132,7 +132,7 @@ def test_absurdly_large_numbers_refused_quickly():
 
 
 def test_value_and_holds():
-    from cryptocomp.expr import holds, value
+    from cryptocomp.cryptarithm.expr import holds, value
 
     p = parse("send+more=money")
     fill = dict(zip("sendmory", [9, 5, 6, 7, 1, 0, 8, 2]))

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from cryptocomp.errors import DictionaryError
-from cryptocomp.freqdict import export_wordfreq, load_freqdict, parse_freqdict
+from cryptocomp.index.freqdict import export_wordfreq, load_freqdict, parse_freqdict
 
 
 def _write(tmp_path, data: bytes, name="d.txt"):

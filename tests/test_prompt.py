@@ -240,7 +240,7 @@ def test_commands_set_the_filters_shown_in_the_toolbar():
 # -- compose and solve through the prompt -------------------------------------------------
 
 def test_compose_shows_what_compose_returns_filtered_like_brute_force():
-    from cryptocomp.compose import compose
+    from cryptocomp.cryptarithm.compose import compose
 
     session = _session()
     idx = session.index
@@ -267,7 +267,7 @@ def test_compose_shows_what_compose_returns_filtered_like_brute_force():
 
 
 def test_compose_for_the_unknown_operand():
-    from cryptocomp.compose import compose
+    from cryptocomp.cryptarithm.compose import compose
 
     session = _session()
     result = session.execute("SEND+?=MONEY").result
@@ -279,7 +279,7 @@ def test_compose_for_the_unknown_operand():
 
 
 def test_solve_lists_solutions_and_counts_them():
-    from cryptocomp.solve import solve
+    from cryptocomp.cryptarithm.solve import solve
 
     session = _session()
     result = session.execute("SEND+MORE=MONEY").result
@@ -360,7 +360,7 @@ def test_colour_codes_only_decorate_the_text():
 # -- :save --------------------------------------------------------------------------------
 
 def test_save_after_solve_writes_every_solution_not_just_top(tmp_path):
-    from cryptocomp.solve import solve
+    from cryptocomp.cryptarithm.solve import solve
 
     session = _session(top=2)
     result = session.execute("AB+C=DE").result
@@ -374,8 +374,8 @@ def test_save_after_solve_writes_every_solution_not_just_top(tmp_path):
 
 
 def test_save_after_solve_with_more_solutions_than_kept_says_so(tmp_path, monkeypatch):
-    from cryptocomp import prompt
-    from cryptocomp.solve import solve
+    from cryptocomp.prompt import session as prompt
+    from cryptocomp.cryptarithm.solve import solve
 
     monkeypatch.setattr(prompt, "SOLUTIONS_KEPT", 5)  # the real cap, 10,000, in miniature
     everything = solve("AB+C=DE", cap=100_000)
@@ -449,7 +449,7 @@ def test_session_composes_solves_switches_errs_and_quits(en_path, ru_path, tmp_p
             ":quit\n"
             "SEND+MORE\n")  # after :quit: never read
     out = _drive(session, keys)
-    from cryptocomp.store import resolve_source
+    from cryptocomp.index.store import resolve_source
 
     # the banner: which dictionary, how many words, where its index lives
     index_path = resolve_source(str(en_path)).index_path
@@ -474,7 +474,7 @@ def test_session_composes_solves_switches_errs_and_quits(en_path, ru_path, tmp_p
 
 def test_ctrl_c_cancels_the_query_and_the_prompt_goes_on(monkeypatch):
     # the package exports a function named compose: reach the module itself
-    compose_module = importlib.import_module("cryptocomp.compose")
+    compose_module = importlib.import_module("cryptocomp.cryptarithm.compose")
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -486,7 +486,7 @@ def test_ctrl_c_cancels_the_query_and_the_prompt_goes_on(monkeypatch):
 
 
 def test_a_bug_in_a_query_does_not_end_the_session(monkeypatch):
-    compose_module = importlib.import_module("cryptocomp.compose")
+    compose_module = importlib.import_module("cryptocomp.cryptarithm.compose")
 
     def broken(*args, **kwargs):
         raise ValueError("boom")
@@ -497,7 +497,7 @@ def test_a_bug_in_a_query_does_not_end_the_session(monkeypatch):
 
 
 def test_a_bug_in_a_piped_query_does_not_end_the_input(monkeypatch):
-    compose_module = importlib.import_module("cryptocomp.compose")
+    compose_module = importlib.import_module("cryptocomp.cryptarithm.compose")
 
     def broken(*args, **kwargs):
         raise ValueError("boom")

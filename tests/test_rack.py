@@ -11,8 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 from cryptocomp import Index
 from cryptocomp.cli import main
-from cryptocomp.rack import RackSolver, play_of, rack_words
-from cryptocomp.tiles import TileError, make_tileset, tileset
+from cryptocomp.tiles.rack import RackSolver, play_of, rack_words
+from cryptocomp.tiles.tiles import TileError, make_tileset, tileset
 
 EN = tileset("en")
 MULTI = make_tileset({"a": (3, 1), "b": (2, 3), "c": (2, 2), "ab": (1, 5), "ca": (1, 4)}, 2,

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cryptocomp import _permutations as perms
+from cryptocomp.cryptarithm import permutations as perms
 from cryptocomp.cli import main
 from cryptocomp.errors import ExpressionError
-from cryptocomp.solve import solve
+from cryptocomp.cryptarithm.solve import solve
 
 DATA = Path(__file__).parent / "data" / "alphametics_exercism.json"
 
@@ -162,8 +162,8 @@ def test_cli_solve(capsys):
 
 def test_huge_divisor_is_exact():
     # a/(bcdefghij*bcdefghij) is at most 9, but the divisor needs ~18 digits: no overflow
-    from cryptocomp._evaluation import dtype_for, largest
-    from cryptocomp.expr import parse
+    from cryptocomp.cryptarithm.evaluation import dtype_for, largest
+    from cryptocomp.cryptarithm.expr import parse
 
     p = parse("a/(bcdefghij*bcdefghij*bc)=a")
     assert dtype_for(largest(p.left)).kind == "O"

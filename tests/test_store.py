@@ -14,8 +14,9 @@ import pytest
 
 from cryptocomp import load_index
 from cryptocomp.errors import DictionaryError, IndexFileError
-from cryptocomp.store import (FORMAT, MAGIC, build_index, list_indexes, read_header, read_index,
-                              resolve_source, save_index, write_atomic)
+from cryptocomp.index.store import (FORMAT, MAGIC, build_index, list_indexes, read_header, read_index,
+                              resolve_source, save_index)
+from cryptocomp.files import write_atomic
 
 WORDS = "money 50\nhoney 20\nmommy 5\nsend 40\nmore 30\nбарабан 3\n"
 

@@ -10,8 +10,8 @@ import unicodedata
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cryptocomp.alphabet import script_of
-from cryptocomp.tiles import (TileError, _parse_sets, load_tilesets, make_tileset, tileset,
+from cryptocomp.index.alphabet import script_of
+from cryptocomp.tiles.tiles import (TileError, _parse_sets, load_tilesets, make_tileset, tileset,
                               tileset_names)
 
 

@@ -23,7 +23,7 @@ _COMMANDS = ["words", "index", "compose", "fill", "rack"]
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    from .. import __version__
+    from ..version import __version__
 
     parser = argparse.ArgumentParser(
         prog="cryptocomp",

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 
-from .._io import read_text
-from ..compose import Composed, check_composable, compose, compose_puzzle
+from ..cryptarithm.compose import Composed, check_composable, compose, compose_puzzle
+from ..cryptarithm.expr import parse
+from ..cryptarithm.solve import solve
 from ..errors import CryptocompError, ExpressionError, QueryError
-from ..expr import parse
-from ..solve import solve
-from ._common import (add_dict_options, dict_spec, is_terminal, open_index, per_million,
+from ..files import read_text
+from .options import (add_dict_options, dict_spec, is_terminal, open_index, per_million,
                       print_json, progress_bar)
 
 
@@ -109,7 +109,7 @@ _WORKER: dict = {}
 
 
 def _init_worker(spec: str, fold_yo: bool) -> None:
-    from ..store import load_index
+    from ..index.store import load_index
 
     _WORKER["index"] = load_index(spec, fold_yo=fold_yo)
 

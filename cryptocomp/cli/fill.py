@@ -12,7 +12,7 @@ from pathlib import Path
 from ..crossword import ENGINES, FillResult, fill, read_grid
 from ..crossword.grid import GridError, format_text
 from ..crossword.square import square_grid
-from ._common import add_dict_options, is_terminal, open_index, print_json
+from .options import add_dict_options, is_terminal, open_index, print_json
 
 _EXIT = {"filled": 0, "no_fill": 1, "budget": 3}
 
@@ -133,7 +133,7 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
 
 
 def _write_files(args, result: FillResult, clues, title: str) -> None:
-    from ..store import write_atomic
+    from ..files import write_atomic
 
     first = result.fills[0] if result.fills else None
     if args.ipuz:

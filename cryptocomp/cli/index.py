@@ -6,9 +6,9 @@ import argparse
 import time
 
 from ..errors import CryptocompError, IndexFileError
-from ..store import (SUFFIX, Header, stale_reason, build_index, index_dir, list_indexes, read_header,
+from ..index.store import (SUFFIX, Header, stale_reason, build_index, index_dir, list_indexes, read_header,
                      read_index)
-from ._common import print_json, progress_bar
+from .options import print_json, progress_bar
 
 
 def register(sub) -> None:

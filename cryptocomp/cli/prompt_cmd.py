@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import add_dict_options, dict_spec, is_terminal
+from .options import add_dict_options, dict_spec, is_terminal
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -13,11 +13,11 @@ import logging
 import sys
 from importlib import resources
 
-from ..bag import best_bag
 from ..errors import CryptocompError
-from ..rack import rack_words
-from ..tiles import tileset, tileset_names
-from ._common import add_dict_options, is_terminal, open_index, print_json
+from ..tiles.bag import best_bag
+from ..tiles.rack import rack_words
+from ..tiles.tiles import tileset, tileset_names
+from .options import add_dict_options, is_terminal, open_index, print_json
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import QueryError
-from ._common import add_dict_options, is_terminal, open_index, per_million, print_json
+from .options import add_dict_options, is_terminal, open_index, per_million, print_json
 
 
 def register(sub) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from ..index import Index
+from ..index.index import Index
 from .csp import Budget, Problem, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text, read_grid
 from .lexicon import Lexicon

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from .._io import read_text
-from ..alphabet import normalize
 from ..errors import CryptocompError
+from ..files import read_text
+from ..index.alphabet import normalize
 
 __all__ = ["Cell", "Letter", "Slot", "Grid", "GridError", "parse_text", "format_text",
            "parse_slots", "format_slots", "read_grid", "given_letter", "check_size", "BLOCK",

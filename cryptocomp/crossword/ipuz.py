@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from .._io import read_text
+from ..files import read_text
 from .grid import Cell, Grid, GridError, Letter, check_size, given_letter
 
 __all__ = ["parse_ipuz", "to_ipuz", "read_clues"]

@@ -10,7 +10,8 @@ from functools import lru_cache
 
 from pyroaring import FrozenBitMap
 
-from ..index import Index, Word, WordId
+from ..domain import Word, WordId
+from ..index.index import Index
 
 __all__ = ["Lexicon", "Word", "WordId"]
 

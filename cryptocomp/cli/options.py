@@ -6,13 +6,13 @@ import argparse
 import json
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Iterator
 
 from ..errors import QueryError
-from ..index import Index
-from ..store import load_index
+from ..domain import Progress
+from ..index.index import Index
+from ..index.store import load_index
 
-Progress = Callable[[int, int], None]
 
 
 def add_dict_options(parser: argparse.ArgumentParser) -> None:

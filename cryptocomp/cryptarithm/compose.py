@@ -39,12 +39,12 @@ from typing import Callable
 
 import numpy as np
 
-from . import _permutations as perms
-from ._evaluation import Evaluator, dtype_for, hole_bound, largest
-from .alphabet import script_of
-from .errors import ExpressionError
+from ..errors import ExpressionError
+from ..index.alphabet import script_of
+from ..index.index import Index
+from . import permutations as perms
+from .evaluation import Evaluator, dtype_for, hole_bound, largest
 from .expr import Hole, Puzzle, bound, has_hole, holds, operands, parse
-from .index import Index
 
 __all__ = ["Composed", "compose", "compose_puzzle", "check_composable"]
 

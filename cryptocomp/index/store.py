@@ -42,15 +42,17 @@ import os
 import pickle
 import re
 import struct
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+
 
 from pyroaring import FrozenBitMap
 
+from ..domain import Progress
+from ..errors import CryptocompError, DictionaryError, IndexFileError
+from ..files import write_atomic
+from ..version import __version__
 from . import index as _index
-from .errors import CryptocompError, DictionaryError, IndexFileError
 from .freqdict import export_wordfreq, file_sha256, load_freqdict, wordfreq_languages
 from .index import Index
 
@@ -65,7 +67,6 @@ FORMAT = 1
 SUFFIX = ".ccidx"
 _LEN = struct.Struct(">I")
 _MAX_HEADER = 1 << 20
-Progress = Callable[[int, int], None]
 
 
 # -- locations ---------------------------------------------------------------------------
@@ -75,7 +76,7 @@ def data_home() -> Path:
     env = os.environ.get("CRYPTOCOMP_HOME")
     if env:
         return Path(env).expanduser()
-    checkout = Path(__file__).resolve().parent.parent
+    checkout = Path(__file__).resolve().parents[2]  # cryptocomp/index/store.py -> checkout
     if (checkout / "pyproject.toml").is_file() and (checkout / "indexes").is_dir() \
             and os.access(checkout / "indexes", os.W_OK):
         return checkout
@@ -149,43 +150,8 @@ def _ensure_freqdict(src: Source, progress: Progress | None) -> None:
     log.info("wrote %d words to %s", n, src.path)
 
 
-# -- writing -----------------------------------------------------------------------------
-
-def write_atomic(path: Path, data: bytes, *, create_dirs: bool = False) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the whole new one.
-
-    ``create_dirs`` makes missing parent directories: right for cryptocomp's own
-    files, wrong for a user's path, where a typo must be an error."""
-    path = Path(path)
-    try:
-        if create_dirs:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise IndexFileError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would hide the file from other users
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise IndexFileError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
-
-
 def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str = "") -> dict:
     """Write an index file atomically; return its header."""
-    from . import __version__
-
     payload = pickle.dumps(index.__getstate__(), protocol=5)
     header = {
         "format": FORMAT,

@@ -30,24 +30,20 @@ from __future__ import annotations
 import array
 import logging
 from functools import cached_property, lru_cache
-from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, overload
+from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence, overload
 
 import numpy as np
 from pyroaring import FrozenBitMap
 
+from ..domain import Pattern, Progress, Template, Word, WordId
+from ..errors import QueryError
 from .alphabet import normalize
-from .errors import QueryError
 
 __all__ = ["Index", "Matches", "Entry", "pattern", "Word", "WordId", "Template", "Pattern",
            "WILDCARDS"]
 
 log = logging.getLogger(__name__)
 
-Word = str
-WordId = int
-Template = str  # letters and wildcards, one character a position: "?р??а"
-Pattern = tuple[int, ...]
-Progress = Callable[[int, int], None]  # (done, total)
 
 WILDCARDS = frozenset("?.")
 _EMPTY = FrozenBitMap()

@@ -15,18 +15,18 @@ capped.  Rules: see :mod:`cryptocomp.expr`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+
 
 import numpy as np
 
-from . import _permutations as perms
-from ._evaluation import Evaluator, dtype_for, largest
-from .errors import ExpressionError
+from ..domain import Progress
+from ..errors import ExpressionError
+from . import permutations as perms
+from .evaluation import Evaluator, dtype_for, largest
 from .expr import BinOp, Puzzle, holds, parse
 
 __all__ = ["Solved", "solve", "solve_puzzle"]
 
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)

@@ -33,14 +33,14 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from pyroaring import FrozenBitMap
 
-from .index import Index
+from ..domain import Word
+from ..index.index import Index
 from .tiles import BLANK, Face, Rack, TileSet, Tiling, show_tiles, tileset
 
 __all__ = ["Play", "Plays", "RackSolver", "rack_words", "play_of", "Word", "Score"]
 
 log = logging.getLogger(__name__)
 
-Word = str
 Score = int
 _EMPTY = FrozenBitMap()
 

@@ -38,16 +38,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from ._io import decode_text, read_bytes
+from ..domain import Word
+from ..errors import DictionaryError
+from ..files import decode_text, read_bytes, write_atomic
 from .alphabet import normalize, word_filter
-from .errors import DictionaryError
 
 __all__ = ["FreqDict", "LoadReport", "load_freqdict", "parse_freqdict", "export_wordfreq",
            "wordfreq_languages", "file_sha256", "FREQDICT_FORMAT"]
 
 log = logging.getLogger(__name__)
 
-Word = str
 FREQDICT_FORMAT = 1
 _COUNT_SCALE = 1e9  # counts are occurrences per billion words
 _REPORTED_LINES = 5
@@ -170,7 +170,6 @@ def export_wordfreq(lang: str, path: str | os.PathLike) -> int:
         if keep(word):
             counts[word] = counts.get(word, 0) + max(1, round(freq * _COUNT_SCALE))
     ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    from .store import write_atomic
 
     write_atomic(Path(path), "".join(f"{w} {c}\n" for w, c in ordered).encode("utf-8"),
                  create_dirs=True)

@@ -33,8 +33,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Iterable, Mapping, Sequence
 
-from .alphabet import normalize
-from .errors import TileError
+from ..errors import TileError
+from ..index.alphabet import normalize
 
 __all__ = ["TileSet", "Rack", "TileError", "Face", "Tiling", "BLANK", "TILES_FORMAT",
            "load_tilesets", "tileset", "tileset_names", "make_tileset", "show_tiles"]

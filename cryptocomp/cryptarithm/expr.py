@@ -37,8 +37,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterator, Union
 
-from .alphabet import normalize, script_of
-from .errors import ExpressionError
+from ..errors import ExpressionError
+from ..index.alphabet import normalize, script_of
 
 __all__ = ["parse", "looks_like_expression", "value", "holds", "Puzzle", "Operand", "Hole",
            "BinOp", "Node",

@@ -1,0 +1,17 @@
+"""Domain type aliases shared by every system, defined once.
+
+They are plain aliases (no runtime checks): they say what a ``str`` or an
+``int`` means where a signature would otherwise be ambiguous.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+__all__ = ["Word", "WordId", "Template", "Pattern", "Progress"]
+
+Word = str  # a dictionary word: NFC, lower case
+WordId = int  # the word's 0-based rank in its index (0 = most frequent)
+Template = str  # letters and wildcards, one character a position: "?р??а"
+Pattern = tuple[int, ...]  # letter structure: pattern("барабан") == (0, 1, 2, 1, 0, 1, 3)
+Progress = Callable[[int, int], None]  # a progress callback: (done, total)

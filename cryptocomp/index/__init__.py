@@ -1,0 +1,19 @@
+"""The dictionary indexing service: frequency dictionaries, roaring-bitmap indexes, index files.
+
+:mod:`.alphabet` says which words belong to a language, :mod:`.freqdict` reads
+``word count`` files (and exports wordfreq's lists), :mod:`.index` holds the
+bitmaps and answers template queries, :mod:`.store` saves and loads index files.
+
+>>> idx = Index.from_counts({"мама": 5, "папа": 7, "баран": 9})
+>>> idx.match("?а?а").words()
+['папа', 'мама']
+"""
+
+from __future__ import annotations
+
+from .freqdict import FreqDict, load_freqdict
+from .index import Entry, Index, Matches, pattern
+from .store import build_index, load_index
+
+__all__ = ["Index", "Matches", "Entry", "pattern", "FreqDict", "load_freqdict", "build_index",
+           "load_index"]

@@ -1,0 +1,294 @@
+"""The terminal side of the prompt: the prompt_toolkit loop (history, completion, toolbar,
+progress bars) and the non-terminal mode that reads one query a line."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable, TextIO
+
+from ..errors import CryptocompError
+from .commands import COMMANDS, QUERY_FORMS
+from .render import (JSON_FORMAT, banner_text, error_text, help_table, plain_lines, render_ansi,
+                     result_json, result_table, summary)
+from .session import Line, ProgressFactory, Session, languages
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+__all__ = ["Screen", "respond", "interact", "run_lines", "completer", "open_history",
+           "history_path", "delayed_progress"]
+
+log = logging.getLogger(__name__)
+
+Write = Callable[[str], None]  # prints ANSI text (one or more lines, no trailing newline)
+
+
+def history_path() -> Path:
+    """The history file, in the user's state directory."""
+    import platformdirs
+
+    return Path(platformdirs.user_state_dir("cryptocomp", appauthor=False)) / "history"
+
+
+def open_history(path: Path | None, warn: Write):
+    """A file history at ``path``; in memory only, with one warning, when it cannot be written."""
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    class _History(FileHistory):
+        """Turns itself off with one warning when a write fails later (disk full, ...)."""
+
+        disabled = False
+
+        def load_history_strings(self) -> Iterable[str]:
+            try:
+                return list(super().load_history_strings())
+            except (OSError, UnicodeError) as exc:
+                warn(f"warning: cannot read history {self.filename}: {exc}")
+                return []
+
+        def store_string(self, string: str) -> None:
+            if self.disabled:
+                return
+            try:
+                super().store_string(string)
+            except OSError as exc:
+                self.disabled = True
+                warn(f"warning: history disabled: cannot write {self.filename} "
+                     f"({exc.strerror or exc})")
+
+    if path is None:
+        return InMemoryHistory()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        warn(f"warning: history disabled: cannot write {path} ({exc.strerror or exc})")
+        return InMemoryHistory()
+    return _History(str(path))
+
+
+def completer():
+    """Tab completion: commands after ":", language codes after ":lang", paths after ":dict"."""
+    from prompt_toolkit.completion import Completer, Completion, PathCompleter
+    from prompt_toolkit.document import Document
+
+    class _Completer(Completer):
+        """Command names after ':', language codes after ':lang', paths after ':dict'/':save'."""
+
+        paths = PathCompleter(expanduser=True)
+
+        def get_completions(self, document, complete_event):
+            text = document.text_before_cursor.lstrip()
+            if not text.startswith(":"):
+                return
+            if " " not in text:
+                for name in COMMANDS:
+                    if name.startswith(text.lower()):
+                        yield Completion(name, start_position=-len(text),
+                                         display_meta=COMMANDS[name][1][:40])
+                return
+            name, _, arg = text.partition(" ")
+            arg = arg.lstrip()
+            if name == ":lang":
+                for code in languages():
+                    if code.startswith(arg.lower()):
+                        yield Completion(code, start_position=-len(arg))
+            elif name in (":dict", ":save"):
+                yield from self.paths.get_completions(Document(arg, len(arg)), complete_event)
+
+    return _Completer()
+
+
+def delayed_progress(delay: float = 0.3, console=None) -> ProgressFactory:
+    """A rich progress bar (on stderr, or ``console``) that appears only if the work lasts
+    longer than ``delay`` seconds: quick queries print nothing."""
+
+    @contextmanager
+    def factory(description: str):
+        state: dict = {"start": time.monotonic(), "bar": None}
+
+        def update(done: int, total: int) -> None:
+            if state["bar"] is None:
+                if time.monotonic() - state["start"] < delay:
+                    return
+                from rich.console import Console
+                from rich.progress import (BarColumn, Progress as RichProgress, TextColumn,
+                                           TimeElapsedColumn)
+
+                bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
+                                   TimeElapsedColumn(), TextColumn("Ctrl-C cancels"),
+                                   console=console or Console(stderr=True), transient=True)
+                bar.start()
+                state["bar"], state["task"] = bar, bar.add_task(description, total=None)
+            state["bar"].update(state["task"], completed=done, total=total or None)
+
+        try:
+            yield update
+        finally:
+            if state["bar"] is not None:
+                state["bar"].stop()
+
+    return factory
+
+
+class Screen:
+    """Where the prompt shows things: rich renderables turned into ANSI text for ``write``."""
+
+    def __init__(self, write: Write, *, width: Callable[[], int] | int = 100,
+                 color_system: str | None = "standard"):
+        self.write = write
+        self._width = width
+        self.color_system = color_system
+
+    def show(self, renderable: "RenderableType", soft_wrap: bool = False) -> None:
+        width = self._width() if callable(self._width) else self._width
+        self.write(render_ansi(renderable, width=width, color_system=self.color_system,
+                               soft_wrap=soft_wrap))
+
+    def error(self, text: str) -> None:
+        """An error line in bold red (plus, for an expression, the caret lines under it)."""
+        from rich.text import Text
+
+        first, _, rest = text.partition("\n")
+        self.show(Text.assemble((first, "bold red"), "\n" + rest if rest else ""),
+                  soft_wrap=True)
+
+
+def respond(session: Session, line: Line, screen: Screen) -> bool:
+    """Run one line at the prompt and show its outcome or its error; False means quit."""
+    try:
+        outcome = session.execute(line)
+    except KeyboardInterrupt:
+        screen.error("cancelled")
+        return True
+    except CryptocompError as exc:
+        screen.error(error_text(exc))
+        return True
+    except Exception as exc:  # a bug must not cost the user the session
+        log.debug("internal error on %r", line, exc_info=True)
+        screen.error(f"internal error: {type(exc).__name__}: {exc} (please report it)")
+        return True
+    if outcome.quit:
+        return False
+    if outcome.result is not None:
+        screen.show(result_table(outcome.result, session.settings.top))
+    if outcome.help:
+        screen.show(help_table())
+    if outcome.message:
+        screen.show(outcome.message, soft_wrap=True)
+    return True
+
+
+def interact(session: Session, *, input=None, output=None, history: Path | None = None,
+             write: Write | None = None, width: int | None = None,
+             color_system: str | None = "standard") -> int:
+    """Run the prompt until :quit or Ctrl-D; return the exit status (0).
+
+    ``input``/``output`` are prompt_toolkit ones (tests pass a pipe input and a dummy
+    output); ``write`` prints ANSI text (default: prompt_toolkit's printer); ``width``
+    defaults to the terminal's.
+    """
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+    from prompt_toolkit.formatted_text import ANSI
+
+    if write is None:
+        from prompt_toolkit import print_formatted_text
+
+        def write(text: str) -> None:
+            print_formatted_text(ANSI(text), output=output)
+
+    screen = Screen(write, width=width or (lambda: _columns(output)), color_system=color_system)
+    screen.show(banner_text(session), soft_wrap=True)
+    prompt = PromptSession(history=open_history(history, screen.error),
+                           auto_suggest=AutoSuggestFromHistory(), completer=completer(),
+                           complete_while_typing=False, bottom_toolbar=session.toolbar,
+                           input=input, output=output)
+    while True:
+        try:
+            line = prompt.prompt(f"{session.short_name}> ")
+        except KeyboardInterrupt:
+            continue  # Ctrl-C at the prompt clears the line, like a shell
+        except EOFError:
+            break
+        if not respond(session, line, screen):
+            break
+    return 0
+
+
+def _columns(output) -> int:
+    try:
+        return max(40, min(output.get_size().columns, 160)) if output is not None else \
+            max(40, min(os.get_terminal_size().columns, 160))
+    except (OSError, ValueError, AttributeError):
+        return 100
+
+
+# -- the non-terminal mode ---------------------------------------------------------------
+
+def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO, *,
+              as_json: bool = False) -> int:
+    """Run one query a line; results to ``out``, messages and errors to ``err``.
+
+    Plain output (no header, tab-separated, the first ``:top`` rows, all by default):
+    words ``rank word per_million``; compose ``rank word per_million puzzle solution``;
+    solve ``puzzle solution``, one line a solution.  With ``as_json`` every query line
+    (errors included, as ``{"query": ..., "error": ...}``) prints exactly one JSON object
+    on one line (JSON Lines); command lines print nothing to ``out``.
+    Return 0, or 2 if some line failed.
+    """
+    status = 0
+    for line in lines:
+        line = line.rstrip("\n")
+        try:
+            outcome = session.execute(line)
+        except CryptocompError as exc:
+            status = 2
+            if as_json:
+                _json_line(out, {"format": JSON_FORMAT, "query": line, "error": str(exc)})
+            else:
+                err.write(f"cryptocomp: {error_text(exc)}\n")
+            continue
+        except Exception as exc:  # a bug must not cost the user the rest of the input
+            log.debug("internal error on %r", line, exc_info=True)
+            status = 2
+            message = f"internal error: {type(exc).__name__}: {exc} (please report it)"
+            if as_json:
+                _json_line(out, {"format": JSON_FORMAT, "query": line, "error": message})
+            else:
+                err.write(f"cryptocomp: {message}\n")
+            continue
+        if outcome.quit:
+            break
+        if outcome.result is not None:
+            top = session.settings.top
+            if as_json:
+                _json_line(out, result_json(outcome.result, top))
+            else:
+                for text in plain_lines(outcome.result, top):
+                    out.write(text + "\n")
+                shown = len(outcome.result.rows[:top]) if top is not None else \
+                    len(outcome.result.rows)
+                if outcome.result.total == 0:
+                    err.write(f"cryptocomp: {summary(outcome.result)}\n")
+                elif outcome.result.total > shown:
+                    err.write(f"cryptocomp: {summary(outcome.result)}; "
+                              f"{outcome.result.total - shown:,} more not shown\n")
+        if outcome.help:
+            for form, what in QUERY_FORMS + [(f"{n} {a}".rstrip(), w)
+                                              for n, (a, w) in COMMANDS.items()]:
+                err.write(f"{form:<18} {what}\n")
+        if outcome.message:
+            err.write(f"cryptocomp: {outcome.message}\n")
+        out.flush()
+    return status
+
+
+def _json_line(out: TextIO, obj: dict) -> None:
+    out.write(json.dumps(obj, ensure_ascii=False) + "\n")

@@ -1,0 +1,182 @@
+"""Rendering results: rich tables for the prompt, tab-separated lines, JSON and CSV.
+
+The CLI and the prompt share these, so a result looks the same wherever it is shown.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import CryptocompError, ExpressionError, QueryError
+from ..files import write_atomic
+from .commands import COMMANDS, QUERY_FORMS
+from .result import Result
+
+if TYPE_CHECKING:  # the heavy imports stay lazy so the prompt starts fast
+    from rich.console import RenderableType
+    from rich.table import Table
+
+    from .session import Session
+
+__all__ = ["JSON_FORMAT", "summary", "result_table", "help_table", "plain_lines", "result_json",
+           "save_result", "render_ansi", "error_text", "banner_text"]
+
+JSON_FORMAT = 1  # version of the JSON values result_json() and :save write
+
+
+def _fmt_pm(x: float) -> str:
+    if x >= 100:
+        return f"{x:,.0f}"
+    if x >= 0.01:
+        return f"{x:.2f}"
+    return f"{x:.2g}"
+
+
+def summary(result: Result) -> str:
+    n = result.total
+    noun = result.noun + ("" if n == 1 else "s")
+    if result.kind == "solve":
+        verdict = " (unique)" if n == 1 else ""
+        return f"{result.title}: {n:,} {noun}{verdict}"
+    where = f" in {result.dictionary}"
+    return f"{result.title}: {n:,} {noun}{where}"
+
+
+def result_table(result: Result, top: int | None) -> "RenderableType":
+    """The summary line, a rich table of the first ``top`` rows (all when None), "and K more"."""
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    shown = result.rows[:top] if top is not None else result.rows
+    more = result.total - len(shown)
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False)
+    if result.kind == "solve":
+        table.add_column("#", justify="right", style="dim")
+        table.add_column("solution", style="green")
+        for i, row in enumerate(shown, 1):
+            table.add_row(str(i), row.solution)
+    else:
+        table.add_column("rank", justify="right", style="dim")
+        table.add_column("word", style="bold cyan")
+        table.add_column("per million", justify="right")
+        if result.kind == "compose":
+            table.add_column("puzzle")
+            table.add_column("solution", style="green")
+        for row in shown:
+            cells = [f"{row.rank:,}", row.word, _fmt_pm(row.per_million)]
+            if result.kind == "compose":
+                cells += [row.puzzle, row.solution]
+            table.add_row(*cells)
+    parts: list = [Text(summary(result), style="bold")]
+    if shown:
+        parts.append(table)
+    if more:
+        kept = "them all" if len(result.rows) == result.total else \
+            f"the first {len(result.rows):,}"
+        parts.append(Text(f"… and {more:,} more (:top N shows more, :save FILE keeps {kept})",
+                          style="italic"))
+    return Group(*parts)
+
+
+def help_table() -> "Table":
+    """The commands and query forms, for :help."""
+    from rich.table import Table
+
+    table = Table(box=None, show_header=False, title="cryptocomp prompt", title_style="bold",
+                  title_justify="left", caption_justify="left",
+                  caption="Tab completes commands, language codes and paths; Up and Right "
+                          "recall history; Ctrl-C cancels a running query; Ctrl-D leaves.")
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column()
+    for form, what in QUERY_FORMS:
+        table.add_row(form, what)
+    for name, (arg, what) in COMMANDS.items():
+        table.add_row(f"{name} {arg}".rstrip(), what)
+    return table
+
+
+def plain_lines(result: Result, top: int | None) -> list[str]:
+    """Tab-separated lines for pipelines, no header: see :func:`run_lines` for the columns."""
+    shown = result.rows[:top] if top is not None else result.rows
+    if result.kind == "solve":
+        return [f"{row.puzzle}\t{row.solution}" for row in shown]
+    lines = []
+    for row in shown:
+        cells = [str(row.rank), row.word, f"{row.per_million:.6g}"]
+        if result.kind == "compose":
+            cells += [row.puzzle, row.solution]
+        lines.append("\t".join(cells))
+    return lines
+
+
+def result_json(result: Result, top: int | None = None) -> dict:
+    """One JSON object: the query, what it was, the total and the first ``top`` rows."""
+    shown = result.rows[:top] if top is not None else result.rows
+    return {"format": JSON_FORMAT, "query": result.query, "kind": result.kind,
+            "title": result.title, "dictionary": result.dictionary, "total": result.total,
+            "results": [row.as_dict(result.kind) for row in shown]}
+
+
+def save_result(result: Result, path: Path) -> None:
+    """Write every row to ``path`` as CSV or JSON (by its extension), atomically."""
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        data = json.dumps(result_json(result), ensure_ascii=False, indent=1) + "\n"
+    elif suffix == ".csv":
+        data = _csv_text(result)
+    else:
+        raise QueryError(f"{path}: :save writes .csv or .json files, "
+                         f"not {suffix or 'no extension'!r}")
+    write_atomic(path, data.encode("utf-8"))
+
+
+def _csv_text(result: Result) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    if result.kind == "solve":
+        writer.writerow(["puzzle", "solution"])
+        writer.writerows([row.puzzle, row.solution] for row in result.rows)
+    else:
+        composed = result.kind == "compose"
+        head = ["rank", "word", "count", "per_million"]
+        writer.writerow(head + (["puzzle", "solution"] if composed else []))
+        for row in result.rows:
+            cells = [row.rank, row.word, row.count, f"{row.per_million:.6g}"]
+            writer.writerow(cells + ([row.puzzle, row.solution] if composed else []))
+    return out.getvalue()
+
+
+def render_ansi(renderable: "RenderableType", *, width: int = 100,
+                color_system: str | None = "standard", soft_wrap: bool = False) -> str:
+    """Render rich output to a string of ANSI text (prompt_toolkit prints it cleanly)."""
+    from rich.console import Console
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=color_system is not None,
+                      color_system=color_system, width=width, legacy_windows=False,
+                      highlight=False, emoji=False)
+    # soft_wrap: one logical line stays one line (the terminal wraps it), tables don't
+    console.print(renderable, soft_wrap=soft_wrap)
+    return out.getvalue().rstrip("\n")
+
+
+def error_text(exc: CryptocompError) -> str:
+    """An error as its one line, plus the expression and a caret for a bad expression."""
+    text = f"error: {exc}"
+    if isinstance(exc, ExpressionError) and exc.caret():
+        text += "\n" + "\n".join("  " + line for line in exc.caret().splitlines())
+    return text
+
+
+def banner_text(session: Session) -> "RenderableType":
+    """The banner: version, dictionary, word count, index file; then how to start."""
+    from rich.text import Text
+
+    head, _, rest = session.banner().partition("\n")
+    return Text.assemble((head, "bold"), "\n", (rest, "dim"))

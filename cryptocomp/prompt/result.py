@@ -1,0 +1,96 @@
+"""What a query line produces: rows, results and outcomes (rendering is in :mod:`.render`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator
+
+if TYPE_CHECKING:
+    from ..index.index import Matches
+
+__all__ = ["Row", "Result", "Outcome", "WordRows", "Kind", "per_million"]
+
+Kind = str  # "compose" | "solve" | "words"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One result line: a dictionary word (with its puzzle) or one solution of a puzzle."""
+
+    rank: int | None  # the word's 1-based frequency rank; None for a solution row
+    word: str
+    count: int
+    per_million: float
+    puzzle: str = ""  # in letters, e.g. "send+more=money"
+    solution: str = ""  # in digits, e.g. "9567+1085=10652"
+    assignment: dict[str, int] | None = None
+
+    def as_dict(self, kind: Kind) -> dict:
+        """The row as a JSON object with the fields its kind has."""
+        if kind == "solve":
+            return {"solution": self.solution, "assignment": self.assignment}
+        out = {"rank": self.rank, "word": self.word, "count": self.count,
+               "per_million": self.per_million}
+        if kind == "compose":
+            out.update(puzzle=self.puzzle, solution=self.solution, assignment=self.assignment)
+        return out
+
+
+class WordRows(Sequence):
+    """The words of a Matches as Rows, converted only when read (templates can match 100k)."""
+
+    def __init__(self, matches: "Matches", total: int):
+        self._matches = matches
+        self._total = total
+
+    def __len__(self) -> int:
+        return len(self._matches)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._row(e) for e in self._matches[i]]
+        return self._row(self._matches[i])
+
+    def __iter__(self) -> Iterator[Row]:
+        return (self._row(e) for e in self._matches)
+
+    def _row(self, e) -> Row:
+        return Row(e.rank, e.word, e.count, per_million(e.count, self._total))
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer to one query line: every row, most frequent first."""
+
+    kind: Kind
+    query: str  # the line as typed
+    title: str  # e.g. "send+more=?"
+    dictionary: str  # its short name: language code or file name
+    rows: Sequence[Row]
+    total: int  # len(rows) for compose/words; the exact solution count for solve
+    # (a solve stores at most max(SOLUTIONS_KEPT, :top) rows: total may exceed len(rows))
+
+    def _check(self) -> None:
+        assert self.kind in ("compose", "solve", "words"), self.kind
+        assert self.total >= len(self.rows) if self.kind == "solve" else \
+            self.total == len(self.rows)
+
+    @property
+    def noun(self) -> str:
+        return {"compose": "puzzle", "solve": "solution", "words": "word"}[self.kind]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a line produced: a result, a message, a help table, or the wish to quit."""
+
+    result: Result | None = None
+    message: str = ""
+    help: bool = False
+    quit: bool = False
+
+
+def per_million(count: int, total: int) -> float:
+    """Uses per million words of a dictionary whose counts add up to ``total``."""
+    return count * 1e6 / total if total else 0.0

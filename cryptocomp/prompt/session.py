@@ -1,0 +1,294 @@
+"""The interactive prompt: one line in, one result (or one error) out.
+
+A :class:`Session` holds the state a user builds up at the prompt (the
+dictionary, the filters, the last results) and turns each line into an
+:class:`Outcome`:
+
+=====================  ==========================================================
+``SEND+MORE``          compose: every dictionary word completing a puzzle with
+                       exactly one solution (``SEND+MORE=?``), most frequent first
+``SEND+?=MONEY``       compose for the unknown operand
+``SEND+MORE=MONEY``    solve: count the solutions, list some
+``?р??а``              words fitting a template (``?`` or ``.`` is any letter)
+``:same WORD``         words with the same letter structure as WORD
+``:command ...``       see :data:`COMMANDS`
+=====================  ==========================================================
+
+Rendering is separate from the session (:mod:`.render`: rich tables,
+tab-separated lines, JSON, CSV), and so are the terminal loops (:mod:`.app`).
+
+Every user error is a :class:`~cryptocomp.errors.CryptocompError`, shown as one
+line (an :class:`~cryptocomp.errors.ExpressionError` adds the expression with
+a caret under the faulty column); Ctrl-C cancels the running query only.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, ContextManager, Iterator
+
+from ..domain import Progress
+from ..errors import QueryError
+from ..version import __version__
+from .commands import ALIASES, COMMANDS
+from .render import save_result
+from .result import Outcome, Result, Row, WordRows, per_million
+from .settings import Settings, fraction_text, parse_limit, parse_minfreq, parse_top
+
+if TYPE_CHECKING:
+    from ..index.index import Index, Matches
+    from ..index.store import Source
+
+__all__ = ["Session", "SOLUTIONS_KEPT", "Line", "Spec", "ProgressFactory", "languages"]
+
+log = logging.getLogger(__name__)
+
+Line = str
+Spec = str  # a dictionary: "en", "ru", another wordfreq code, or a file path
+ProgressFactory = Callable[[str], ContextManager["Progress | None"]]
+
+SOLUTIONS_KEPT = 10_000  # solutions a solve stores for :save (more if :top asks for more)
+
+
+@contextmanager
+def _no_progress(description: str) -> Iterator[None]:
+    yield None
+
+
+class Session:
+    """The prompt's state and the dispatch of one line; knows nothing about terminals."""
+
+    def __init__(self, index: "Index", source: "Source | None" = None, *,
+                 settings: Settings | None = None, progress: ProgressFactory | None = None):
+        """A session on ``index``; ``source`` (from store.resolve_source) names its files."""
+        self.index = index
+        self.source = source
+        self.settings = settings or Settings()
+        self.last: Result | None = None
+        self.progress: ProgressFactory = progress or _no_progress  # for long queries
+
+    @classmethod
+    def open(cls, spec: Spec, *, fold_yo: bool = False, settings: Settings | None = None,
+             progress: ProgressFactory | None = None) -> "Session":
+        """A session on a dictionary, loading (on first use, building) its index."""
+        source, index = _load(spec, fold_yo, progress or _no_progress)
+        return cls(index, source, settings=settings, progress=progress)
+
+    def _check(self) -> None:
+        self.settings._check()
+        if self.last is not None:
+            self.last._check()
+
+    # -- description ----------------------------------------------------------------------
+
+    @property
+    def fold_yo(self) -> bool:
+        return bool(self.source and self.source.fold_yo)
+
+    @property
+    def dictionary(self) -> str:
+        """The dictionary as the user named it: a language code or a file path."""
+        src = self.source
+        if src is None:
+            return self.index.name or "(unnamed)"
+        return src.lang + ("+yo" if src.fold_yo else "") if src.lang else str(src.path)
+
+    @property
+    def short_name(self) -> str:
+        """The dictionary in a word: its language code or its file's name."""
+        src = self.source
+        if src is None or src.lang:
+            return self.dictionary
+        return src.path.name
+
+    def index_location(self) -> str:
+        """Where this dictionary's index file lives (or that it lives in memory only)."""
+        if self.source is None:
+            return "memory only"
+        path = self.source.index_path
+        return str(path) if path.exists() else f"memory only ({path} could not be written)"
+
+    def banner(self) -> str:
+        return (f"cryptocomp {__version__} · dictionary {self.dictionary}: "
+                f"{len(self.index):,} words · index {self.index_location()}\n"
+                "Type SEND+MORE to compose, SEND+MORE=MONEY to solve, ?р??а for words, "
+                ":help for more.")
+
+    def toolbar(self) -> str:
+        return (f" {self.short_name} · {len(self.index):,} words · "
+                f"{self.settings.describe()} · :help ")
+
+    # -- dispatch -------------------------------------------------------------------------
+
+    def execute(self, line: Line) -> Outcome:
+        """Run one line; raise CryptocompError on bad input, KeyboardInterrupt on Ctrl-C."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return Outcome()
+        if text.startswith(":"):
+            return self._command(text)
+        from ..cryptarithm.expr import looks_like_expression
+
+        if looks_like_expression(text):
+            return self._remember(self._puzzle(text))
+        return self._remember(self._words(text, self._match(text), text))
+
+    def _remember(self, result: Result) -> Outcome:
+        self.last = result
+        return Outcome(result=result)
+
+    def _command(self, text: str) -> Outcome:
+        name, _, arg = text.partition(" ")
+        name = ALIASES.get(name.lower(), name.lower())
+        arg = arg.strip()
+        handler = getattr(self, "_cmd_" + name[1:], None) if name in COMMANDS else None
+        if handler is None:
+            raise QueryError(f"unknown command {name!r} (type :help for the list)")
+        return handler(arg)
+
+    def _cmd_help(self, arg: str) -> Outcome:
+        return Outcome(help=True)
+
+    def _cmd_quit(self, arg: str) -> Outcome:
+        return Outcome(quit=True)
+
+    def _cmd_same(self, arg: str) -> Outcome:
+        if not arg:
+            raise QueryError("usage: :same WORD")
+        s, idx = self.settings, self.index
+        matches = idx.same_pattern(arg, top=s.limit, min_count=s.min_count(idx.total))
+        return self._remember(self._words(f":same {arg}", matches, f"same structure as {arg}"))
+
+    def _cmd_lang(self, arg: str) -> Outcome:
+        codes = languages()
+        if not arg:
+            return Outcome(message=f"dictionary {self.dictionary}; switch with :lang CODE "
+                                   f"(one of {', '.join(codes)}) or :dict PATH")
+        if arg.lower() not in codes:
+            raise QueryError(f"unknown language {arg!r}: use one of {', '.join(codes)} "
+                             f"(:dict PATH opens a dictionary file)")
+        return self._switch(arg.lower())
+
+    def _cmd_dict(self, arg: str) -> Outcome:
+        if not arg:
+            return Outcome(message=f"dictionary {self.dictionary}; usage: :dict PATH")
+        path = os.path.expanduser(arg)
+        if not os.path.exists(path):
+            raise QueryError(f"{arg}: no such dictionary file")
+        return self._switch(path)
+
+    def _switch(self, spec: Spec) -> Outcome:
+        # the old dictionary stays until the new one is fully loaded (errors, Ctrl-C)
+        source, index = _load(spec, self.fold_yo, self.progress)
+        self.index, self.source, self.last = index, source, None
+        return Outcome(message=f"dictionary {self.dictionary}: {len(index):,} words · "
+                               f"index {self.index_location()}")
+
+    def _filters(self) -> Outcome:
+        return Outcome(message=f"filters: {self.settings.describe()}")
+
+    def _cmd_top(self, arg: str) -> Outcome:
+        if not arg:
+            return self._filters()
+        top = parse_top(arg)
+        self.settings = replace(self.settings, top=top)
+        return Outcome(message="showing all results" if top is None else
+                       f"showing the top {top} result{'' if top == 1 else 's'}")
+
+    def _cmd_minfreq(self, arg: str) -> Outcome:
+        if not arg:
+            return self._filters()
+        value = parse_minfreq(arg)
+        self.settings = replace(self.settings, minfreq=value)
+        if value is None:
+            return Outcome(message="no frequency threshold")
+        count = self.settings.min_count(self.index.total)
+        times = "time" if value == 1 else "times"
+        return Outcome(message=f"only words used at least {fraction_text(value)} {times} per "
+                               f"million (count ≥ {count:,} in {self.dictionary})")
+
+    def _cmd_limit(self, arg: str) -> Outcome:
+        if not arg:
+            return self._filters()
+        limit = parse_limit(arg)
+        self.settings = replace(self.settings, limit=limit)
+        if limit is None:
+            return Outcome(message="using every word of the dictionary")
+        return Outcome(message=f"using only the {limit:,} most frequent words")
+
+    def _cmd_save(self, arg: str) -> Outcome:
+        if not arg:
+            raise QueryError("usage: :save FILE.csv or :save FILE.json")
+        if self.last is None:
+            raise QueryError("nothing to save yet: run a query first")
+        path = Path(os.path.expanduser(arg))
+        save_result(self.last, path)
+        n, total, noun = len(self.last.rows), self.last.total, self.last.noun
+        if n < total:  # a solve keeps only the first solutions: say so
+            return Outcome(message=f"saved {n:,} of {total:,} {noun}s to {path} (a solve "
+                                   f"keeps the first {n:,})")
+        return Outcome(message=f"saved {n:,} {noun}{'s' if n != 1 else ''} to {path}")
+
+    # -- queries --------------------------------------------------------------------------
+
+    def _match(self, template: str) -> "Matches":
+        s, idx = self.settings, self.index
+        return idx.match(template, top=s.limit, min_count=s.min_count(idx.total))
+
+    def _words(self, query: str, matches: "Matches", title: str) -> Result:
+        total = self.index.total
+        return Result("words", query, title, self.short_name, WordRows(matches, total),
+                      len(matches))
+
+    def _puzzle(self, text: str) -> Result:
+        from ..cryptarithm.expr import parse
+
+        puzzle = parse(text)
+        if puzzle.unknown:
+            return self._compose(text, str(puzzle))
+        return self._solve(text)
+
+    def _compose(self, text: str, title: str) -> Result:
+        from ..cryptarithm.compose import compose
+
+        s, idx = self.settings, self.index
+        with self.progress(f"composing {title}") as progress:
+            found = compose(text, idx, min_count=s.min_count(idx.total), limit=s.limit,
+                            progress=progress)
+        rows = [Row(c.rank, c.word, c.count, per_million(c.count, idx.total), c.puzzle,
+                    c.solution, dict(c.assignment)) for c in found]
+        return Result("compose", text, title, self.short_name, rows, len(rows))
+
+    def _solve(self, text: str) -> Result:
+        from ..cryptarithm.solve import solve
+
+        # keep more than are shown, so that :save has them (its message says when not all)
+        cap = max(SOLUTIONS_KEPT, self.settings.top or 0)
+        solved = solve(text, cap=cap)
+        rows = [Row(None, "", 0, 0.0, solved.puzzle, eq, dict(sol))
+                for eq, sol in zip(solved.equations, solved.solutions)]
+        return Result("solve", text, solved.puzzle, self.short_name, rows, solved.count)
+
+
+def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> tuple["Source", "Index"]:
+    """Resolve a dictionary and load its index (building it, with progress, on first use)."""
+    from ..index.store import load_index, resolve_source
+
+    source = resolve_source(spec, fold_yo=fold_yo)
+    with progress(f"indexing {spec}") as callback:
+        return source, load_index(spec, fold_yo=fold_yo, progress=callback)
+
+
+_LANGUAGES: list[str] = []
+
+
+def languages() -> list[str]:
+    """wordfreq's language codes (imported on first use: wordfreq is slow to import)."""
+    if not _LANGUAGES:
+        from ..index.freqdict import wordfreq_languages
+
+        _LANGUAGES.extend(wordfreq_languages())
+    return _LANGUAGES

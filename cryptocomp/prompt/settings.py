@@ -1,0 +1,126 @@
+"""The prompt's filters and the parsing of their arguments (shared by :commands and CLI options)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from ..errors import QueryError
+
+__all__ = ["Settings", "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "parse_top",
+           "parse_minfreq", "parse_limit", "fraction_text"]
+
+INTERACTIVE_TOP = 20  # rows shown at the prompt unless :top says otherwise
+# :minfreq bounds, per million: no word is used more than a million times per million, and
+# below 1e-30 every word of any real dictionary passes; the bounds also keep the exact
+# arithmetic cheap (Fraction("1e-999999999") would compute 10**999999999)
+MAX_MINFREQ = Fraction(1_000_000)
+MIN_MINFREQ = Fraction(1, 10 ** 30)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The filters: rows shown, minimum frequency (per million), dictionary prefix."""
+
+    top: int | None = INTERACTIVE_TOP  # None: show every row
+    minfreq: Fraction | None = None  # per million; None: no threshold
+    limit: int | None = None  # only the `limit` most frequent words; None: all
+
+    def _check(self) -> None:
+        assert self.top is None or self.top >= 1, self.top
+        assert self.minfreq is None or MIN_MINFREQ <= self.minfreq <= MAX_MINFREQ, \
+            self.minfreq
+        assert self.limit is None or self.limit >= 1, self.limit
+
+    def min_count(self, total: int) -> int | None:
+        """The smallest count whose frequency reaches ``minfreq`` in a dictionary of ``total``."""
+        if self.minfreq is None:
+            return None
+        # exact arithmetic: count * 1e6 / total >= minfreq  <=>  count >= minfreq * total / 1e6
+        return max(1, math.ceil(self.minfreq * total / 1_000_000))
+
+    def describe(self) -> str:
+        """The filters in a few words, for the toolbar."""
+        parts = [f"top {self.top if self.top is not None else 'all'}"]
+        if self.minfreq is not None:
+            parts.append(f"minfreq {fraction_text(self.minfreq)}/M")
+        if self.limit is not None:
+            parts.append(f"limit {self.limit:,}")
+        return " · ".join(parts)
+
+
+def fraction_text(x: Fraction) -> str:
+    """A positive number in a few characters, however large or small (never raises)."""
+    if x.denominator == 1 and x < 10 ** 15:
+        return str(x.numerator)
+    if Fraction(1, 10 ** 300) < x < 10 ** 300:
+        return f"{float(x):g}"
+    # beyond what a float holds: the exponent from the logarithm (math.log10 takes any int)
+    exponent = math.log10(x.numerator) - math.log10(x.denominator)
+    power = math.floor(exponent)
+    mantissa = round(10 ** (exponent - power), 5)
+    if mantissa >= 10:
+        mantissa, power = mantissa / 10, power + 1
+    return f"{mantissa:g}e{power:+d}"
+
+
+def parse_top(arg: str) -> int | None:
+    """The argument of :top / --top: a positive count, or all (None)."""
+    return None if arg.strip().lower() in ("all", "off") else _positive_int(":top", arg)
+
+
+def parse_minfreq(arg: str) -> Fraction | None:
+    """The argument of :minfreq / --minfreq: uses per million (exact, MIN_MINFREQ to
+    MAX_MINFREQ), or off (None)."""
+    text = arg.strip()
+    if text.lower() in ("off", "0", "none"):
+        return None
+    shown = repr(arg) if len(arg) <= 40 else repr(arg[:37] + "...")
+    # a decimal is read as a Decimal, whose exponent stays an exponent: Fraction("1e-999999999")
+    # would compute 10**999999999; Fraction reads the rest ("1/3") exactly
+    try:
+        rough = Decimal(text.replace("_", ""))
+    except InvalidOperation:
+        rough = None
+    try:
+        if rough is None:
+            value = Fraction(text)
+        elif rough.is_finite() and rough > 0:
+            if not _MIN_DECIMAL <= rough <= _MAX_DECIMAL:
+                raise _minfreq_range(shown)
+            value = Fraction(rough)
+        else:
+            value = None
+    except (ValueError, ZeroDivisionError):
+        value = None
+    if value is None or value <= 0:
+        raise QueryError(f":minfreq wants a positive number of uses per million or 'off', "
+                         f"not {shown}")
+    if not MIN_MINFREQ <= value <= MAX_MINFREQ:
+        raise _minfreq_range(shown)
+    return value
+
+
+_MIN_DECIMAL, _MAX_DECIMAL = Decimal("1e-30"), Decimal(1_000_000)  # exact copies of the bounds
+
+
+def _minfreq_range(shown: str) -> QueryError:
+    return QueryError(f":minfreq is in uses per million, from 1e-30 to 1,000,000 "
+                      f"(every word), not {shown}")
+
+
+def parse_limit(arg: str) -> int | None:
+    """The argument of :limit / --limit: a positive number of words, or off (None)."""
+    return None if arg.strip().lower() in ("off", "0", "none") else _positive_int(":limit", arg)
+
+
+def _positive_int(command: str, arg: str) -> int:
+    try:
+        value = int(arg.strip().replace("_", "").replace(",", ""))
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise QueryError(f"{command} wants a positive whole number, not {arg!r}")
+    return value
