@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import logging
 import multiprocessing
@@ -63,14 +64,29 @@ def _rewrite_header(path, **changes):
     path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + data[start + size:])
 
 
+def _format1_file(path, src_path):
+    """An index file as cryptocomp 0.1 wrote it (format 1: one pickle, one checksum)."""
+    payload = pickle.dumps({"state_version": 1}, protocol=5)
+    header = {"format": 1, "name": path.stem, "source": str(src_path),
+              "source_sha256": hashlib.sha256(src_path.read_bytes()).hexdigest(), "words": 6,
+              "params": {"lang": None, "fold_yo": False}, "state_version": 1,
+              "created": "2026-01-01T00:00:00+00:00", "cryptocomp": "0.1.0",
+              "payload_length": len(payload)}
+    head = json.dumps(header).encode()
+    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + payload
+                     + hashlib.sha256(payload).digest())
+
+
 def test_older_format_is_rebuilt(dict_file, caplog):
-    load_index(str(dict_file))
     path = resolve_source(str(dict_file)).index_path
-    _rewrite_header(path, format=0)
+    _format1_file(path, dict_file)
+    with pytest.raises(IndexFileError, match="index format 1 .* is not 2 .*rebuild it with"):
+        read_index(path)
     with caplog.at_level(logging.WARNING, logger="cryptocomp"):
         assert len(load_index(str(dict_file))) == 6
-    assert any("index format 0" in r.getMessage() for r in caplog.records)
-    assert read_header(path)["format"] == FORMAT
+    assert any("index format 1" in r.getMessage() and "rebuilding" in r.getMessage()
+               for r in caplog.records)
+    assert read_header(path)["format"] == FORMAT == 2
 
 
 @pytest.mark.parametrize("damage,message", [
@@ -86,17 +102,24 @@ def test_corrupt_file_is_a_clear_error(dict_file, damage, message):
     path = resolve_source(str(dict_file)).index_path
     path.write_bytes(damage(path.read_bytes()))
     with pytest.raises(IndexFileError, match=message) as err:
-        load_index(str(dict_file))
+        load_index(str(dict_file)).load_all()  # a damaged section is found when it is read
     text = str(err.value)
     assert str(path) in text and "cryptocomp index build" in text and "\n" not in text
 
 
-def _write_payload(path, header, payload):
-    """An index file with a valid header and checksum around any payload."""
-    header["payload_length"] = len(payload)
+def _write_sections(path, header, sections):
+    """An index file with a valid header (offsets, checksums) around any sections' bytes."""
+    table, offset = {}, 0
+    for key, data in sections.items():
+        table[key] = [offset, len(data), hashlib.sha256(data).hexdigest()]
+        offset += len(data)
+    header = dict(header, sections=table, payload_length=offset)
     head = json.dumps(header).encode()
-    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + payload
-                     + hashlib.sha256(payload).digest())
+    path.write_bytes(MAGIC + struct.pack(">I", len(head)) + head + b"".join(sections.values()))
+
+
+def _pickled(index):
+    return {k: pickle.dumps(v, protocol=5) for k, v in index.sections().items()}
 
 
 class _Evil:
@@ -104,25 +127,26 @@ class _Evil:
         return (os.system, ("echo pwned > /tmp/cryptocomp-pwned",))
 
 
-def test_malicious_pickle_is_refused(dict_file, tmp_path):
-    """A file with a valid header and checksum whose payload imports os.system is refused."""
+@pytest.mark.parametrize("section", ["meta", "counts", "at"])
+def test_malicious_pickle_is_refused(dict_file, section):
+    """A file with a valid header and checksums whose section imports os.system is refused."""
     idx, path = build_index(str(dict_file))
-    header = read_header(path).fields
-    payload = pickle.dumps({"state_version": 1, "x": _Evil()}, protocol=5)
-    _write_payload(path, header, payload)
+    sections = _pickled(idx)
+    sections[section] = pickle.dumps({"state_version": 2, "x": _Evil()}, protocol=5)
+    _write_sections(path, read_header(path).fields, sections)
     marker = "/tmp/cryptocomp-pwned"
     if os.path.exists(marker):
         os.unlink(marker)
     with pytest.raises(IndexFileError, match=r"forbidden global (posix|os)\.system"):
-        load_index(str(dict_file))
+        load_index(str(dict_file)).load_all()
     assert not os.path.exists(marker)
 
 
 def test_payload_of_wrong_shape_is_refused(dict_file):
     idx, path = build_index(str(dict_file))
-    header = read_header(path).fields
-    payload = pickle.dumps(["not", "a", "state"], protocol=5)
-    _write_payload(path, header, payload)
+    sections = _pickled(idx)
+    sections["meta"] = pickle.dumps(["not", "a", "state"], protocol=5)
+    _write_sections(path, read_header(path).fields, sections)
     with pytest.raises(IndexFileError, match="refused payload"):
         read_index(path)
 
@@ -208,14 +232,25 @@ def test_bitmap_ids_past_the_word_list_are_refused(dict_file):
     from pyroaring import FrozenBitMap
 
     idx, path = build_index(str(dict_file))
-    state = idx.__getstate__()
-    state["at"] = dict(state["at"])
-    state["at"][(0, "m")] = FrozenBitMap([0, 999])
-    header = read_header(path).fields
-    payload = pickle.dumps(state, protocol=5)
-    _write_payload(path, header, payload)
-    with pytest.raises(IndexFileError, match="id past the word list"):
-        read_index(path)
+    state = idx.sections()
+    family = state["at"]
+    i = family["keys"].index((0, "m"))
+    blobs, start = [], 0
+    ends = list(memoryview(family["ends"]).cast("Q"))
+    for j, end in enumerate(ends):
+        blob = family["blob"][start:end]
+        if j == i:  # the same cardinality, an id past the six words
+            ids = list(FrozenBitMap.deserialize(blob))
+            blob = FrozenBitMap(ids[:-1] + [999]).serialize()
+        blobs.append(blob)
+        start = end
+    family["blob"] = b"".join(blobs)
+    family["ends"] = struct.pack(f"<{len(ends)}Q", *itertools.accumulate(map(len, blobs)))
+    _write_sections(path, read_header(path).fields,
+                    {k: pickle.dumps(v, protocol=5) for k, v in state.items()})
+    with pytest.raises(IndexFileError, match="id past the word list") as err:
+        read_index(path).at(0, "m")
+    assert str(path) in str(err.value) and "cryptocomp index build" in str(err.value)
 
 
 def test_user_paths_are_not_created(tmp_path):

@@ -2,7 +2,11 @@
 
 :mod:`.alphabet` says which words belong to a language, :mod:`.freqdict` reads
 ``word count`` files (and exports wordfreq's lists), :mod:`.index` holds the
-bitmaps and answers template queries, :mod:`.store` saves and loads index files.
+bitmaps and the encoded words and answers queries (:mod:`.family` keeps the
+bitmaps, :mod:`.encoding` the letter-code matrices, :mod:`.matches` the results,
+:mod:`.wildcards` plans ``*`` templates), :mod:`.state` builds, stores and checks
+an index's state, :mod:`.header` frames an index file, :mod:`.store` saves and
+loads index files.
 
 >>> idx = Index.from_counts({"мама": 5, "папа": 7, "баран": 9})
 >>> idx.match("?а?а").words()
@@ -12,8 +16,9 @@ bitmaps and answers template queries, :mod:`.store` saves and loads index files.
 from __future__ import annotations
 
 from .freqdict import FreqDict, load_freqdict
+from .encoding import Encoded
 from .index import Entry, Index, Matches, pattern
 from .store import build_index, load_index
 
-__all__ = ["Index", "Matches", "Entry", "pattern", "FreqDict", "load_freqdict", "build_index",
+__all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "FreqDict", "load_freqdict", "build_index",
            "load_index"]

@@ -25,7 +25,10 @@ ALPHABETS: dict[str, Alphabet] = {
 
 def normalize(text: str) -> str:
     """Unicode NFC and lower case: the one spelling every word is stored in."""
-    return unicodedata.normalize("NFC", text).lower()
+    text = unicodedata.normalize("NFC", text)
+    # most words already are: islower() is a scan, lower() a new string (a million of them
+    # when a dictionary is indexed)
+    return text if text.islower() else text.lower()
 
 
 def script_of(ch: str) -> str:

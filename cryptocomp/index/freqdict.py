@@ -43,8 +43,9 @@ from ..errors import DictionaryError
 from ..files import decode_text, read_bytes, write_atomic
 from .alphabet import normalize, word_filter
 
-__all__ = ["FreqDict", "LoadReport", "load_freqdict", "parse_freqdict", "export_wordfreq",
-           "wordfreq_languages", "file_sha256", "FREQDICT_FORMAT"]
+__all__ = ["FreqDict", "LoadReport", "load_freqdict", "read_freqdict", "parse_freqdict",
+           "export_wordfreq", "wordfreq_text", "wordfreq_languages", "file_sha256",
+           "FREQDICT_FORMAT"]
 
 log = logging.getLogger(__name__)
 
@@ -136,15 +137,21 @@ def file_sha256(path: str | os.PathLike) -> str:
 def load_freqdict(path: str | os.PathLike, *, fold_yo: bool = False) -> FreqDict:
     """Read a ``word count`` file; malformed lines are skipped with one warning."""
     path = Path(path)
-    data = read_bytes(path, "dictionary file", DictionaryError)
-    text = decode_text(data, path, "dictionary file", DictionaryError)
+    return read_freqdict(read_bytes(path, "dictionary file", DictionaryError), str(path),
+                         fold_yo=fold_yo)
+
+
+def read_freqdict(data: bytes, source: str, *, fold_yo: bool = False) -> FreqDict:
+    """Parse the bytes of a ``word count`` file (``source`` names it in messages)."""
+    text = decode_text(data, source, "dictionary file", DictionaryError)
     counts, report = parse_freqdict(text.splitlines(), fold_yo=fold_yo)
-    warning = report.warning(str(path))
+    del text
+    warning = report.warning(source)
     if warning:
         log.warning(warning)
     if not counts:
-        raise DictionaryError(f"{path}: no 'word count' lines found")
-    return FreqDict(counts, str(path), hashlib.sha256(data).hexdigest(), report)
+        raise DictionaryError(f"{source}: no 'word count' lines found")
+    return FreqDict(counts, source, hashlib.sha256(data).hexdigest(), report)
 
 
 def wordfreq_languages() -> list[str]:
@@ -154,23 +161,36 @@ def wordfreq_languages() -> list[str]:
     return sorted(wordfreq.available_languages("best"))
 
 
-def export_wordfreq(lang: str, path: str | os.PathLike) -> int:
-    """Write wordfreq's list for ``lang`` as a ``word count`` file (atomically); return its size."""
+def wordfreq_text(lang: str) -> tuple[bytes, int]:
+    """wordfreq's list for ``lang`` as the bytes of a ``word count`` file, and its size."""
     import wordfreq
 
     large = wordfreq.available_languages("large")
     if lang not in wordfreq.available_languages("best"):
         raise DictionaryError(
             f"unknown language {lang!r}: wordfreq has {', '.join(wordfreq_languages())}")
-    freqs = wordfreq.get_frequency_dict(lang, "large" if lang in large else "best")
-    keep = word_filter(lang, freqs.items())
-    counts: dict[Word, int] = {}
-    for word, freq in freqs.items():
-        word = normalize(word)
-        if keep(word):
-            counts[word] = counts.get(word, 0) + max(1, round(freq * _COUNT_SCALE))
-    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    try:
+        freqs = wordfreq.get_frequency_dict(lang, "large" if lang in large else "best")
+        keep = word_filter(lang, freqs.items())
+        counts: dict[Word, int] = {}
+        for word, freq in freqs.items():
+            word = normalize(word)
+            if keep(word):
+                counts[word] = counts.get(word, 0) + max(1, round(freq * _COUNT_SCALE))
+        del freqs
+    finally:
+        # wordfreq keeps every list it loaded (hundreds of MB for Russian) for the life of
+        # the process; the index build that follows needs that memory
+        wordfreq.get_frequency_dict.cache_clear()
+        wordfreq.get_frequency_list.cache_clear()
+    ordered = sorted(counts)
+    ordered.sort(key=counts.__getitem__, reverse=True)  # stable: equal counts stay a-z
+    data = "".join([f"{w} {counts[w]}\n" for w in ordered]).encode("utf-8")
+    return data, len(ordered)
 
-    write_atomic(Path(path), "".join(f"{w} {c}\n" for w, c in ordered).encode("utf-8"),
-                 create_dirs=True)
-    return len(ordered)
+
+def export_wordfreq(lang: str, path: str | os.PathLike) -> int:
+    """Write wordfreq's list for ``lang`` as a ``word count`` file (atomically); return its size."""
+    data, n = wordfreq_text(lang)
+    write_atomic(Path(path), data, create_dirs=True)
+    return n

@@ -1,11 +1,11 @@
-"""The dictionary index: roaring bitmaps of word ids, ranked by frequency.
+"""The dictionary index: roaring bitmaps of word ids ranked by frequency, and the encoded words.
 
 Word ids are assigned in descending count (ties by word), so id 0 is the most
 frequent word and iterating any bitmap yields words most-frequent first: ranking
 comes free, "the N most frequent words" is the id range ``[0, N)`` and
 "count at least m" is another prefix of the ids.
 
-Bitmaps (pyroaring ``FrozenBitMap``), each keyed as shown:
+Bitmap families (pyroaring ``FrozenBitMap``, see :mod:`.family`), each keyed as shown:
 
 ============================  ==============================================
 ``by_length(n)``               words of ``n`` letters
@@ -15,161 +15,110 @@ Bitmaps (pyroaring ``FrozenBitMap``), each keyed as shown:
 ``at_least(c, k)``             words containing ``c`` at least ``k`` times
 ============================  ==============================================
 
-Queries combine them by intersection and difference and return a
+Besides the bitmaps the index owns the words *encoded*: :meth:`Index.encoded`
+gives the words of one length as letter-code matrices (:mod:`.encoding`), the
+one place the composer, the crossword CSP and the rack solver get them from; and
+the word order (ids sorted by word and by reversed word) behind the prefix and
+suffix ranges of wildcard templates (:mod:`.wildcards`).
+
+Queries combine the bitmaps by intersection and difference and return a
 :class:`Matches`, a lazy ranked sequence of :class:`Entry` (word, count, id).
+Which families a query uses: a template without ``*`` intersects
+``by_length(len)`` with ``at(i, c)`` per given letter; :meth:`same_pattern`
+reads ``by_pattern``; ``forbidden`` subtracts ``having(c)``, ``required``
+intersects it; wildcard templates are planned in :mod:`.wildcards`.
 
 >>> idx = Index.from_counts({"мама": 5, "папа": 7, "баран": 9, "сад": 1})
 >>> [e.word for e in idx.same_pattern("дядя")]
 ['папа', 'мама']
 >>> idx.match("?а?а?").words()
 ['баран']
+>>> idx.match("*а").words()
+['папа', 'мама']
 """
 
 from __future__ import annotations
 
 import array
 import logging
+import re
 from functools import cached_property, lru_cache
-from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence, overload
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 from pyroaring import FrozenBitMap
 
 from ..domain import Pattern, Progress, Template, Word, WordId
 from ..errors import QueryError
-from .alphabet import normalize
+from .alphabet import normalize, script_of
+from .encoding import Encoded, code_dtype, first_positions, pattern
+from .family import BitmapFamily, Corrupt
+from .matches import Entry, Matches
+from .state import (FAMILIES, build_state, check_index, corrupt_value, pattern_key, read_meta,
+                    read_section, write_sections)
 
-__all__ = ["Index", "Matches", "Entry", "pattern", "Word", "WordId", "Template", "Pattern",
-           "WILDCARDS"]
+if TYPE_CHECKING:
+    from .wildcards import WordOrder
+
+__all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "Word", "WordId", "Template",
+           "Pattern", "WILDCARDS"]
 
 log = logging.getLogger(__name__)
 
 
-WILDCARDS = frozenset("?.")
+WILDCARDS = frozenset("?.*")
+_ONE = frozenset("?.")
 _EMPTY = FrozenBitMap()
-STATE_VERSION = 1  # layout of __getstate__; bump when it changes
+_SPACE = re.compile(r"\s")  # str.isspace(), as one C scan
 MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers
 
 
-def pattern(word: str) -> Pattern:
-    """Letter structure: the i-th distinct letter becomes i.
+class Sections(Protocol):
+    """Where a loaded index reads its stored sections (see :mod:`.state`)."""
 
-    >>> pattern("барабан")
-    (0, 1, 2, 1, 0, 1, 3)
-    """
-    seen: dict[str, int] = {}
-    return tuple(seen.setdefault(ch, len(seen)) for ch in word)
+    def load(self, key: str) -> object:
+        """The section's value, its integrity already checked; raise the file's error if
+        it is missing or damaged."""
 
 
-def _key(p: Sequence[int]) -> bytes:
-    """The dictionary key of a pattern: its bytes, or for a pattern with values past 255
-    (a word of more than 256 distinct letters) 0xff and 32-bit values; a pattern's first
-    value is always 0, so the two kinds never collide."""
-    if max(p, default=0) < 256:
-        return bytes(p)
-    return b"\xff" + array.array("I", p).tobytes()
+class _InMemory:
+    """Sections held in a dict (an index pickled whole, as for a worker process)."""
 
+    def __init__(self, state: object, corrupt: Corrupt):
+        if not isinstance(state, dict):
+            raise corrupt("the payload is not an index state")
+        self.state, self.corrupt = state, corrupt
 
-def _pattern_key(word: str) -> bytes:
-    return _key(pattern(word))
-
-
-def _bitmap(ids: np.ndarray) -> FrozenBitMap:
-    # array('I') takes pyroaring's bulk-add path, ~10x faster than a numpy iterable
-    return FrozenBitMap(array.array("I", ids.astype(np.uint32, copy=False).tobytes()))
-
-
-class Entry(NamedTuple):
-    """One word of a result: the word, its count and its id (rank - 1)."""
-
-    word: Word
-    count: int
-    id: WordId
-
-    @property
-    def rank(self) -> int:
-        """1-based frequency rank."""
-        return self.id + 1
-
-
-class Matches(Sequence[Entry]):
-    """The words of a bitmap, most frequent first; nothing is materialised until read."""
-
-    __slots__ = ("index", "ids")
-
-    def __init__(self, index: "Index", ids: FrozenBitMap):
-        self.index = index
-        self.ids = ids
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    @overload
-    def __getitem__(self, i: int) -> Entry: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Entry]: ...
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            start, stop, step = i.indices(len(self.ids))
-            if step == 1 and start == 0:
-                return self._entries(self._first(stop))
-            return [self[j] for j in range(start, stop, step)]
-        if i < 0:
-            i += len(self.ids)
-        if not 0 <= i < len(self.ids):
-            raise IndexError(i)
-        return self.index.entry(self.ids[i])
-
-    def __iter__(self) -> Iterator[Entry]:
-        entry = self.index.entry
-        return (entry(i) for i in self.ids)
-
-    def __bool__(self) -> bool:
-        return bool(self.ids)
-
-    def __repr__(self) -> str:
-        head = ", ".join(self.words(5))
-        return f"<Matches {len(self)}: {head}{', ...' if len(self) > 5 else ''}>"
-
-    def _first(self, n: int) -> list[int]:
-        if n >= len(self.ids):
-            return self.ids.to_array().tolist()
-        out = []
-        for i in self.ids:
-            if len(out) == n:
-                break
-            out.append(i)
-        return out
-
-    def _entries(self, ids: list[int]) -> list[Entry]:
-        words, counts = self.index.words, self.index.counts
-        return [Entry(words[i], counts[i], i) for i in ids]
-
-    def words(self, n: int | None = None) -> list[Word]:
-        """The words, most frequent first (the first ``n`` when given)."""
-        words = self.index.words
-        ids = self.ids.to_array().tolist() if n is None else self._first(n)
-        return [words[i] for i in ids]
-
-    def top(self, n: int) -> "Matches":
-        """The ``n`` most frequent of these words."""
-        return Matches(self.index, FrozenBitMap(self._first(n)))
+    def load(self, key: str) -> object:
+        if key not in self.state:
+            raise self.corrupt(f"the index state has no {key!r} section")
+        return self.state[key]
 
 
 class Index:
     """Word ids ranked by frequency, with roaring bitmaps over them; immutable once built."""
 
     def __init__(self, words: Sequence[Word], counts: Sequence[int], *, name: str = "",
-                 params: Mapping[str, object] | None = None, progress: Progress | None = None):
-        """Index ``words`` (already ranked: counts descending, ties by word)."""
+                 params: Mapping[str, object] | None = None, progress: Progress | None = None,
+                 word_order: np.ndarray | None = None):
+        """Index ``words`` (already ranked: counts descending, ties by word); ``word_order``,
+        the ids sorted by word, when the caller knows it (it is computed otherwise)."""
         self.name = name
         self.params = dict(params or {})
-        self.words: list[Word] = list(words)
-        self.counts = array.array("Q", counts)
-        if len(self.words) != len(self.counts):
+        words = list(words)
+        counts = array.array("Q", counts)
+        if len(words) != len(counts):
             raise ValueError("words and counts differ in length")
-        self._build(progress)
+        self._corrupt: Corrupt = corrupt_value
+        self._source: Sections | None = None
+        built = build_state(words, progress, word_order)
+        self.alphabet: str = built.alphabet
+        self._n = len(words)
+        self._lengths = {n: len(enc.ids) for n, enc in built.encoded.items()}
+        self._encoded: dict[int, Encoded] = built.encoded
+        # what a loaded index reads on first use (the cached properties below), known here
+        self.__dict__.update(words=words, counts=counts, _order=built.order,
+                             **{f"_{key}": built.families[key] for key in FAMILIES})
         self._finish()
 
     @classmethod
@@ -179,140 +128,249 @@ class Index:
         """Index a word -> count mapping (words are normalised: NFC, lower case)."""
         merged: dict[Word, int] = {}
         for word, count in counts.items():
-            word = normalize(word)
-            if not word or any(ch.isspace() for ch in word):
-                raise ValueError(f"not a word: {word!r}")
+            norm = normalize(word)
+            if norm == word:
+                norm = word  # keep the caller's string: one copy of each word, not two
+            if not norm or _SPACE.search(norm):
+                raise ValueError(f"not a word: {norm!r}")
             if count < 0:
-                raise ValueError(f"negative count for {word!r}")
-            merged[word] = merged.get(word, 0) + int(count)
-            if merged[word] > MAX_COUNT:
-                raise ValueError(f"count of {word!r} exceeds {MAX_COUNT}")
-        ranked = sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))
-        return cls([w for w, _ in ranked], [c for _, c in ranked], name=name, params=params,
-                   progress=progress)
+                raise ValueError(f"negative count for {norm!r}")
+            total = merged.get(norm, 0) + int(count)
+            if total > MAX_COUNT:
+                raise ValueError(f"count of {norm!r} exceeds {MAX_COUNT}")
+            merged[norm] = total
+        alphabetical = sorted(merged)
+        by_count = array.array("Q", map(merged.__getitem__, alphabetical))
+        del merged
+        # stable, so equal counts stay a-z; rank_of[r] is the alphabetical position of id r
+        rank_of = sorted(range(len(by_count)), key=by_count.__getitem__, reverse=True)
+        ranked = [alphabetical[j] for j in rank_of]
+        counts_ranked = array.array("Q", map(by_count.__getitem__, rank_of))
+        del alphabetical, by_count
+        in_word_order = np.empty(len(rank_of), dtype=np.int64)
+        in_word_order[np.array(rank_of, dtype=np.int64)] = np.arange(len(rank_of))
+        return cls(ranked, counts_ranked, name=name, params=params, progress=progress,
+                   word_order=in_word_order)
 
-    # -- building ---------------------------------------------------------------
+    # -- the stored state (the sections of an index file; see .state and .store) --------
 
-    def _build(self, progress: Progress | None) -> None:
-        words, n = self.words, len(self.words)
-        report = progress or (lambda done, total: None)
-        steps = 5
-        report(0, steps)
-        lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
-        letters = sorted(set("".join(words)))
-        n_letters = len(letters)
-        # one row of letter codes per character occurrence: (word id, position, letter code)
-        total = int(lengths.sum())
-        word_of = np.repeat(np.arange(n, dtype=np.int64), lengths)
-        starts = np.cumsum(lengths) - lengths
-        pos_of = np.arange(total, dtype=np.int64) - np.repeat(starts, lengths)
-        joined = "".join(words)
-        points = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-        table = np.array([ord(ch) for ch in letters], dtype=np.uint32)
-        code_of = np.searchsorted(table, points).astype(np.int64)
-        report(1, steps)
+    @classmethod
+    def from_sections(cls, source: Sections, *, corrupt: Corrupt = corrupt_value) -> "Index":
+        """An index whose stored sections are read from ``source`` when first needed (each
+        checked as it is read, see :mod:`.state`); ``corrupt(why)`` makes the error raised
+        for a damaged section, on loading or on first use."""
+        meta = read_meta(source.load("meta"), corrupt)
+        index = cls.__new__(cls)
+        index.name, index.params, index.alphabet = meta.name, meta.params, meta.alphabet
+        index._n, index._lengths = meta.words, meta.lengths
+        index._corrupt, index._source, index._meta = corrupt, source, meta
+        index._encoded = {}
+        index._finish()
+        return index
 
-        self._by_length = self._group(lengths, np.arange(n, dtype=np.int64),
-                                      lambda key: int(key))
-        # (position, letter): group occurrences by position * L + code, ids stay ascending
-        self._at = self._group(pos_of * n_letters + code_of, word_of,
-                               lambda key: (int(key) // n_letters, letters[int(key) % n_letters]))
-        report(2, steps)
-        # letter multiplicities per word: unique (word, letter) pairs with their counts
-        pairs, multiplicity = np.unique(word_of * n_letters + code_of, return_counts=True)
-        pair_word, pair_code = pairs // n_letters, pairs % n_letters
-        self._having = self._group(pair_code, pair_word, lambda key: letters[int(key)])
-        at_least: dict[tuple[str, int], FrozenBitMap] = {}
-        for k in range(2, int(multiplicity.max(initial=1)) + 1):
-            sel = multiplicity >= k
-            for ch, bm in self._group(pair_code[sel], pair_word[sel],
-                                      lambda key: letters[int(key)]).items():
-                at_least[(ch, k)] = bm
-        self._at_least = at_least
-        report(3, steps)
-        groups: dict[bytes, list[int]] = {}
-        for i, word in enumerate(words):
-            key = _pattern_key(word)
-            group = groups.get(key)
-            if group is None:
-                groups[key] = [i]
-            else:
-                group.append(i)
-        self._by_pattern = {key: FrozenBitMap(ids) for key, ids in groups.items()}
-        report(4, steps)
-        self.alphabet = "".join(letters)
-        report(steps, steps)
+    @classmethod
+    def from_state(cls, state: object, *, corrupt: Corrupt = corrupt_value) -> "Index":
+        """An index from the dict of all its sections (what :meth:`__getstate__` returns)."""
+        return cls.from_sections(_InMemory(state, corrupt), corrupt=corrupt)
 
-    @staticmethod
-    def _group(keys: np.ndarray, ids: np.ndarray, name) -> dict:
-        """One bitmap per distinct key, of the ids having that key."""
-        if len(keys) == 0:
-            return {}
-        order = np.lexsort((ids, keys))
-        keys, ids = keys[order], ids[order]
-        cuts = np.flatnonzero(np.diff(keys)) + 1
-        bounds = np.concatenate(([0], cuts, [len(keys)]))
-        return {name(keys[a]): _bitmap(ids[a:b]) for a, b in zip(bounds[:-1], bounds[1:])}
+    def sections(self) -> dict[str, object]:
+        """Every stored section (see :mod:`.state`), read or made now."""
+        return write_sections(name=self.name, params=self.params, alphabet=self.alphabet,
+                              words=self._blob, counts=self.counts,
+                              codes={n: self.encoded(n).codes for n in self.lengths()},
+                              order=(self.sorted_ids(), self.sorted_ids(reverse=True)),
+                              families={key: getattr(self, f"_{key}") for key in FAMILIES})
+
+    def __getstate__(self) -> dict:
+        return self.sections()
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(Index.from_state(state).__dict__)
+
+    def _section(self, key: str):
+        if self._source is None:  # pragma: no cover - a built index knows every section
+            raise AttributeError(key)
+        return read_section(key, self._source.load(key), self._meta, self._corrupt)
 
     def _finish(self) -> None:
-        """Derived lookups, rebuilt after building or unpickling."""
-        self.__dict__.pop("_id", None)
+        """Derived lookups, after building or loading."""
         self._letters = frozenset(self.alphabet)
-        self._all = FrozenBitMap(range(len(self.words)))
-        self.total = sum(self.counts)  # to turn a count into a frequency
+        self._all = FrozenBitMap(range(self._n))
+        self._longer: dict[int, FrozenBitMap] = {}
+        self._scripts: dict[str, FrozenBitMap] = {}
+
+    @cached_property
+    def counts(self) -> array.array:
+        """Each word's count, by id (descending)."""
+        return self._section("counts")
+
+    @cached_property
+    def total(self) -> int:
+        """The sum of all counts (to turn a count into a frequency)."""
+        counts = np.frombuffer(self.counts, dtype=np.uint64)
+        # a sum in uint64 is exact when it cannot wrap; else Python's integers
+        if len(counts) and int(counts[0]) < (1 << 64) // len(counts):
+            return int(counts.sum(dtype=np.uint64))
+        return sum(self.counts)
+
+    @cached_property
+    def _by_length(self) -> BitmapFamily:
+        return self._section("by_length")
+
+    @cached_property
+    def _by_pattern(self) -> BitmapFamily:
+        return self._section("by_pattern")
+
+    @cached_property
+    def _at(self) -> BitmapFamily:
+        return self._section("at")
+
+    @cached_property
+    def _having(self) -> BitmapFamily:
+        return self._section("having")
+
+    @cached_property
+    def _at_least(self) -> BitmapFamily:
+        return self._section("at_least")
+
+    @cached_property
+    def _order(self) -> tuple:
+        return self._section("order")
+
+    @cached_property
+    def _blob(self) -> bytes:
+        """The words as stored: UTF-8, joined by newlines."""
+        if "words" in self.__dict__:
+            return "\n".join(self.words).encode("utf-8")
+        return self._section("words")
+
+    def load_all(self) -> None:
+        """Read every stored section now (each is checked as it is read)."""
+        self.sections()
+
+    # -- words ------------------------------------------------------------------------------
+
+    @cached_property
+    def words(self) -> list[Word]:
+        """Every word, by id (decoded from the index file on first use)."""
+        if not self._n:
+            return []
+        try:
+            words = self._blob.decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            raise self._corrupt("the word list is not UTF-8") from None
+        if len(words) != self._n or "" in words:
+            raise self._corrupt("the word list does not match the word count")
+        return words
+
+    @cached_property
+    def _ends(self) -> np.ndarray:
+        """Where each word ends in the stored word list (for :meth:`word` without it)."""
+        raw = np.frombuffer(self._blob, dtype=np.uint8)
+        ends = np.append(np.flatnonzero(raw == 10), len(raw))
+        if len(ends) != self._n or (np.diff(ends, prepend=-1) < 2).any():
+            raise self._corrupt("the word list does not match the word count")
+        return ends
+
+    def word(self, i: WordId) -> Word:
+        """The word of id ``i``."""
+        words = self.__dict__.get("words")
+        if words is not None:
+            return words[i]
+        if "_blob" not in self.__dict__:
+            # spelled from its codes: a query that shows a few words (compose) need not read
+            # the whole word list
+            if not 0 <= i < self._n:
+                raise IndexError(i)
+            for n in self._lengths:
+                ids = self.by_length(n)
+                if i in ids:
+                    row = self.encoded(n).codes[ids.rank(i) - 1]
+                    return "".join(self.alphabet[c] for c in row.tolist())
+            raise self._corrupt(f"word id {i} has no length")
+        ends = self._ends
+        start = int(ends[i - 1]) + 1 if i else 0
+        try:
+            return self._blob[start:int(ends[i])].decode("utf-8")
+        except UnicodeDecodeError:
+            raise self._corrupt("the word list is not UTF-8") from None
+
+    def words_of(self, ids: list[WordId]) -> list[Word]:
+        """The words of some ids, without decoding the whole word list for a few."""
+        if "words" in self.__dict__ or len(ids) * 16 > self._n:
+            words = self.words
+            return [words[i] for i in ids]
+        return [self.word(i) for i in ids]
 
     @cached_property
     def _id(self) -> dict[Word, WordId]:
         """word -> id, built on first use: loading an index need not pay for it."""
         return {w: i for i, w in enumerate(self.words)}
 
-    # -- pickling (the payload of an index file; see cryptocomp.store) -------------
+    # -- encoded words ----------------------------------------------------------------------
 
-    def __getstate__(self) -> dict:
-        return {
-            "state_version": STATE_VERSION,
-            "name": self.name,
-            "params": self.params,
-            "alphabet": self.alphabet,
-            "words": "\n".join(self.words),
-            "counts": self.counts.tobytes(),
-            "by_length": self._by_length,
-            "by_pattern": self._by_pattern,
-            "at": self._at,
-            "having": self._having,
-            "at_least": self._at_least,
-        }
+    def encoded(self, n: int, within: FrozenBitMap | None = None) -> Encoded:
+        """The words of ``n`` letters (only those in ``within`` when given) as letter-code
+        matrices, rows in id order: the one source of encoded words for every engine."""
+        enc = self._encoded.get(n)
+        if enc is None:
+            enc = self._encoded[n] = self._decode_codes(n)
+        if within is not None and len(enc.ids):
+            sub = within & self.by_length(n)
+            if len(sub) < len(enc.ids):
+                rows = np.searchsorted(enc.ids, np.frombuffer(sub.to_array(), dtype=np.uint32))
+                enc = enc.take(rows)
+        return enc
 
-    def __setstate__(self, state: dict) -> None:
-        if state.get("state_version") != STATE_VERSION:
-            raise ValueError(f"index state version {state.get('state_version')!r}")
-        self.name = state["name"]
-        self.params = state["params"]
-        self.alphabet = state["alphabet"]
-        self.words = state["words"].split("\n") if state["words"] else []
-        self.counts = array.array("Q")
-        self.counts.frombytes(state["counts"])
-        self._by_length = state["by_length"]
-        self._by_pattern = state["by_pattern"]
-        self._at = state["at"]
-        self._having = state["having"]
-        self._at_least = state["at_least"]
-        n = len(self.words)
-        if len(self.counts) != n:
-            raise ValueError("counts and words differ in length")
-        for family in (self._by_length, self._by_pattern, self._at, self._having, self._at_least):
-            if not isinstance(family, dict):
-                raise ValueError("a bitmap family is not a mapping")
-            for bm in family.values():
-                # max() is O(1) on a roaring bitmap: a cheap guard against ids past the words
-                if not isinstance(bm, FrozenBitMap) or (bm and bm.max() >= n):
-                    raise ValueError("a bitmap holds an id past the word list")
-        self._finish()
+    def _decode_codes(self, n: int) -> Encoded:
+        if n not in self._lengths:
+            empty = np.zeros((0, n), dtype=code_dtype(len(self.alphabet)))
+            return Encoded(np.zeros(0, dtype=np.int64), empty, empty.astype(np.uint8))
+        ids = np.frombuffer(self.by_length(n).to_array(), dtype=np.uint32).astype(np.int64)
+        raw = self._section(f"codes:{n}")
+        dtype = code_dtype(len(self.alphabet))
+        codes = np.frombuffer(raw, dtype=dtype).reshape(len(ids), n)
+        if codes.size and int(codes.max()) >= len(self.alphabet):
+            raise self._corrupt(f"the encoded words of length {n} are damaged")
+        return Encoded(ids, codes, first_positions(codes))
 
-    # -- lookups --------------------------------------------------------------------
+    def written_in(self, script: str) -> FrozenBitMap:
+        """Words written entirely in letters of one Unicode script ('LATIN', 'CYRILLIC', ...:
+        see :func:`cryptocomp.index.alphabet.script_of`)."""
+        got = self._scripts.get(script)
+        if got is None:
+            foreign = [self.having(c) for c in self.alphabet if script_of(c) != script]
+            got = self._scripts[script] = self._all - FrozenBitMap.union(_EMPTY, *foreign)
+        return got
+
+    def sorted_ids(self, *, reverse: bool = False) -> np.ndarray:
+        """Word ids in word order (``reverse``: in the order of the reversed words)."""
+        ids = self._order[1 if reverse else 0]
+        if isinstance(ids, bytes):
+            ids = np.frombuffer(ids, dtype="<u4").astype(np.int64)
+            seen = np.zeros(self._n, dtype=bool)
+            if len(ids) != len(seen) or (len(ids) and int(ids.max()) >= len(seen)):
+                raise self._corrupt("the word order is damaged")
+            seen[ids] = True
+            if not seen.all():
+                raise self._corrupt("the word order is damaged")
+            order = list(self._order)
+            order[1 if reverse else 0] = ids
+            self.__dict__["_order"] = (order[0], order[1])
+        return ids
+
+    @cached_property
+    def word_order(self) -> "WordOrder":
+        """The words sorted forward and reversed (sortedcontainers), for wildcard templates;
+        built on first use."""
+        from .wildcards import WordOrder
+
+        return WordOrder(self.words, self.sorted_ids(), self.sorted_ids(reverse=True))
+
+    # -- lookups ----------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return len(self.words)
+        return self._n
 
     def __contains__(self, word: object) -> bool:
         return word in self._id
@@ -322,7 +380,7 @@ class Index:
 
     def stats(self) -> dict[str, int]:
         """Sizes of the bitmap families, for `cryptocomp index info`."""
-        return {"words": len(self.words), "letters": len(self.alphabet),
+        return {"words": len(self), "letters": len(self.alphabet),
                 "lengths": len(self._by_length), "patterns": len(self._by_pattern),
                 "position_bitmaps": len(self._at), "at_least_bitmaps": len(self._at_least)}
 
@@ -337,16 +395,16 @@ class Index:
 
     def entry(self, i: WordId) -> Entry:
         """The entry of word id ``i``."""
-        return Entry(self.words[i], self.counts[i], i)
+        return Entry(self.word(i), self.counts[i], i)
 
     @property
     def max_length(self) -> int:
         """The longest word's length (0 for an empty index)."""
-        return max(self._by_length, default=0)
+        return max(self._lengths, default=0)
 
     def lengths(self) -> list[int]:
         """The word lengths present, ascending."""
-        return sorted(self._by_length)
+        return sorted(self._lengths)
 
     def all_ids(self) -> FrozenBitMap:
         """Every word id."""
@@ -364,13 +422,20 @@ class Index:
             return _EMPTY
         if lo <= 1 and hi >= self.max_length:
             return self._all
-        return FrozenBitMap.union(_EMPTY, *(bm for n, bm in self._by_length.items() if lo <= n <= hi))
+        if hi >= self.max_length:  # "at least lo letters": asked for often, kept
+            got = self._longer.get(lo)
+            if got is None:
+                got = self._longer[lo] = FrozenBitMap.union(
+                    _EMPTY, *(self._by_length[n] for n in self._by_length if n >= lo))
+            return got
+        return FrozenBitMap.union(_EMPTY, *(self._by_length[n] for n in self._by_length
+                                            if lo <= n <= hi))
 
     def by_pattern(self, p: Pattern | Sequence[int]) -> FrozenBitMap:
         """Words with letter structure ``p`` (see :func:`pattern`)."""
         if any(x < 0 for x in p):
             return _EMPTY
-        return self._by_pattern.get(_key(p), _EMPTY)
+        return self._by_pattern.get(pattern_key(p), _EMPTY)
 
     def at(self, i: int, letter: str) -> FrozenBitMap:
         """Words with ``letter`` at 0-based position ``i``."""
@@ -390,7 +455,7 @@ class Index:
 
     def prefix(self, top: int | None = None, min_count: int | None = None) -> int:
         """How many of the most frequent words pass ``top`` and ``min_count``."""
-        n = len(self.words)
+        n = len(self)
         if top is not None:
             n = min(n, max(0, top))
         if min_count is not None and min_count > 0:
@@ -413,20 +478,24 @@ class Index:
     def _range(n: int) -> FrozenBitMap:
         return FrozenBitMap(range(n))
 
-    # -- queries ----------------------------------------------------------------------
+    # -- queries ----------------------------------------------------------------------------
 
     def select(self, *, length: int | tuple[int | None, int | None] | None = None,
                pattern: Pattern | None = None, fixed: Iterable[tuple[int, str]] = (),
                forbidden: Iterable[str] = (), required: Iterable[str] = (),
-               top: int | None = None, min_count: int | None = None) -> FrozenBitMap:
+               top: int | None = None, min_count: int | None = None,
+               within: FrozenBitMap | None = None) -> FrozenBitMap:
         """Ids of the words satisfying every given condition.
 
         ``length`` is an exact length or an inclusive ``(lo, hi)`` range;
         ``pattern`` a letter structure; ``fixed`` (position, letter) pairs;
         ``forbidden`` letters that must not occur; ``required`` letters that must;
-        ``top``/``min_count`` keep only the most frequent words.
+        ``top``/``min_count`` keep only the most frequent words; ``within`` a bitmap
+        the ids must be in.
         """
         parts: list[FrozenBitMap] = []
+        if within is not None:
+            parts.append(within)
         if pattern is not None:
             parts.append(self.by_pattern(pattern))
         if isinstance(length, int):
@@ -436,7 +505,7 @@ class Index:
         parts.extend(self.at(i, ch) for i, ch in fixed)
         parts.extend(self.having(ch) for ch in required)
         limit = self.prefix(top, min_count)
-        if limit < len(self.words):
+        if limit < len(self):
             parts.append(self._range(limit))
         if not parts:
             ids = self._all
@@ -460,25 +529,38 @@ class Index:
         return Matches(self, ids)
 
     def parse_template(self, template: Template) -> list[tuple[int, str]]:
-        """The fixed (position, letter) pairs of a template; unknown letters are an error."""
+        """The fixed (position, letter) pairs of a template (``*`` makes later positions
+        relative: only letters before the first ``*`` are returned); unknown letters are an
+        error."""
         fixed = []
+        star = False
         for i, ch in enumerate(normalize(template)):
             if ch in WILDCARDS:
+                star = star or ch == "*"
                 continue
             if ch not in self._letters:
                 raise QueryError(f"letter {ch!r} at position {i + 1} of {template!r} "
                                  f"does not occur in dictionary {self.name or '(unnamed)'}")
-            fixed.append((i, ch))
+            if not star:
+                fixed.append((i, ch))
         return fixed
 
     def match(self, template: Template, *, forbidden: Iterable[str] = (),
               required: Iterable[str] = (), top: int | None = None,
               min_count: int | None = None) -> Matches:
-        """Words fitting a template: letters where given, any letter at ``?`` (or ``.``)."""
-        template = normalize(template.strip())
+        """Words fitting a template: letters where given, any letter at ``?`` (or ``.``),
+        any run of letters (possibly none) at ``*``."""
+        template = normalize("".join(template.split()))
         if not template:
             raise QueryError("empty template")
-        return Matches(self, self.select(length=len(template), fixed=self.parse_template(template),
+        fixed = self.parse_template(template)
+        if "*" in template:
+            from .wildcards import wild_ids
+
+            return Matches(self, self.select(within=wild_ids(self, template),
+                                             forbidden=forbidden, required=required, top=top,
+                                             min_count=min_count))
+        return Matches(self, self.select(length=len(template), fixed=fixed,
                                          forbidden=forbidden, required=required, top=top,
                                          min_count=min_count))
 
@@ -508,38 +590,6 @@ class Index:
     # -- invariants -----------------------------------------------------------------------
 
     def _check(self) -> None:
-        """Verify every invariant by recomputing all bitmaps from the word list (slow)."""
-        n = len(self.words)
-        assert len(self.counts) == n, "counts and words differ in length"
-        assert len(self._id) == n, "duplicate words"
-        for i in range(1, n):
-            a, b = (-self.counts[i - 1], self.words[i - 1]), (-self.counts[i], self.words[i])
-            assert a < b, f"ranking order broken at id {i}: {self.words[i - 1]!r}, {self.words[i]!r}"
-        for w in self.words:
-            assert w and w == normalize(w) and not any(c.isspace() for c in w), f"bad word {w!r}"
-        assert self.alphabet == "".join(sorted(set("".join(self.words)))), "alphabet"
-        lengths: dict[int, set] = {}
-        patterns: dict[bytes, set] = {}
-        at: dict[tuple[int, str], set] = {}
-        having: dict[str, set] = {}
-        at_least: dict[tuple[str, int], set] = {}
-        for i, w in enumerate(self.words):
-            lengths.setdefault(len(w), set()).add(i)
-            patterns.setdefault(_pattern_key(w), set()).add(i)
-            for p, ch in enumerate(w):
-                at.setdefault((p, ch), set()).add(i)
-            for ch in set(w):
-                having.setdefault(ch, set()).add(i)
-                for k in range(2, w.count(ch) + 1):
-                    at_least.setdefault((ch, k), set()).add(i)
-        for name, want, have in (("length", lengths, self._by_length),
-                                 ("pattern", patterns, self._by_pattern),
-                                 ("position", at, self._at), ("letter", having, self._having),
-                                 ("at_least", at_least, self._at_least)):
-            assert set(want) == set(have), f"{name} keys differ"
-            for key, ids in want.items():
-                bm = have[key]
-                assert isinstance(bm, FrozenBitMap), f"{name} {key!r} is not a FrozenBitMap"
-                assert set(bm) == ids, f"{name} bitmap {key!r} holds the wrong ids"
-                assert not bm or bm.max() < n, f"{name} bitmap {key!r} has an id out of range"
-        assert self._all == FrozenBitMap(range(n))
+        """Verify every invariant by recomputing everything from the word list (slow)."""
+        check_index(self, {key: getattr(self, f"_{key}") for key in FAMILIES})
+

@@ -1,34 +1,27 @@
-"""Index files: where they live, their format, and loading them safely.
+"""Index files: where they live, saving them, and loading them safely.
 
-Index file format 1 (``*.ccidx``)
----------------------------------
-::
-
-    magic      17 bytes  b"CRYPTOCOMP-INDEX\\0"
-    length      4 bytes  big-endian length H of the header
-    header      H bytes  UTF-8 JSON object, see below
-    payload     P bytes  pickle (protocol 5) of the index state, P = header["payload_length"]
-    checksum   32 bytes  SHA-256 of the payload
-
-The header holds ``format`` (1), ``name``, ``source`` (the dictionary file),
-``source_sha256`` (SHA-256 of that file's bytes), ``words``, ``params`` (the
-build parameters: ``fold_yo``, ``lang``), ``state_version``, ``created`` and
-``cryptocomp`` (the version that wrote it).
-
-Reading checks the magic, then the header, then the payload's length and
-checksum, and only then unpickles it through :class:`_IndexUnpickler`, which
-admits no global but ``pyroaring.FrozenBitMap`` (a crafted file that asks for
-``os.system`` or anything else is refused).  :func:`load_index` rebuilds an
+The file format (frame, header, sections) is documented in :mod:`.header`, the
+sections in :mod:`.state`.  Loading checks the magic and the header against its
+schema (types, ranges, the sections tiling the file) and reads the small
+``meta`` section; every other section is read when the index first needs it,
+after checking its length and SHA-256, through :class:`_IndexUnpickler`, which
+admits no class at all (the sections are made of builtins: a crafted file that
+asks for ``os.system`` or anything else is refused), and is then checked
+against ``meta`` (:func:`.state.read_section`).  :func:`load_index` rebuilds an
 index automatically, with a log message, when its dictionary changed or it has
-an older format; a truncated or corrupt file is an :class:`IndexFileError`
-naming the file and the command that rebuilds it.  Every file is written
-atomically: to a temporary file in the same directory, then ``os.replace``.
+an older format; a truncated, corrupt or crafted file is an
+:class:`IndexFileError` naming the file and the command that rebuilds it, when
+it is loaded or when the damaged section is first read.  Every file is written
+atomically (see :mod:`cryptocomp.files`); the temporaries of interrupted writes
+are removed by the next build.
 
 Where files live
 ----------------
 ``$CRYPTOCOMP_HOME`` when set; else the source checkout (``indexes/`` and
 ``freqdicts/`` beside ``pyproject.toml``) when writable; else the user's cache
-directory (``~/.cache/cryptocomp`` on Linux).
+directory (``~/.cache/cryptocomp`` on Linux).  When the place cannot be written,
+the dictionary exported from wordfreq and its index stay in memory, with one
+warning.
 """
 
 from __future__ import annotations
@@ -36,37 +29,29 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import io
-import json
 import logging
 import os
 import pickle
 import re
-import struct
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-
-from pyroaring import FrozenBitMap
-
 from ..domain import Progress
 from ..errors import CryptocompError, DictionaryError, IndexFileError
-from ..files import write_atomic
+from ..files import remove_stale_temporaries, stale_temporaries, write_atomic
 from ..version import __version__
-from . import index as _index
-from .freqdict import export_wordfreq, file_sha256, load_freqdict, wordfreq_languages
+from .freqdict import FreqDict, file_sha256, load_freqdict, read_freqdict, wordfreq_languages, \
+    wordfreq_text
+from .header import FORMAT, MAGIC, SUFFIX, Header, corrupt, encode_header, read_header
 from .index import Index
+from .state import STATE_VERSION
 
 __all__ = ["load_index", "build_index", "read_header", "read_index", "save_index", "list_indexes",
-           "resolve_source", "stale_reason", "Source", "Header", "data_home", "index_dir", "freqdict_dir",
-           "write_atomic", "FORMAT", "MAGIC", "SUFFIX"]
+           "resolve_source", "stale_reason", "Source", "Header", "data_home", "index_dir",
+           "freqdict_dir", "write_atomic", "temporaries", "FORMAT", "MAGIC", "SUFFIX"]
 
 log = logging.getLogger(__name__)
-
-MAGIC = b"CRYPTOCOMP-INDEX\0"
-FORMAT = 1
-SUFFIX = ".ccidx"
-_LEN = struct.Struct(">I")
-_MAX_HEADER = 1 << 20
 
 
 # -- locations ---------------------------------------------------------------------------
@@ -139,140 +124,127 @@ def resolve_source(spec: str, *, fold_yo: bool = False) -> Source:
     return Source(f"{stem}-{tag}{suffix}", resolved, None, fold_yo)
 
 
-def _ensure_freqdict(src: Source, progress: Progress | None) -> None:
+def _ensure_freqdict(src: Source) -> FreqDict | None:
+    """Export a wordfreq dictionary on first use.  When its file cannot be written the
+    dictionary is returned instead: it (and its index) stay in memory, with one warning."""
     if src.lang is None or src.path.is_file():
-        return
+        return None
     log.info("exporting wordfreq's %r list to %s", src.lang, src.path)
+    data, n = wordfreq_text(src.lang)
     try:
-        n = export_wordfreq(src.lang, src.path)
+        write_atomic(src.path, data, create_dirs=True)
     except IndexFileError as exc:
-        raise DictionaryError(f"cannot export the {src.lang!r} dictionary: {exc}") from None
+        log.warning("%s; the %r dictionary and its index stay in memory only (set "
+                    "CRYPTOCOMP_HOME to a writable directory to keep them)", exc, src.lang)
+        return read_freqdict(data, f"wordfreq {src.lang!r} (in memory)", fold_yo=src.fold_yo)
     log.info("wrote %d words to %s", n, src.path)
+    return None
 
 
-def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str = "") -> dict:
-    """Write an index file atomically; return its header."""
-    payload = pickle.dumps(index.__getstate__(), protocol=5)
+def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str = "",
+               source_stat: os.stat_result | None = None) -> dict:
+    """Write an index file atomically; return its header.  ``source_stat``: the dictionary
+    file's stat when its SHA-256 was taken (lets a later load skip hashing it)."""
+    sections, table, offset = [], {}, 0
+    for key, value in index.sections().items():
+        data = pickle.dumps(value, protocol=5)
+        table[key] = [offset, len(data), hashlib.sha256(data).hexdigest()]
+        sections.append(data)
+        offset += len(data)
+    params = {"lang": index.params.get("lang"), "fold_yo": bool(index.params.get("fold_yo"))}
     header = {
         "format": FORMAT,
         "name": index.name,
         "source": source,
         "source_sha256": source_sha256,
+        "source_size": source_stat.st_size if source_stat else 0,
+        "source_mtime_ns": source_stat.st_mtime_ns if source_stat else 0,
         "words": len(index),
-        "params": index.params,
-        "state_version": _index.STATE_VERSION,
+        "params": params,
+        "state_version": STATE_VERSION,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "cryptocomp": __version__,
-        "payload_length": len(payload),
+        "payload_length": offset,
+        "sections": table,
     }
-    head = json.dumps(header, ensure_ascii=False, sort_keys=True).encode("utf-8")
-    write_atomic(Path(path), b"".join(
-        [MAGIC, _LEN.pack(len(head)), head, payload, hashlib.sha256(payload).digest()]),
-        create_dirs=True)
+    # chunks, not one joined copy: the sections are tens of MB
+    write_atomic(Path(path), [encode_header(header), *sections], create_dirs=True)
     return header
 
 
 # -- reading -----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Header:
-    """The parsed header of an index file and where its payload starts."""
-
-    path: Path
-    fields: dict
-    payload_offset: int
-
-    def __getitem__(self, key: str):
-        return self.fields[key]
-
-    def get(self, key: str, default=None):
-        return self.fields.get(key, default)
-
-
-def _corrupt(path: Path, why: str, hint: str | None = None) -> IndexFileError:
-    hint = hint or "cryptocomp index build SOURCE"
-    return IndexFileError(f"{path}: {why}; delete it or rebuild it with `{hint}`")
-
-
-def read_header(path: Path, *, hint: str | None = None) -> Header:
-    """Read and check an index file's magic and header (not its payload)."""
-    path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            magic = fh.read(len(MAGIC))
-            if magic != MAGIC:
-                raise _corrupt(path, "not a cryptocomp index file (bad magic)", hint)
-            raw = fh.read(_LEN.size)
-            if len(raw) < _LEN.size:
-                raise _corrupt(path, "truncated header", hint)
-            (size,) = _LEN.unpack(raw)
-            if size > _MAX_HEADER:
-                raise _corrupt(path, "corrupt header length", hint)
-            head = fh.read(size)
-    except FileNotFoundError:
-        raise IndexFileError(f"{path}: no such index file") from None
-    except OSError as exc:
-        raise IndexFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if len(head) < size:
-        raise _corrupt(path, "truncated header", hint)
-    try:
-        fields = json.loads(head.decode("utf-8"))
-        if not isinstance(fields, dict) or not isinstance(fields.get("format"), int):
-            raise ValueError
-    except ValueError:
-        raise _corrupt(path, "corrupt header", hint) from None
-    return Header(path, fields, len(MAGIC) + _LEN.size + size)
-
-
 class _IndexUnpickler(pickle.Unpickler):
-    """Admits no global but the bitmap class an index state contains."""
-
-    _ALLOWED = {("pyroaring", "FrozenBitMap"): FrozenBitMap}
+    """Admits no global at all: an index state is made of builtins only."""
 
     def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"forbidden global {module}.{name}")
+
+
+
+
+class _FileSections:
+    """The sections of one index file, each read and checked when first asked for.
+
+    The file stays open (closed with this object), so a file replaced meanwhile by a
+    rebuild is still read whole from the version that was loaded."""
+
+    def __init__(self, path: Path, header: Header, hint: str):
+        self.path, self.header, self.hint = path, header, hint
         try:
-            return self._ALLOWED[(module, name)]
-        except KeyError:
-            raise pickle.UnpicklingError(f"forbidden global {module}.{name}") from None
+            self.fd = os.open(path, os.O_RDONLY)
+        except OSError as exc:
+            raise IndexFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        weakref.finalize(self, os.close, self.fd)
+
+    def load(self, key: str) -> object:
+        entry = self.header["sections"].get(key)
+        if entry is None:
+            raise corrupt(self.path, f"no {key} section", self.hint)
+        start, length, digest = entry
+        try:
+            data = os.pread(self.fd, length, self.header.payload_offset + start)
+        except OSError as exc:
+            raise IndexFileError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
+        if len(data) < length:
+            raise corrupt(self.path, f"truncated file (section {key})", self.hint)
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise corrupt(self.path, f"checksum mismatch in section {key} (the file is damaged)",
+                          self.hint)
+        try:
+            return _IndexUnpickler(io.BytesIO(data)).load()
+        except (pickle.UnpicklingError, ValueError, KeyError, TypeError, AttributeError,
+                EOFError, IndexError, OverflowError, MemoryError, RecursionError) as exc:
+            raise corrupt(self.path, f"refused section {key} ({type(exc).__name__}: {exc})",
+                          self.hint) from None
 
 
 def read_index(path: Path, header: Header | None = None, *, hint: str | None = None) -> Index:
-    """Load an index file after checking its header, payload length and checksum."""
+    """Open an index file after checking its header and its ``meta`` section; the other
+    sections are read, checked and decoded when first needed (see the module docstring)."""
     path = Path(path)
     header = header or read_header(path, hint=hint)
-    if header["format"] != FORMAT or header.get("state_version") != _index.STATE_VERSION:
-        raise IndexFileError(f"{path}: index format {header['format']} is not {FORMAT} "
-                             f"(written by another version); rebuild it with "
-                             f"`{hint or 'cryptocomp index build SOURCE'}`")
-    length = header.get("payload_length")
-    if not isinstance(length, int) or length < 0:
-        raise _corrupt(path, "corrupt header", hint)
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(header.payload_offset)
-            payload = fh.read(length)
-            digest = fh.read(32)
-            extra = fh.read(1)
-    except OSError as exc:
-        raise IndexFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if len(payload) < length or len(digest) < 32:
-        raise _corrupt(path, "truncated file", hint)
-    if extra:
-        raise _corrupt(path, "trailing bytes after the checksum", hint)
-    if hashlib.sha256(payload).digest() != digest:
-        raise _corrupt(path, "checksum mismatch (the file is damaged)", hint)
-    try:
-        state = _IndexUnpickler(io.BytesIO(payload)).load()
-        if not isinstance(state, dict):
-            raise ValueError("payload is not an index state")
-        index = Index.__new__(Index)
-        index.__setstate__(state)
-    except (pickle.UnpicklingError, ValueError, KeyError, TypeError, AttributeError,
-            EOFError, IndexError) as exc:
-        raise _corrupt(path, f"refused payload ({exc})", hint) from None
-    if len(index) != header.get("words"):
-        raise _corrupt(path, "word count differs from the header", hint)
+    hint = hint or header.rebuild_hint
+    if header["format"] != FORMAT or header["state_version"] != STATE_VERSION:
+        raise IndexFileError(f"{path}: index format {header['format']} (state "
+                             f"{header['state_version']}) is not {FORMAT} (state "
+                             f"{STATE_VERSION}): written by another version; rebuild it with "
+                             f"`{hint}`")
+    sections = _FileSections(path, header, hint)
+    index = Index.from_sections(
+        sections, corrupt=lambda why: corrupt(path, f"refused payload ({why})", hint))
+    if len(index) != header["words"]:
+        raise corrupt(path, "word count differs from the header", hint)
+    codes = {k for k in header["sections"] if k.startswith("codes:")}
+    if codes != {f"codes:{n}" for n in index.lengths()}:
+        raise corrupt(path, "the encoded-word sections do not match the word lengths", hint)
     return index
+
+
+def temporaries() -> list[tuple[Path, int]]:
+    """Temporary files left by interrupted writes in the index and dictionary directories,
+    with their sizes (the next build removes them)."""
+    return stale_temporaries(index_dir()) + stale_temporaries(freqdict_dir())
 
 
 def stale_reason(header: Header, src: Source | None = None) -> str | None:
@@ -280,22 +252,31 @@ def stale_reason(header: Header, src: Source | None = None) -> str | None:
 
     ``src`` defaults to the source and parameters the header records."""
     if src is None:
-        params = header.get("params") or {}
-        src = Source(header.get("name", ""), Path(header.get("source") or ""),
-                     params.get("lang"), bool(params.get("fold_yo")))
-    try:
-        sha = file_sha256(src.path)
-    except OSError as exc:
-        return f"cannot read its dictionary {src.path} ({exc.strerror or exc})"
-    return _stale_reason(header, src, sha)
+        params = header["params"]
+        src = Source(header["name"], Path(header["source"]), params["lang"], params["fold_yo"])
+    return _stale_reason(header, src)
 
 
-def _stale_reason(header: Header, src: Source, sha: str) -> str | None:
-    if header["format"] != FORMAT or header.get("state_version") != _index.STATE_VERSION:
+def _stale_reason(header: Header, src: Source, sha: str | None = None) -> str | None:
+    """As :func:`stale_reason`; ``sha`` (the dictionary's SHA-256) is computed only when the
+    file's size or modification time differ from the header's."""
+    if header["format"] != FORMAT or header["state_version"] != STATE_VERSION:
         return f"it has index format {header['format']}, this version writes {FORMAT}"
-    if header.get("source_sha256") != sha:
+    if sha is None:
+        try:
+            st = os.stat(src.path)
+        except OSError as exc:
+            return f"cannot read its dictionary {src.path} ({exc.strerror or exc})"
+        if (st.st_size, st.st_mtime_ns) != (header["source_size"], header["source_mtime_ns"]):
+            try:
+                sha = file_sha256(src.path)
+            except OSError as exc:
+                return f"cannot read its dictionary {src.path} ({exc.strerror or exc})"
+        else:
+            sha = header["source_sha256"]
+    if header["source_sha256"] != sha:
         return f"its dictionary {src.path} changed"
-    if header.get("params") != src.params:
+    if header["params"] != src.params:
         return "it was built with other parameters"
     return None
 
@@ -304,17 +285,27 @@ def build_index(spec: str, *, fold_yo: bool = False, progress: Progress | None =
                 save: bool = True) -> tuple[Index, Path | None]:
     """Build the index of a dictionary from scratch and save it; return it and its path."""
     src = resolve_source(spec, fold_yo=fold_yo)
-    _ensure_freqdict(src, progress)
-    return _build(src, progress, save)
+    return _build(src, progress, save, _ensure_freqdict(src))
 
 
-def _build(src: Source, progress: Progress | None, save: bool) -> tuple[Index, Path | None]:
-    fd = load_freqdict(src.path, fold_yo=src.fold_yo)
-    index = Index.from_counts(fd.counts, name=src.name, params=src.params, progress=progress)
-    if not save:
-        return index, None
+def _build(src: Source, progress: Progress | None, save: bool,
+           in_memory: FreqDict | None = None) -> tuple[Index, Path | None]:
     try:
-        save_index(index, src.index_path, source=str(src.path), source_sha256=fd.sha256)
+        stat = os.stat(src.path) if in_memory is None else None
+    except OSError as exc:
+        raise DictionaryError(f"{src.path}: cannot read ({exc.strerror or exc})") from None
+    fd = in_memory or load_freqdict(src.path, fold_yo=src.fold_yo)
+    sha = fd.sha256
+    counts, fd.counts = fd.counts, {}  # the index copies what it needs: free the rest early
+    index = Index.from_counts(counts, name=src.name, params=src.params, progress=progress)
+    del counts
+    if not save or in_memory is not None:  # an index file needs its dictionary file
+        return index, None
+    for directory in (index_dir(), freqdict_dir()):
+        remove_stale_temporaries(directory)
+    try:
+        save_index(index, src.index_path, source=str(src.path), source_sha256=sha,
+                   source_stat=stat)
     except IndexFileError as exc:
         log.warning("%s (the index stays in memory only)", exc)
         return index, None
@@ -330,19 +321,19 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
     Scripts use it as ``from cryptocomp import load_index; idx = load_index("ru")``.
     """
     src = resolve_source(spec, fold_yo=fold_yo)
-    _ensure_freqdict(src, progress)
+    in_memory = _ensure_freqdict(src)
+    if in_memory is not None:
+        return _build(src, progress, True, in_memory)[0]
     path = src.index_path
     if not rebuild and path.exists():
         header = read_header(path, hint=src.rebuild_hint)
-        try:
-            sha = file_sha256(src.path)
-        except OSError as exc:
-            raise DictionaryError(f"{src.path}: cannot read ({exc.strerror or exc})") from None
-        reason = _stale_reason(header, src, sha)
+        if not src.path.is_file():
+            raise DictionaryError(f"{src.path}: the dictionary of index {path} is gone")
+        reason = _stale_reason(header, src)
         if reason is None:
             return read_index(path, header, hint=src.rebuild_hint)
         log.warning("rebuilding index %s: %s", path, reason)
-    return _build(src, progress, save=True)[0]
+    return _build(src, progress, True)[0]
 
 
 def list_indexes(directory: Path | None = None) -> list[tuple[Path, Header | CryptocompError]]:

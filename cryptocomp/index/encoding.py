@@ -1,0 +1,103 @@
+"""Encoded words: every word as a row of letter codes, one matrix per word length.
+
+The code of a letter is its position in the index's alphabet (the letters in
+code-point order), so ``codes[r, p]`` is the p-th letter of the word of row r.
+Vectorised engines (the composer's key join, the crossword CSP's letter counts,
+the rack solver's scores) work on these matrices instead of on strings; an
+index file stores them (format 2), so no process re-encodes its words.
+
+:class:`Encoded` is what :meth:`cryptocomp.index.Index.encoded` returns: the
+words of one length, rows in ascending id order (most frequent first), with
+the letter codes and, per position, where the letter first occurs in the word
+(the letter structure the composer's keys and the pattern bitmaps use).
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, NamedTuple, Sequence
+
+import numpy as np
+
+from ..domain import Pattern
+
+__all__ = ["Encoded", "code_dtype", "encode", "first_positions", "pattern", "patterns_of"]
+
+_CHUNK = 1 << 20  # characters encoded at a time: bounds the int64 temporaries of searchsorted
+
+
+class Encoded(NamedTuple):
+    """Words of one length as letter-code matrices; row r is word ``ids[r]``."""
+
+    ids: np.ndarray    # int64 word ids, ascending (most frequent first)
+    codes: np.ndarray  # (m, n) uint8 (uint16 past 256 letters): alphabet position of each letter
+    first: np.ndarray  # (m, n) uint8 (uint16 past 256 letters): first position of that letter
+
+    @property
+    def length(self) -> int:
+        """The words' length n."""
+        return self.codes.shape[1]
+
+    def take(self, rows: np.ndarray) -> "Encoded":
+        """The given rows only (an index array or a boolean mask)."""
+        return Encoded(self.ids[rows], self.codes[rows], self.first[rows])
+
+    def letter_counts(self, column: np.ndarray, width: int) -> np.ndarray:
+        """(m, width) int16: per row, how many of its letters fall in each column, where
+        ``column[code]`` is the column of a letter code (-1: not counted)."""
+        m = len(self.ids)
+        col = column[self.codes].astype(np.int64)
+        flat = (np.arange(m, dtype=np.int64)[:, None] * width + col)[col >= 0]
+        return np.bincount(flat, minlength=m * width).reshape(m, width).astype(np.int16)
+
+
+def pattern(word: Sequence[Hashable]) -> Pattern:
+    """Letter structure: the i-th distinct letter becomes i.
+
+    >>> pattern("барабан")
+    (0, 1, 2, 1, 0, 1, 3)
+    """
+    seen: dict[Hashable, int] = {}
+    return tuple(seen.setdefault(ch, len(seen)) for ch in word)
+
+
+def code_dtype(n_letters: int) -> np.dtype:
+    """The smallest unsigned dtype holding the codes of an alphabet of ``n_letters``."""
+    return np.dtype(np.uint8) if n_letters <= 256 else np.dtype("<u2") if n_letters <= 65536 \
+        else np.dtype("<u4")
+
+
+def encode(text: str, alphabet: str) -> np.ndarray:
+    """The codes of the characters of ``text`` (every one of them in ``alphabet``, which is
+    sorted), in chunks so that memory stays near the size of the result."""
+    dtype = code_dtype(len(alphabet))
+    table = np.array([ord(ch) for ch in alphabet], dtype=np.uint32)
+    out = np.empty(len(text), dtype=dtype)
+    for start in range(0, len(text), _CHUNK):
+        points = np.frombuffer(text[start:start + _CHUNK].encode("utf-32-le"), dtype=np.uint32)
+        out[start:start + len(points)] = np.searchsorted(table, points)
+    return out
+
+
+def first_positions(codes: np.ndarray) -> np.ndarray:
+    """(m, n): for each position, the first position in its row holding the same code."""
+    m, n = codes.shape
+    dtype = np.uint8 if n <= 256 else np.uint16
+    first = np.empty((m, n), dtype=dtype)
+    for p in range(n):
+        fp = np.full(m, p, dtype=dtype)
+        column = codes[:, p]
+        for q in range(p - 1, -1, -1):  # descending: the smallest matching q is written last
+            fp[codes[:, q] == column] = q
+        first[:, p] = fp
+    return first
+
+
+def patterns_of(first: np.ndarray) -> np.ndarray:
+    """(m, n): the letter structure of each row (the i-th distinct letter becomes i), from
+    :func:`first_positions`."""
+    m, n = first.shape
+    if not n:
+        return np.zeros((m, 0), dtype=first.dtype)
+    fresh = first == np.arange(n, dtype=first.dtype)  # the letter first occurs here
+    ordinal = np.cumsum(fresh, axis=1, dtype=np.int64) - 1
+    return np.take_along_axis(ordinal, first.astype(np.int64), axis=1).astype(first.dtype)
