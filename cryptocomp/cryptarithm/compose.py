@@ -33,14 +33,12 @@ from __future__ import annotations
 
 import logging
 import time
-import weakref
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from ..errors import ExpressionError
-from ..index.alphabet import script_of
 from ..index.index import Index
 from . import permutations as perms
 from .evaluation import Evaluator, dtype_for, hole_bound, largest
@@ -80,57 +78,6 @@ class Composed:
         assert holds(complete, self.assignment), (self.puzzle, self.assignment)
         assert complete.render(self.assignment) == self.solution, self.solution
         assert self.word in self.puzzle and self.rank >= 1 and self.count >= 0
-
-
-# -- the candidate words of an index, encoded once per index ------------------------------
-
-class _Lexicon:
-    """The index's words grouped by length as uint8 letter-code matrices (built lazily)."""
-
-    def __init__(self, index: Index):
-        words = index.words
-        self.alphabet = index.alphabet
-        self.lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-        self.starts = np.cumsum(self.lengths) - self.lengths
-        points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
-        table = np.array([ord(ch) for ch in self.alphabet], dtype=np.uint32)
-        code_dtype = np.uint8 if len(self.alphabet) <= 256 else np.uint16
-        self.codes = np.searchsorted(table, points).astype(code_dtype)
-        scripts = sorted({script_of(ch) for ch in self.alphabet})
-        self.script_id = {s: i for i, s in enumerate(scripts)}
-        self.letter_script = np.array([self.script_id[script_of(ch)] for ch in self.alphabet],
-                                      dtype=np.uint8)
-        self._by_length: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
-
-    def of_length(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(ids, codes (m, n), first positions (m, n), script id or 255 if mixed)."""
-        got = self._by_length.get(n)
-        if got is None:
-            ids = np.flatnonzero(self.lengths == n)
-            codes = self.codes[self.starts[ids][:, None] + np.arange(n)]
-            first = np.empty(codes.shape, dtype=np.uint8)
-            for p in range(n):
-                fp = np.full(len(ids), p, dtype=np.uint8)
-                for q in range(p - 1, -1, -1):
-                    fp[codes[:, q] == codes[:, p]] = q
-                first[:, p] = fp
-            ls = self.letter_script[codes] if n else np.zeros((len(ids), 0), np.uint8)
-            script = ls[:, 0].copy() if n else np.zeros(0, np.uint8)
-            if n:
-                script[~(ls == script[:, None]).all(axis=1)] = 255
-            got = (ids, codes, first, script)
-            self._by_length[n] = got
-        return got
-
-
-_LEXICONS: "weakref.WeakKeyDictionary[Index, _Lexicon]" = weakref.WeakKeyDictionary()
-
-
-def _lexicon(index: Index) -> _Lexicon:
-    lex = _LEXICONS.get(index)
-    if lex is None:
-        lex = _LEXICONS[index] = _Lexicon(index)
-    return lex
 
 
 # -- keys ------------------------------------------------------------------------------------
@@ -312,29 +259,28 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
     dtype = dtype_for(max(hole_max, largest(known_side), largest(hole_side)))
 
     t0 = time.perf_counter()
-    lex = _lexicon(index)
-    script = lex.script_id.get(puzzle.script)
     hi = min(index.max_length, max_length if max_length is not None else index.max_length,
              len(str(hole_max)))
     lo = max(1, min_length or 1)
     n_ranked = index.prefix(limit, min_count)
     groups = []
-    if script is not None and n_ranked > 0:
+    if n_ranked > 0:
+        # words of the puzzle's script among the allowed most frequent, encoded by the index
+        within = index.select(within=index.written_in(puzzle.script), top=n_ranked)
         for n in range(lo, hi + 1):
-            ids, codes, first, scr = lex.of_length(n)
-            keep = (scr == script) & (ids < n_ranked)
-            if keep.any():
-                groups.append((n, ids[keep], codes[keep], first[keep]))
+            ids, codes, first = index.encoded(n, within)
+            if len(ids):
+                groups.append((n, ids, codes, first))
     if not groups:
         return []
     width = max(n for n, *_ in groups)
     layout = _KeyLayout(width)
 
     # word keys: S letters as their index, other letters as 10 + first position (shifted right)
-    in_s = np.zeros(len(lex.alphabet) + 1, dtype=bool)
-    s_label = np.zeros(len(lex.alphabet) + 1, dtype=np.uint8)
+    in_s = np.zeros(len(index.alphabet) + 1, dtype=bool)
+    s_label = np.zeros(len(index.alphabet) + 1, dtype=np.uint8)
     for j, ch in enumerate(letters):
-        c = lex.alphabet.find(ch)
+        c = index.alphabet.find(ch)
         if c >= 0:
             in_s[c] = True
             s_label[c] = j
@@ -441,7 +387,7 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
 
 
 def _result(puzzle: Puzzle, index: Index, wid: int, digits: list[int], x: int) -> Composed:
-    word = index.words[wid]
+    word = index.word(wid)
     fill = {ch: int(d) for ch, d in zip(puzzle.letters, digits)}
     for ch, d in zip(word, str(x)):
         fill.setdefault(ch, int(d))
