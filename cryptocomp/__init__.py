@@ -24,13 +24,33 @@ Composing and solving cryptarithms:
 
 from __future__ import annotations
 
-from .crossword import FillResult, Grid, fill, read_grid
-from .cryptarithm import Composed, Puzzle, Solved, compose, looks_like_expression, parse, solve
-from .errors import (CryptocompError, DictionaryError, ExpressionError, IndexFileError, QueryError,
-                     TileError)
-from .index import Entry, FreqDict, Index, Matches, build_index, load_freqdict, load_index, pattern
-from .tiles import BagResult, Play, Rack, TileSet, best_bag, rack_words, tileset
+import importlib
+from typing import TYPE_CHECKING
+
 from .version import __version__
+
+if TYPE_CHECKING:
+    from .crossword import FillResult, Grid, fill, read_grid
+    from .cryptarithm import Composed, Puzzle, Solved, compose, looks_like_expression, parse, solve
+    from .errors import (CryptocompError, DictionaryError, ExpressionError, IndexFileError,
+                         QueryError, TileError)
+    from .index import (Entry, FreqDict, Index, Matches, build_index, load_freqdict, load_index,
+                        pattern)
+    from .tiles import BagResult, Play, Rack, TileSet, best_bag, rack_words, tileset
+
+# name -> the subpackage defining it; imported on first use (PEP 562), so that a one-shot
+# command pays only for the systems it uses (the crossword and tile engines are not free)
+_HOMES = {
+    **dict.fromkeys(["FillResult", "Grid", "fill", "read_grid"], "crossword"),
+    **dict.fromkeys(["Composed", "Puzzle", "Solved", "compose", "looks_like_expression", "parse",
+                     "solve"], "cryptarithm"),
+    **dict.fromkeys(["CryptocompError", "DictionaryError", "ExpressionError", "IndexFileError",
+                     "QueryError", "TileError"], "errors"),
+    **dict.fromkeys(["Entry", "FreqDict", "Index", "Matches", "build_index", "load_freqdict",
+                     "load_index", "pattern"], "index"),
+    **dict.fromkeys(["BagResult", "Play", "Rack", "TileSet", "best_bag", "rack_words", "tileset"],
+                    "tiles"),
+}
 
 __all__ = [
     "__version__",
@@ -42,3 +62,16 @@ __all__ = [
     "CryptocompError", "DictionaryError", "IndexFileError", "QueryError", "ExpressionError",
     "TileError",
 ]
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'cryptocomp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

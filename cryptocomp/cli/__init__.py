@@ -19,10 +19,14 @@ __all__ = ["main", "build_parser"]
 
 # subcommand modules of this package; each defines register(subparsers)
 _COMMANDS = ["words", "index", "compose", "fill", "rack"]
+# the subcommands each module registers (argv[0] picks the one module to import)
+_NAMES = {"words": ("words",), "index": ("index",), "compose": ("compose", "solve"),
+          "fill": ("fill", "square"), "rack": ("rack", "bag")}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered (``only``: just that one, so
+    that a one-shot command does not import every system)."""
     from ..version import __version__
 
     parser = argparse.ArgumentParser(
@@ -31,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "Without a subcommand, opens the interactive prompt.")
     parser.add_argument("--version", action="version", version=f"cryptocomp {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _COMMANDS:
+    for name in _COMMANDS if only is None else [only]:
         importlib.import_module(f".{name}", __name__).register(sub)
     return parser
 
@@ -67,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
             from . import prompt_cmd
 
             return prompt_cmd.run(argv)
-        args = build_parser().parse_args(argv)
+        # a subcommand's module registers the names it answers to ("compose", "solve")
+        only = next((m for m, names in _NAMES.items() if argv[0] in names), None)
+        args = build_parser(only).parse_args(argv)
         if not getattr(args, "run", None):
             build_parser().print_help()
             return 0
