@@ -14,7 +14,7 @@ the letter codes and, per position, where the letter first occurs in the word
 
 from __future__ import annotations
 
-from typing import Hashable, NamedTuple, Sequence
+from typing import Hashable, Sequence
 
 import numpy as np
 
@@ -25,12 +25,26 @@ __all__ = ["Encoded", "code_dtype", "encode", "first_positions", "pattern", "pat
 _CHUNK = 1 << 20  # characters encoded at a time: bounds the int64 temporaries of searchsorted
 
 
-class Encoded(NamedTuple):
-    """Words of one length as letter-code matrices; row r is word ``ids[r]``."""
+class Encoded:
+    """Words of one length as letter-code matrices; row r is word ``ids[r]``.
 
-    ids: np.ndarray    # int64 word ids, ascending (most frequent first)
-    codes: np.ndarray  # (m, n) uint8 (uint16 past 256 letters): alphabet position of each letter
-    first: np.ndarray  # (m, n) uint8 (uint16 past 256 letters): first position of that letter
+    Unpacks as ``ids, codes, first = encoded``."""
+
+    __slots__ = ("ids", "codes", "first", "n_letters", "_counts")
+
+    def __init__(self, ids: np.ndarray, codes: np.ndarray, first: np.ndarray, n_letters: int):
+        self.ids = ids          # int64 word ids, ascending (most frequent first)
+        self.codes = codes      # (m, n) uint8 (uint16 past 256 letters): alphabet positions
+        self.first = first      # (m, n) uint8 (uint16 past 256 letters): first position of
+        #                         the letter in its word
+        self.n_letters = n_letters  # the alphabet's size
+        self._counts: np.ndarray | None = None
+
+    def __iter__(self):
+        return iter((self.ids, self.codes, self.first))
+
+    def __len__(self) -> int:
+        return len(self.ids)
 
     @property
     def length(self) -> int:
@@ -39,15 +53,21 @@ class Encoded(NamedTuple):
 
     def take(self, rows: np.ndarray) -> "Encoded":
         """The given rows only (an index array or a boolean mask)."""
-        return Encoded(self.ids[rows], self.codes[rows], self.first[rows])
+        out = Encoded(self.ids[rows], self.codes[rows], self.first[rows], self.n_letters)
+        if self._counts is not None:
+            out._counts = self._counts[rows]
+        return out
 
-    def letter_counts(self, column: np.ndarray, width: int) -> np.ndarray:
-        """(m, width) int16: per row, how many of its letters fall in each column, where
-        ``column[code]`` is the column of a letter code (-1: not counted)."""
-        m = len(self.ids)
-        col = column[self.codes].astype(np.int64)
-        flat = (np.arange(m, dtype=np.int64)[:, None] * width + col)[col >= 0]
-        return np.bincount(flat, minlength=m * width).reshape(m, width).astype(np.int16)
+    def letter_counts(self) -> np.ndarray:
+        """(m, n_letters) int16: how often each row has each letter (computed once)."""
+        if self._counts is None:
+            m, width = len(self.ids), self.n_letters
+            if m * width > 1 << 28:  # a huge alphabet: count only the letters present
+                raise ValueError("alphabet too large for a letter-count matrix")
+            flat = np.arange(m, dtype=np.int64)[:, None] * width + self.codes
+            self._counts = np.bincount(flat.ravel(), minlength=m * width).reshape(
+                m, width).astype(np.int16)
+        return self._counts
 
 
 def pattern(word: Sequence[Hashable]) -> Pattern:

@@ -325,14 +325,15 @@ class Index:
     def _decode_codes(self, n: int) -> Encoded:
         if n not in self._lengths:
             empty = np.zeros((0, n), dtype=code_dtype(len(self.alphabet)))
-            return Encoded(np.zeros(0, dtype=np.int64), empty, empty.astype(np.uint8))
+            return Encoded(np.zeros(0, dtype=np.int64), empty, empty.astype(np.uint8),
+                           len(self.alphabet))
         ids = np.frombuffer(self.by_length(n).to_array(), dtype=np.uint32).astype(np.int64)
         raw = self._section(f"codes:{n}")
         dtype = code_dtype(len(self.alphabet))
         codes = np.frombuffer(raw, dtype=dtype).reshape(len(ids), n)
         if codes.size and int(codes.max()) >= len(self.alphabet):
             raise self._corrupt(f"the encoded words of length {n} are damaged")
-        return Encoded(ids, codes, first_positions(codes))
+        return Encoded(ids, codes, first_positions(codes), len(self.alphabet))
 
     def written_in(self, script: str) -> FrozenBitMap:
         """Words written entirely in letters of one Unicode script ('LATIN', 'CYRILLIC', ...:

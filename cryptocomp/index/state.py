@@ -126,7 +126,8 @@ def build_state(words: list[Word], progress: Progress | None = None,
         ids = by_size[pos:pos + sizes[length]]
         pos += int(sizes[length])
         block = flat[starts[ids][:, None] + np.arange(length)]
-        encoded[length] = Encoded(ids.astype(np.int64), block, first_positions(block))
+        encoded[length] = Encoded(ids.astype(np.int64), block, first_positions(block),
+                                  len(alphabet))
     del flat, starts, by_size
     report(1, steps)
     letters = list(alphabet)

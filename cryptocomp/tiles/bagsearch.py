@@ -147,11 +147,10 @@ class BagSearch:
 
     def _collect_letters(self, index: Index, ids, solver) -> tuple[list[_Candidate], np.ndarray]:
         """Single-letter faces: counts straight from the index's letter-count matrix."""
-        matrix, _ = solver._matrix()
-        rows = np.frombuffer(ids.to_array(), dtype=np.uint32).astype(np.int64)
+        rows, matrix = solver.letter_counts(ids)
         counts = np.zeros((len(rows), len(self.faces)), dtype=np.int16)
-        for j, letter in enumerate(solver._letters):
-            counts[:, self.code[letter]] = matrix[rows, j]
+        for j, letter in enumerate(solver.letters):
+            counts[:, self.code[letter]] = matrix[:, j]
         words = index.words
         first = np.array([self.code[words[i][0]] for i in rows.tolist()], dtype=np.int16)
         # group equal (counts, first) rows: pack each row into a few int64 columns (5 bits a

@@ -13,7 +13,9 @@ ranked by score (descending), then by word frequency (the index's ids).
 
 How
 ---
-The index's letter-count bitmaps answer "at least k of letter c".  A word's
+The index's letter-count bitmaps answer "at least k of letter c" (the ``at_least``
+and ``having`` families); scores come from the index's encoded words
+(:meth:`cryptocomp.index.Index.encoded`), letter counts of the candidates only.  A word's
 *deficit* is ``sum over letters c of max(0, count_c(word) - have_c)``; a word
 is playable (single-letter tile sets) exactly when its deficit is at most the
 number of blanks ``b``.  Each set ``at_least(c, have_c + j)`` (j = 1, 2, ...)
@@ -27,7 +29,6 @@ longest face) gives a superset, and every candidate's tilings are then checked.
 from __future__ import annotations
 
 import logging
-import weakref
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -98,11 +99,12 @@ class RackSolver:
         alien = [c for c in index.alphabet if c not in letters]
         # words with a character no face shows can never be played
         self._unspellable = FrozenBitMap.union(_EMPTY, *(index.having(c) for c in alien))
-        self._letters = [c for c in index.alphabet if c in letters]
+        self.letters = [c for c in index.alphabet if c in letters]  # the counted letters
         self._longest_face = max(len(f) for f in self.tiles.counts)
         self._exact = not self.tiles.multi_letter
-        self._counts: np.ndarray | None = None
-        self._values: np.ndarray | None = None
+        # the alphabet position of each of self.letters: columns of the letter counts
+        self._columns = np.array([index.alphabet.index(c) for c in self.letters],
+                                 dtype=np.int64)
 
     def candidates(self, rack: Rack) -> FrozenBitMap:
         """Ids of words whose character deficit against the rack is small enough: exactly the
@@ -115,11 +117,11 @@ class RackSolver:
         limit = rack.blanks * self._longest_face
         if limit == 0:
             over = FrozenBitMap.union(_EMPTY, *(idx.at_least(c, have.get(c, 0) + 1)
-                                                for c in self._letters))
+                                                for c in self.letters))
         else:
             # running[j]: words with at least j + 1 units of deficit so far
             running = [_EMPTY] * (limit + 1)
-            for c in self._letters:
+            for c in self.letters:
                 h = have.get(c, 0)
                 for j in range(1, limit + 2):
                     units = idx.at_least(c, h + j)
@@ -152,30 +154,46 @@ class RackSolver:
             order, scores = order[:max(0, top)], scores[:max(0, top)]
         return Plays(self, rack, order, scores)
 
-    def _matrix(self) -> tuple[np.ndarray, np.ndarray]:
-        """Letter counts of every word (rows: word ids; columns: self._letters) and the
-        letters' values; built once from the at_least bitmaps."""
-        if self._counts is None:
-            idx = self.index
-            m = np.zeros((len(idx), len(self._letters)), dtype=np.int16)
-            for j, c in enumerate(self._letters):
-                k = 1
-                while bm := idx.at_least(c, k):
-                    m[np.frombuffer(bm.to_array(), dtype=np.uint32), j] += 1
-                    k += 1
-            self._counts = m
-            self._values = np.array([self.tiles.values[c] for c in self._letters], dtype=np.int64)
-        return self._counts, self._values
+    def letter_counts(self, ids: FrozenBitMap, longest: int | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """(word ids ascending, int16 matrix): how often each word has each of
+        :attr:`letters`, from the index's encoded words (only those of ``ids``, at most
+        ``longest`` letters long)."""
+        rows, blocks = [np.zeros(0, dtype=np.int64)], [np.zeros((0, len(self.letters)), np.int16)]
+        for sub, counts in self._blocks(ids, longest):
+            rows.append(sub)
+            blocks.append(counts[:, self._columns])
+        order = np.argsort(np.concatenate(rows), kind="stable")
+        return np.concatenate(rows)[order], np.concatenate(blocks)[order]
+
+    def _blocks(self, ids: FrozenBitMap, longest: int | None):
+        """(ids, letter counts over the whole alphabet) of the words of ``ids``, one length at
+        a time; the counts of a length are computed once and kept by the index's encoded
+        words."""
+        for n in self.index.lengths():
+            if longest is not None and n > longest:
+                break
+            sub = ids & self.index.by_length(n)
+            if not sub:
+                continue
+            full = self.index.encoded(n)
+            sub_ids = np.frombuffer(sub.to_array(), dtype=np.uint32).astype(np.int64)
+            yield sub_ids, full.letter_counts()[np.searchsorted(full.ids, sub_ids)]
 
     def _score_exact(self, ids: FrozenBitMap, rack: Rack) -> tuple[np.ndarray, np.ndarray]:
         # single-letter faces: every candidate is playable, with one tiling; blanks cover
         # exactly the shortfall, so a word scores the values of min(count, have) per letter
-        counts, values = self._matrix()
-        rows = np.frombuffer(ids.to_array(), dtype=np.uint32).astype(np.int64)
-        have = np.array([rack.counts.get(c, 0) for c in self._letters], dtype=np.int16)
-        scores = np.minimum(counts[rows], have) @ values
-        order = np.lexsort((rows, -scores))
-        return rows[order], scores[order]
+        # per letter of the alphabet (candidates hold no letter the tiles lack)
+        alphabet = self.index.alphabet
+        values = np.array([self.tiles.values.get(c, 0) for c in alphabet], dtype=np.int64)
+        have = np.array([rack.counts.get(c, 0) for c in alphabet], dtype=np.int16)
+        rows, scores = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+        for sub, counts in self._blocks(ids, rack.size):  # no word is longer than the rack
+            rows.append(sub)
+            scores.append(np.minimum(counts, have) @ values)
+        ids_all, scores_all = np.concatenate(rows), np.concatenate(scores)
+        order = np.lexsort((ids_all, -scores_all))
+        return ids_all[order], scores_all[order]
 
 
 class Plays(Sequence[Play]):
@@ -217,17 +235,11 @@ def _faces(rack: Rack) -> list[Face]:
     return [f for f, n in rack.counts.items() for _ in range(n)] + [BLANK] * rack.blanks
 
 
-_SOLVERS: "weakref.WeakKeyDictionary[Index, dict[str, RackSolver]]" = weakref.WeakKeyDictionary()
-
-
 def rack_words(rack: Rack | str | Sequence[Face], tiles: TileSet | str, index: Index, *,
                top: int | None = None) -> Plays:
     """Every word of ``index`` playable from ``rack`` with ``tiles``, best score first."""
     tiles = tileset(tiles)
-    per_index = _SOLVERS.setdefault(index, {})
-    solver = per_index.get(id(tiles))
-    if solver is None or solver.tiles is not tiles:
-        solver = per_index[id(tiles)] = RackSolver(tiles, index)
     if not isinstance(rack, (str, Rack)):
         rack = tiles.parse_rack(list(rack))
-    return solver.solve(rack, top=top)
+    # a solver costs a few bitmap unions: the index keeps the encoded words it scores from
+    return RackSolver(tiles, index).solve(rack, top=top)
