@@ -9,11 +9,13 @@ from .options import add_dict_options, is_terminal, open_index, per_million, pri
 
 
 def register(sub) -> None:
-    p = sub.add_parser("words", help="list dictionary words fitting a template like ?р??а",
+    p = sub.add_parser("words", help="list dictionary words fitting a template like ?р??а or con*",
                        description="List dictionary words, most frequent first, that fit a "
-                                   "template ('?' is any letter) or have the letter structure "
-                                   "of a word (--same-pattern).")
-    p.add_argument("template", nargs="?", help="letters and ? wildcards, e.g. s??d")
+                                   "template ('?' or '.' is any letter, '*' any run of letters, "
+                                   "possibly none) or have the letter structure of a word "
+                                   "(--same-pattern).")
+    p.add_argument("template", nargs="?",
+                   help="letters and wildcards, e.g. s??d, con*, *tion, c?n*s, '*ёж*'")
     p.add_argument("--same-pattern", metavar="WORD",
                    help="words with the same letter structure as WORD (мама ~ папа)")
     p.add_argument("--top", type=int, default=None, metavar="N",

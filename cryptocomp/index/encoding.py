@@ -20,7 +20,8 @@ import numpy as np
 
 from ..domain import Pattern
 
-__all__ = ["Encoded", "code_dtype", "encode", "first_positions", "pattern", "patterns_of"]
+__all__ = ["Encoded", "code_dtype", "encode", "first_positions", "pattern", "patterns_of",
+           "reversed_words"]
 
 _CHUNK = 1 << 20  # characters encoded at a time: bounds the int64 temporaries of searchsorted
 
@@ -121,3 +122,14 @@ def patterns_of(first: np.ndarray) -> np.ndarray:
     fresh = first == np.arange(n, dtype=first.dtype)  # the letter first occurs here
     ordinal = np.cumsum(fresh, axis=1, dtype=np.int64) - 1
     return np.take_along_axis(ordinal, first.astype(np.int64), axis=1).astype(first.dtype)
+
+
+def reversed_words(words: Sequence[str]) -> list[str]:
+    """Each word reversed: the whole list reversed as one UTF-32 array (several times
+    quicker than slicing every word), then split."""
+    if not words:
+        return []
+    text = np.frombuffer("\n".join(words).encode("utf-32-le"), dtype=np.uint32)[::-1]
+    out = text.tobytes().decode("utf-32-le").split("\n")
+    out.reverse()
+    return out

@@ -198,6 +198,7 @@ class Index:
         self._all = FrozenBitMap(range(self._n))
         self._longer: dict[int, FrozenBitMap] = {}
         self._scripts: dict[str, FrozenBitMap] = {}
+        self._word_orders: dict[bool, WordOrder | None] = {False: None, True: None}
 
     @cached_property
     def counts(self) -> array.array:
@@ -360,13 +361,17 @@ class Index:
             self.__dict__["_order"] = (order[0], order[1])
         return ids
 
-    @cached_property
-    def word_order(self) -> "WordOrder":
-        """The words sorted forward and reversed (sortedcontainers), for wildcard templates;
-        built on first use."""
-        from .wildcards import WordOrder
+    def word_order(self, *, reverse: bool = False) -> "WordOrder":
+        """The words sorted (``reverse``: sorted by their reversed spelling) in a
+        sortedcontainers list, for the prefix (suffix) ranges of wildcard templates; built
+        on first use."""
+        order = self._word_orders[reverse]
+        if order is None:
+            from .wildcards import WordOrder
 
-        return WordOrder(self.words, self.sorted_ids(), self.sorted_ids(reverse=True))
+            order = self._word_orders[reverse] = WordOrder(
+                self.words, self.sorted_ids(reverse=reverse), reverse=reverse)
+        return order
 
     # -- lookups ----------------------------------------------------------------------------
 

@@ -46,7 +46,8 @@ from pyroaring import BitMap, FrozenBitMap
 
 from ..domain import Progress, Word
 from .alphabet import normalize
-from .encoding import Encoded, code_dtype, encode, first_positions, pattern, patterns_of
+from .encoding import (Encoded, code_dtype, encode, first_positions, pattern, patterns_of,
+                       reversed_words)
 from .family import BitmapFamily, Corrupt
 
 __all__ = ["STATE_VERSION", "Built", "Meta", "build_state", "write_sections", "read_meta",
@@ -145,7 +146,7 @@ def build_state(words: list[Word], progress: Progress | None = None,
     report(4, steps)
     forward = word_order if word_order is not None else \
         np.array(sorted(range(n), key=words.__getitem__), dtype=np.int64)
-    backward = np.array(sorted(range(n), key=_reversed_words(words).__getitem__),
+    backward = np.array(sorted(range(n), key=reversed_words(words).__getitem__),
                         dtype=np.int64)
     report(5, steps)
     families = {
@@ -206,17 +207,6 @@ def _patterns(encoded: dict[int, Encoded], words: list[Word]) -> dict[bytes, Fro
         unique, inverse = np.unique(rows.view(f"V{length}").ravel(), return_inverse=True)
         for u, members in _groups(inverse.ravel(), enc.ids):
             out[unique[u].tobytes()] = _bitmap(members)
-    return out
-
-
-def _reversed_words(words: Sequence[Word]) -> list[Word]:
-    """Each word reversed: the whole list reversed as one UTF-32 array (far quicker than
-    slicing every word), then split."""
-    if not words:
-        return []
-    text = np.frombuffer("\n".join(words).encode("utf-32-le"), dtype=np.uint32)[::-1]
-    out = text.tobytes().decode("utf-32-le").split("\n")
-    out.reverse()
     return out
 
 

@@ -2,43 +2,43 @@
 
 ``con*`` (starts with con), ``*tion`` (ends with tion), ``c?n*s``, ``*ёж*`` (contains ёж).
 A template splits at its stars into a *head* (before the first ``*``), *middles*
-and a *tail* (after the last ``*``).  The query is a chain of set operations over
-the index's families, smallest first:
+and a *tail* (after the last ``*``).  Its words are the intersection of:
 
 * the head's literal prefix (its letters before any ``?``): a range of the words
-  in sorted order, found by bisection in a ``sortedcontainers.SortedList``;
+  in sorted order, bisected in a ``sortedcontainers.SortedList``;
 * the tail's literal suffix: the same over the reversed words, sorted;
 * the head's other letters: the (position, letter) bitmaps ``at(i, c)``;
 * the tail's other letters: per word length n, ``by_length(n)`` and
   ``at(n - d, c)`` for a letter d places from the end;
-* a middle M (letters and ``?``): the union over its possible offsets i
-  (after the head, before the tail) of ``at(i + k, M[k])`` and ``by_lengths(i + |M| + |tail|)``;
-* the total length of the fixed parts: ``by_lengths(minimum)``.
+* the middles, in order and without overlap: bitmaps ``E_j(p)`` of the words in
+  which the first j middles fit, the last ending at or before position p, built
+  position by position (``E_j(p) = E_j(p-1) | E_{j-1}(p - |M_j|) & fit(M_j, p - |M_j|)``,
+  where ``fit(M, i)`` intersects ``at(i + k, M[k])`` over M's letters and
+  ``by_lengths(i + |M|)``); a word of length n qualifies when the last middle ends
+  by ``n - |tail|``;
+* ``by_lengths(minimum)``, the letters the template fixes.
 
-With at most one middle the result is exact (one middle fits between head and
-tail exactly when some offset does); with two or more, their order is not in
-the bitmaps, so the candidates are checked one by one with a regular
-expression.  The sorted lists are built on first use from the permutations the
-index file stores (ids in word order and in reversed-word order), in about
-0.2 s for Russian; each query is then a bisection.
+So every template is answered exactly by set operations, with no word-by-word
+check.  The sorted lists are built on first use (one per direction, from the
+permutations the index file stores; about 0.3 s each for Russian), after which
+a prefix or suffix range is a bisection.
 """
 
 from __future__ import annotations
 
 import array
-import re
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 from pyroaring import FrozenBitMap
 
 from ..domain import Template, Word
+from .encoding import reversed_words
 
 if TYPE_CHECKING:
     from .index import Index
 
-__all__ = ["STAR", "ONE", "WordOrder", "split_template", "looks_like_template", "wild_ids",
-           "fits"]
+__all__ = ["STAR", "ONE", "WordOrder", "split_template", "looks_like_template", "wild_ids"]
 
 STAR = "*"
 ONE = frozenset("?.")  # one letter
@@ -71,18 +71,6 @@ def _is_mark(ch: str) -> bool:
     return unicodedata.category(ch) == "Mn"
 
 
-def fits(word: Word, template: Template) -> bool:
-    """The plain definition: does ``word`` fit ``template`` (the tests' oracle uses fnmatch)."""
-    return _regex(template).fullmatch(word) is not None
-
-
-def _regex(template: Template) -> "re.Pattern[str]":
-    out = []
-    for ch in template:
-        out.append(".*" if ch == STAR else "." if ch in ONE else re.escape(ch))
-    return re.compile("".join(out), re.DOTALL)
-
-
 def _literal_prefix(part: str) -> str:
     for i, ch in enumerate(part):
         if ch in ONE:
@@ -96,31 +84,26 @@ def _successor(prefix: str) -> str:
 
 
 class WordOrder:
-    """The words sorted, forward and reversed, for prefix and suffix ranges."""
+    """The words sorted, forward or reversed, for prefix or suffix ranges."""
 
-    def __init__(self, words: Sequence[Word], forward: np.ndarray, backward: np.ndarray):
-        """``forward``: word ids in word order; ``backward``: in reversed-word order."""
+    def __init__(self, words: Sequence[Word], ids: np.ndarray, *, reverse: bool = False):
+        """``ids``: the word ids in the order of their words (``reverse``: of their reversed
+        words)."""
         from sortedcontainers import SortedList
 
-        self.forward_ids = forward
-        self.backward_ids = backward
-        # the inputs arrive sorted, so building is one linear pass (no real sort)
-        self.forward = SortedList(words[i] for i in forward.tolist())
-        self.backward = SortedList(words[i][::-1] for i in backward.tolist())
+        self.ids = ids
+        self.reverse = reverse
+        keys = reversed_words(words) if reverse else words
+        # the keys arrive sorted, so building is one linear pass (no real sort)
+        self.sorted = SortedList([keys[i] for i in ids.tolist()])
 
-    @staticmethod
-    def _range(sorted_words, ids: np.ndarray, prefix: str) -> np.ndarray:
-        lo = sorted_words.bisect_left(prefix)
-        hi = sorted_words.bisect_left(_successor(prefix))
-        return ids[lo:hi]
-
-    def prefixed(self, prefix: str) -> np.ndarray:
-        """Ids of the words starting with ``prefix`` (in word order)."""
-        return self._range(self.forward, self.forward_ids, prefix)
-
-    def suffixed(self, suffix: str) -> np.ndarray:
-        """Ids of the words ending with ``suffix`` (in reversed-word order)."""
-        return self._range(self.backward, self.backward_ids, suffix[::-1])
+    def starting(self, prefix: str) -> FrozenBitMap:
+        """Ids of the words starting (``reverse``: ending) with ``prefix``."""
+        key = prefix[::-1] if self.reverse else prefix
+        lo = self.sorted.bisect_left(key)
+        hi = self.sorted.bisect_left(_successor(key))
+        # sorted ids take pyroaring's fast path (several times quicker than a random order)
+        return _bitmap(np.sort(self.ids[lo:hi]))
 
 
 def _bitmap(ids: np.ndarray) -> FrozenBitMap:
@@ -129,7 +112,7 @@ def _bitmap(ids: np.ndarray) -> FrozenBitMap:
 
 def wild_ids(index: "Index", template: Template) -> FrozenBitMap:
     """Ids of the words fitting a normalised template with at least one ``*`` (see the
-    module docstring for the plan)."""
+    module docstring)."""
     head, middles, tail = split_template(template)
     minimum = len(head) + sum(map(len, middles)) + len(tail)
     parts: list[FrozenBitMap] = []
@@ -137,19 +120,18 @@ def wild_ids(index: "Index", template: Template) -> FrozenBitMap:
         parts.append(index.by_lengths(minimum, None))
     prefix = _literal_prefix(head)
     if prefix:
-        parts.append(_bitmap(index.word_order.prefixed(prefix)))
+        parts.append(index.word_order(reverse=False).starting(prefix))
     parts.extend(index.at(i, ch) for i, ch in enumerate(head)
                  if i >= len(prefix) and ch not in ONE)
     suffix = _literal_prefix(tail[::-1])[::-1]
     if suffix:
-        parts.append(_bitmap(index.word_order.suffixed(suffix)))
+        parts.append(index.word_order(reverse=True).starting(suffix))
     rest = [(len(tail) - t, ch) for t, ch in enumerate(tail[:len(tail) - len(suffix)])
             if ch not in ONE]
     if rest:
         parts.append(_from_end(index, rest, minimum))
-    for middle in middles:
-        if any(ch not in ONE for ch in middle):
-            parts.append(_inside(index, middle, len(head), len(tail)))
+    if any(ch not in ONE for middle in middles for ch in middle):
+        parts.append(_middles(index, middles, len(head), len(tail)))
     if not parts:
         return index.all_ids()
     parts.sort(key=len)
@@ -158,11 +140,6 @@ def wild_ids(index: "Index", template: Template) -> FrozenBitMap:
         if not ids:
             break
         ids = ids & bm
-    if len(middles) > 1 and ids:  # the middles' order is not in the bitmaps: check each word
-        rx = _regex(template)
-        keep = [i for i, w in zip(ids, index.words_of(ids.to_array().tolist()))
-                if rx.fullmatch(w)]
-        ids = FrozenBitMap(keep)
     return ids
 
 
@@ -182,22 +159,34 @@ def _from_end(index: "Index", letters: list[tuple[int, str]], minimum: int) -> F
     return FrozenBitMap.union(_EMPTY, *out)
 
 
-def _inside(index: "Index", middle: str, after: int, before: int) -> FrozenBitMap:
-    """Words holding ``middle`` at some offset i >= ``after`` that leaves ``before`` letters
-    after it."""
+def _fit(index: "Index", middle: str, i: int) -> FrozenBitMap:
+    """Words with ``middle`` at offset ``i``."""
+    bm = index.by_lengths(i + len(middle), None)
+    for k, ch in enumerate(middle):
+        if ch not in ONE and bm:
+            bm = bm & index.at(i + k, ch)
+    return bm
+
+
+def _middles(index: "Index", middles: Sequence[str], after: int, before: int) -> FrozenBitMap:
+    """Words holding the middles in order, without overlap, after the first ``after``
+    letters and before the last ``before`` (the ``E_j(p)`` of the module docstring)."""
+    longest = index.max_length
+    # ended[p]: words in which the middles so far fit, the last ending at or before p
+    ended: list[FrozenBitMap] = [_EMPTY] * after + [index.all_ids()] * (longest + 1 - after)
+    for middle in middles:
+        size = len(middle)
+        now: list[FrozenBitMap] = [_EMPTY] * (longest + 1)
+        for p in range(after + size, longest + 1):
+            here = ended[p - size]
+            if here:
+                here = here & _fit(index, middle, p - size)
+            now[p] = now[p - 1] | here if here else now[p - 1]
+        ended = now
     out = []
-    fixed = [(k, ch) for k, ch in enumerate(middle) if ch not in ONE]
-    for i in range(after, index.max_length - len(middle) - before + 1):
-        bm = None
-        for k, ch in fixed:
-            at = index.at(i + k, ch)
-            bm = at if bm is None else bm & at
-            if not bm:
-                break
-        if bm:
-            need = i + len(middle) + before
-            if need > fixed[-1][0] + i + 1:  # trailing '?' or a tail: the word must be longer
-                bm = bm & index.by_lengths(need, None)
+    for n in index.lengths():
+        if n - before >= 0:
+            bm = index.by_length(n) & ended[n - before]
             if bm:
                 out.append(bm)
     return FrozenBitMap.union(_EMPTY, *out)
