@@ -7,11 +7,13 @@ import json
 import logging
 import os
 import time
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, TextIO
 
 from ..errors import CryptocompError
+from ..index.alphabet import normalize
 from .commands import COMMANDS, QUERY_FORMS
 from .render import (JSON_FORMAT, banner_text, error_text, help_table, plain_lines, render_ansi,
                      result_json, result_table, summary)
@@ -73,19 +75,35 @@ def open_history(path: Path | None, warn: Write):
     return _History(str(path))
 
 
-def completer():
-    """Tab completion: commands after ":", language codes after ":lang", paths after ":dict"."""
+COMPLETIONS = 30  # dictionary words offered for a typed prefix
+_WORD_BEFORE = frozenset("+-*/=()× ÷−")  # what may precede a word of an expression
+
+
+def _typed_word(text: str) -> str:
+    """The run of letters just before the cursor, if it starts a word of an expression."""
+    i = len(text)
+    while i and (text[i - 1].isalpha() or unicodedata.category(text[i - 1]) == "Mn"):
+        i -= 1
+    return text[i:] if (i == 0 or text[i - 1] in _WORD_BEFORE) else ""
+
+
+def completer(session: Session | None = None):
+    """Tab completion: commands after ":", language codes after ":lang", paths after ":dict",
+    and with a ``session``, the dictionary's words (most frequent first, within the session's
+    filters) for a typed prefix of a word in an expression or template."""
     from prompt_toolkit.completion import Completer, Completion, PathCompleter
     from prompt_toolkit.document import Document
 
     class _Completer(Completer):
-        """Command names after ':', language codes after ':lang', paths after ':dict'/':save'."""
+        """Command names after ':', language codes after ':lang', paths after ':dict'/':save',
+        dictionary words elsewhere."""
 
         paths = PathCompleter(expanduser=True)
 
         def get_completions(self, document, complete_event):
             text = document.text_before_cursor.lstrip()
             if not text.startswith(":"):
+                yield from self._words(text)
                 return
             if " " not in text:
                 for name in COMMANDS:
@@ -101,6 +119,23 @@ def completer():
                         yield Completion(code, start_position=-len(arg))
             elif name in (":dict", ":save"):
                 yield from self.paths.get_completions(Document(arg, len(arg)), complete_event)
+
+        def _words(self, text: str):
+            typed = _typed_word(text)
+            if session is None or not typed:
+                return
+            index, s = session.index, session.settings
+            try:
+                found = index.match(typed + "*", top=s.limit, min_count=s.min_count(index.total))
+            except CryptocompError:  # a letter the dictionary lacks: nothing to offer
+                return
+            stem = len(normalize(typed))
+            for entry in found[:COMPLETIONS]:
+                rest = entry.word[stem:]
+                if rest:  # the typed letters kept as typed, the rest in the same case
+                    word = typed + (rest.upper() if typed.isupper() else rest)
+                    yield Completion(word, start_position=-len(typed),
+                                     display_meta=f"#{entry.rank:,}")
 
     return _Completer()
 
@@ -207,7 +242,7 @@ def interact(session: Session, *, input=None, output=None, history: Path | None 
     screen = Screen(write, width=width or (lambda: _columns(output)), color_system=color_system)
     screen.show(banner_text(session), soft_wrap=True)
     prompt = PromptSession(history=open_history(history, screen.error),
-                           auto_suggest=AutoSuggestFromHistory(), completer=completer(),
+                           auto_suggest=AutoSuggestFromHistory(), completer=completer(session),
                            complete_while_typing=False, bottom_toolbar=session.toolbar,
                            input=input, output=output)
     while True:

@@ -23,5 +23,5 @@ QUERY_FORMS = [
     ("SEND+MORE", "compose: words W making SEND+MORE=W a puzzle with exactly one solution"),
     ("SEND+?=MONEY", "compose for the unknown operand"),
     ("SEND+MORE=MONEY", "solve: count the solutions, list some"),
-    ("?р??а", "words fitting a template (? or . is any letter)"),
+    ("?р??а", "words fitting a template (? or . is any letter, * any run: con*, *ёж*)"),
 ]

@@ -9,7 +9,8 @@ dictionary, the filters, the last results) and turns each line into an
                        exactly one solution (``SEND+MORE=?``), most frequent first
 ``SEND+?=MONEY``       compose for the unknown operand
 ``SEND+MORE=MONEY``    solve: count the solutions, list some
-``?р??а``              words fitting a template (``?`` or ``.`` is any letter)
+``?р??а``, ``пере*``   words fitting a template (``?`` or ``.`` is any letter, ``*`` any
+                       run of letters)
 ``:same WORD``         words with the same letter structure as WORD
 ``:command ...``       see :data:`COMMANDS`
 =====================  ==========================================================
@@ -131,8 +132,11 @@ class Session:
         if text.startswith(":"):
             return self._command(text)
         from ..cryptarithm.expr import looks_like_expression
+        from ..index.wildcards import looks_like_template
 
-        if looks_like_expression(text):
+        # a template may hold '*' (any run of letters): "con*" is a template, "хабр*хабр" a
+        # product (see looks_like_template)
+        if looks_like_expression(text) and not looks_like_template(text):
             return self._remember(self._puzzle(text))
         return self._remember(self._words(text, self._match(text), text))
 
