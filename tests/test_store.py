@@ -10,6 +10,9 @@ import multiprocessing
 import os
 import pickle
 import struct
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -259,3 +262,102 @@ def test_user_paths_are_not_created(tmp_path):
     assert not (tmp_path / "typo").exists()
     write_atomic(tmp_path / "made" / "out.bin", b"x", create_dirs=True)
     assert (tmp_path / "made" / "out.bin").read_bytes() == b"x"
+
+
+def _small_wordfreq(lang):
+    """A stand-in for wordfreq's export (the real one takes seconds)."""
+    return "money 50\nhoney 20\nsend 40\n".encode(), 3
+
+
+def test_unwritable_home_keeps_the_exported_dictionary_in_memory(tmp_path, monkeypatch, caplog):
+    """An installed package (no writable checkout), no CRYPTOCOMP_HOME, a HOME that cannot be
+    written: the dictionary and its index stay in memory, with one warning (issue 12, 8)."""
+    from cryptocomp.index import store
+
+    blocked = tmp_path / "home-is-a-file"
+    blocked.write_text("")
+    monkeypatch.delenv("CRYPTOCOMP_HOME")
+    monkeypatch.setenv("HOME", str(blocked))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked / ".cache"))
+    real_access = os.access
+    monkeypatch.setattr(store.os, "access",
+                        lambda p, mode: False if str(p).endswith("indexes") else real_access(p, mode))
+    monkeypatch.setattr(store, "wordfreq_text", _small_wordfreq)
+    assert str(store.data_home()).startswith(str(blocked))
+    with caplog.at_level(logging.WARNING, logger="cryptocomp"):
+        idx = load_index("en")
+        again = load_index("en")
+    assert idx.words == again.words == ["money", "send", "honey"]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 2  # one per load, one line each
+    assert all("memory only" in w and "\n" not in w for w in warnings)
+    assert blocked.is_file()  # nothing was created under it
+
+
+def test_unwritable_home_through_the_cli(tmp_path, monkeypatch, capsys):
+    from cryptocomp.cli import main
+    from cryptocomp.index import store
+
+    blocked = tmp_path / "blocked"
+    blocked.write_text("")
+    monkeypatch.setenv("CRYPTOCOMP_HOME", str(blocked / "home"))
+    monkeypatch.setattr(store, "wordfreq_text", _small_wordfreq)
+    assert main(["words", "*ey", "--lang", "en"]) == 0
+    out, err = capsys.readouterr()
+    assert out.split() == ["money", "50", "honey", "20"]
+    assert len(err.strip().splitlines()) == 2  # exporting..., then the one warning
+    assert "memory only" in err and "Traceback" not in err
+
+
+def _dead_pid() -> int:
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    return int(child.stdout)
+
+
+def test_stale_temporaries_of_dead_writers_are_removed_by_the_next_build(dict_file):
+    from cryptocomp.files import STALE_AGE
+    from cryptocomp.index.store import index_dir, temporaries
+
+    directory = index_dir()
+    dead = directory / f".small.ccidx.{_dead_pid()}.abcd1234.tmp"
+    live = directory / f".small.ccidx.{os.getpid()}.efgh5678.tmp"
+    old_legacy = directory / ".small.ccidx.q1w2e3r4.tmp"  # cryptocomp 0.1: no pid
+    new_legacy = directory / ".small.ccidx.t5y6u7i8.tmp"
+    for p in (dead, live, old_legacy, new_legacy):
+        p.write_bytes(b"x" * 1000)
+    long_ago = time.time() - STALE_AGE - 60
+    os.utime(old_legacy, (long_ago, long_ago))
+    assert sorted(p.name for p, _ in temporaries()) == sorted([dead.name, old_legacy.name])
+    build_index(str(dict_file))
+    assert not dead.exists() and not old_legacy.exists()
+    assert live.exists() and new_legacy.exists()  # a running writer's file is never taken
+    assert temporaries() == []
+
+
+def _crash_while_saving(home, src):
+    """Build and save an index, dying (like a kill -9) between the write and the rename."""
+    os.environ["CRYPTOCOMP_HOME"] = home
+    os.replace = lambda a, b: os._exit(3)
+    build_index(src)
+
+
+def test_a_writer_killed_mid_write_leaves_a_temporary_that_the_next_build_removes(dict_file):
+    from cryptocomp.index.store import index_dir, temporaries
+
+    _, path = build_index(str(dict_file))
+    ctx = multiprocessing.get_context("spawn")
+    child = ctx.Process(target=_crash_while_saving,
+                        args=(os.environ["CRYPTOCOMP_HOME"], str(dict_file)))
+    child.start()
+    child.join(60)
+    assert child.exitcode == 3
+    left = [p for p in index_dir().iterdir() if p.name.endswith(".tmp")]
+    assert len(left) == 1 and f".{child.pid}." in left[0].name
+    assert [p for p, _ in temporaries()] == left
+    done = subprocess.run([sys.executable, "-m", "cryptocomp", "index", "info", path.stem],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and left[0].name in done.stdout  # shown to the user
+    assert read_index(path).words[0] == "money"  # the old file is whole
+    build_index(str(dict_file))
+    assert [p.name for p in index_dir().iterdir() if p.name.endswith(".tmp")] == []

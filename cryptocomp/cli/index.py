@@ -6,8 +6,8 @@ import argparse
 import time
 
 from ..errors import CryptocompError, IndexFileError
-from ..index.store import (SUFFIX, Header, stale_reason, build_index, index_dir, list_indexes, read_header,
-                     read_index)
+from ..index.store import (SUFFIX, Header, build_index, index_dir, list_indexes, read_header,
+                           read_index, stale_reason, temporaries)
 from .options import print_json, progress_bar
 
 
@@ -22,7 +22,9 @@ def register(sub) -> None:
     ls = isub.add_parser("list", help="list the index files")
     ls.add_argument("--json", action="store_true", help="print a JSON array")
     ls.set_defaults(run=run_list)
-    info = isub.add_parser("info", help="show an index file's header and statistics")
+    info = isub.add_parser("info", help="show an index file's header and statistics (reads "
+                                        "and checks every section), and leftover temporary "
+                                        "files of interrupted writes")
     info.add_argument("name", help="index name (as `index list` shows it) or file path")
     info.add_argument("--json", action="store_true", help="print a JSON object")
     info.set_defaults(run=run_info)
@@ -88,14 +90,18 @@ def run_info(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     index = read_index(path, header)
     load_s = time.perf_counter() - start
-    info = dict(header.fields)
+    index.load_all()  # every section read and checked: a damaged file fails here
+    check_s = time.perf_counter() - start - load_s
+    info = {k: v for k, v in header.fields.items() if k != "sections"}
     info["status"] = _status(header)
     info.update({
         "path": str(path), "size": path.stat().st_size, "load_seconds": round(load_s, 3),
+        "sections": len(header["sections"]), "check_seconds": round(check_s, 3),
         "alphabet": index.alphabet, "lengths": f"{min(index.lengths(), default=0)}-"
                                                f"{index.max_length}",
         **{k: v for k, v in index.stats().items() if k not in ("words", "lengths")},
         "top_words": index.matches(index.all_ids()).words(10),
+        "stale_temporaries": [f"{p} ({size / 1e6:.1f} MB)" for p, size in temporaries()],
     })
     if args.json:
         print_json(info)
