@@ -174,9 +174,9 @@ def test_stats():
 
 @pytest.mark.slow
 def test_build_memory_stays_bounded():
-    """Issue 12, item 11: building took ~1 KB per word above the word list itself (924 MB
-    peak for Russian).  300,000 random words now take about 100 MB above the start (format
-    1.s build took 340 MB); measured in a fresh process on half as many."""
+    """Issue 12, item 11: the format-1 build took about 1 KB a word (924 MB peak for
+    Russian).  150,000 random words now take about 65 MB above the start (format 1: 170 MB),
+    measured in a fresh process."""
     import subprocess
     import sys
 
