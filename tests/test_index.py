@@ -193,3 +193,31 @@ def test_build_memory_stays_bounded():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert int(done.stdout) < 110, f"{done.stdout.strip()} MB above the dictionary"
+
+
+@given(st.dictionaries(st.text(alphabet="abcдж", min_size=1, max_size=9), st.integers(0, 9),
+                       min_size=1, max_size=60))
+@settings(max_examples=60, deadline=None)
+def test_vectorised_build_equals_plain_scan_build(counts):
+    """Small dictionaries take the plain scan; large ones the vectorised build: the same
+    index either way (each also passes _check)."""
+    from unittest import mock
+
+    from cryptocomp.index import state
+
+    plain = Index.from_counts(counts)
+    with mock.patch.object(state, "SMALL", 0):
+        vectorised = Index.from_counts(counts)
+    vectorised._check()
+    plain._check()
+    families = ("by_length", "by_pattern", "at", "having", "at_least")
+    a, b = plain.sections(), vectorised.sections()
+    for key in a:
+        if key in families:
+            assert ({k: state.BitmapFamily.from_state(key, a[key], len(plain), lambda k: True)[k]
+                     for k in a[key]["keys"]}
+                    == {k: state.BitmapFamily.from_state(key, b[key], len(plain),
+                                                         lambda k: True)[k]
+                        for k in b[key]["keys"]}), key
+        else:
+            assert a[key] == b[key], key

@@ -67,16 +67,20 @@ class BitmapFamily(Mapping[Hashable, FrozenBitMap]):
     @classmethod
     def from_bitmaps(cls, name: str, bitmaps: Mapping[Hashable, FrozenBitMap],
                      limit: int) -> "BitmapFamily":
-        """A family of freshly built bitmaps (already decoded: nothing to check)."""
+        """A family of freshly built bitmaps (already decoded: nothing to check; serialised
+        only if it is stored)."""
         keys = list(bitmaps)
-        blobs = [bitmaps[k].serialize() for k in keys]
         cards = np.fromiter((len(bitmaps[k]) for k in keys), dtype=np.uint32, count=len(keys))
-        ends = np.cumsum(np.fromiter(map(len, blobs), dtype=np.uint64, count=len(blobs)),
-                         dtype=np.uint64)
-        return cls(name, keys, cards, ends, b"".join(blobs), limit, decoded=bitmaps)
+        return cls(name, keys, cards, np.zeros(0, dtype=np.uint64), b"", limit,
+                   decoded=bitmaps)
 
     def to_state(self) -> dict:
         """The family as plain builtins (see the module docstring)."""
+        if len(self._ends) != len(self._keys):  # built here: serialise now
+            blobs = [self[k].serialize() for k in self._keys]
+            self._ends = np.cumsum(np.fromiter(map(len, blobs), dtype=np.uint64,
+                                               count=len(blobs)), dtype=np.uint64)
+            self._blob = b"".join(blobs)
         return {"keys": list(self._keys), "cards": self._cards.astype("<u4").tobytes(),
                 "ends": self._ends.astype("<u8").tobytes(), "blob": self._blob}
 

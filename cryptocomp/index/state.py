@@ -57,6 +57,7 @@ STATE_VERSION = 2  # layout of the stored state; bump when it changes
 FAMILIES = ("by_length", "by_pattern", "at", "having", "at_least")
 _MAX_COUNT = 2**63 - 1
 _MAX_LENGTH = 1 << 24  # a word longer than this is not a word
+SMALL = 20_000  # letters, up to which the bitmaps are built by a plain scan (see build_state)
 
 
 def corrupt_value(why: str) -> Exception:
@@ -108,7 +109,8 @@ def build_state(words: list[Word], progress: Progress | None = None,
 
     Vectorised per word length over the letter-code matrices, with small integer
     types, so that memory stays a few times the size of the codes (Russian: about
-    6 million letters)."""
+    6 million letters); dictionaries of at most :data:`SMALL` letters take a plain
+    scan instead (the same bitmaps, without numpy's per-call cost)."""
     report = progress or (lambda done, total: None)
     steps = 6
     report(0, steps)
@@ -131,18 +133,21 @@ def build_state(words: list[Word], progress: Progress | None = None,
                                   len(alphabet))
     del flat, starts, by_size
     report(1, steps)
-    letters = list(alphabet)
-    at: dict[tuple[int, str], FrozenBitMap] = {}
-    for p in range(max(encoded, default=0)):
-        blocks = [enc for length, enc in encoded.items() if length > p]
-        column = np.concatenate([enc.codes[:, p] for enc in blocks])
-        ids = np.concatenate([enc.ids for enc in blocks])
-        for code, members in _groups(column, ids):
-            at[(p, letters[code])] = _bitmap(members)
-    report(2, steps)
-    having, at_least = _letter_counts(at, letters, max(encoded, default=0))
-    report(3, steps)
-    by_pattern = _patterns(encoded, words)
+    if len(lengths) and int(lengths.sum()) <= SMALL:
+        at, having, at_least, by_pattern = _families_small(words)
+    else:
+        letters = list(alphabet)
+        at = {}
+        for p in range(max(encoded, default=0)):
+            blocks = [enc for length, enc in encoded.items() if length > p]
+            column = np.concatenate([enc.codes[:, p] for enc in blocks])
+            ids = np.concatenate([enc.ids for enc in blocks])
+            for code, members in _groups(column, ids):
+                at[(p, letters[code])] = _bitmap(members)
+        report(2, steps)
+        having, at_least = _letter_counts(at, letters, max(encoded, default=0))
+        report(3, steps)
+        by_pattern = _patterns(encoded, words)
     report(4, steps)
     forward = word_order if word_order is not None else \
         np.array(sorted(range(n), key=words.__getitem__), dtype=np.int64)
@@ -159,6 +164,28 @@ def build_state(words: list[Word], progress: Progress | None = None,
     }
     report(steps, steps)
     return Built(alphabet, families, encoded, (forward, backward))
+
+
+def _families_small(words: list[Word]):
+    """The ``at``, ``having``, ``at_least`` and ``by_pattern`` bitmaps by a plain scan:
+    quicker than the vectorised way for a small dictionary (numpy's per-call cost
+    dominates), and checked against it in the tests."""
+    at: dict = {}
+    having: dict = {}
+    at_least: dict = {}
+    patterns: dict = {}
+    for i, word in enumerate(words):
+        patterns.setdefault(pattern_key(pattern(word)), []).append(i)
+        seen: dict[str, int] = {}
+        for p, ch in enumerate(word):
+            at.setdefault((p, ch), []).append(i)
+            k = seen[ch] = seen.get(ch, 0) + 1
+            if k == 1:
+                having.setdefault(ch, []).append(i)
+            else:
+                at_least.setdefault((ch, k), []).append(i)
+    return tuple({key: FrozenBitMap(ids) for key, ids in family.items()}
+                 for family in (at, having, at_least, patterns))
 
 
 def _letter_counts(at: dict[tuple[int, str], FrozenBitMap], letters: list[str], longest: int):
