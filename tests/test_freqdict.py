@@ -93,10 +93,14 @@ def test_wordfreq_export_keeps_only_the_alphabet(tmp_path, lang, letters):
 
 
 def test_wordfreq_export_other_language(tmp_path):
+    from cryptocomp.index.freqdict import wordfreq_text
+
     path = tmp_path / "fr.txt"
     n = export_wordfreq("fr", path)
     fd = load_freqdict(path)
     assert len(fd) == n and "été" in fd.counts
+    data, counts = wordfreq_text("fr")  # what a first use builds from, without re-parsing
+    assert data == path.read_bytes() and counts == fd.counts
     assert not any(ch.isdigit() or ch in "'-" for w in fd.counts for ch in w)
 
 

@@ -266,7 +266,7 @@ def test_user_paths_are_not_created(tmp_path):
 
 def _small_wordfreq(lang):
     """A stand-in for wordfreq's export (the real one takes seconds)."""
-    return "money 50\nhoney 20\nsend 40\n".encode(), 3
+    return "money 50\nhoney 20\nsend 40\n".encode(), {"money": 50, "honey": 20, "send": 40}
 
 
 def test_unwritable_home_keeps_the_exported_dictionary_in_memory(tmp_path, monkeypatch, caplog):

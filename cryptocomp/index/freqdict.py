@@ -161,8 +161,9 @@ def wordfreq_languages() -> list[str]:
     return sorted(wordfreq.available_languages("best"))
 
 
-def wordfreq_text(lang: str) -> tuple[bytes, int]:
-    """wordfreq's list for ``lang`` as the bytes of a ``word count`` file, and its size."""
+def wordfreq_text(lang: str) -> tuple[bytes, dict[Word, int]]:
+    """wordfreq's list for ``lang`` as the bytes of a ``word count`` file, and its counts
+    (what parsing those bytes gives)."""
     import wordfreq
 
     large = wordfreq.available_languages("large")
@@ -186,11 +187,11 @@ def wordfreq_text(lang: str) -> tuple[bytes, int]:
     ordered = sorted(counts)
     ordered.sort(key=counts.__getitem__, reverse=True)  # stable: equal counts stay a-z
     data = "".join([f"{w} {counts[w]}\n" for w in ordered]).encode("utf-8")
-    return data, len(ordered)
+    return data, counts
 
 
 def export_wordfreq(lang: str, path: str | os.PathLike) -> int:
     """Write wordfreq's list for ``lang`` as a ``word count`` file (atomically); return its size."""
-    data, n = wordfreq_text(lang)
+    data, counts = wordfreq_text(lang)
     write_atomic(Path(path), data, create_dirs=True)
-    return n
+    return len(counts)

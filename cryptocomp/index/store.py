@@ -124,21 +124,34 @@ def resolve_source(spec: str, *, fold_yo: bool = False) -> Source:
     return Source(f"{stem}-{tag}{suffix}", resolved, None, fold_yo)
 
 
-def _ensure_freqdict(src: Source) -> FreqDict | None:
+@dataclass
+class _Exported:
+    """A dictionary just exported from wordfreq: its counts (no need to parse the file
+    again), and whether its file could be written (else it lives in memory only)."""
+
+    freqdict: FreqDict
+    written: bool
+
+
+def _ensure_freqdict(src: Source) -> _Exported | None:
     """Export a wordfreq dictionary on first use.  When its file cannot be written the
-    dictionary is returned instead: it (and its index) stay in memory, with one warning."""
+    dictionary (and its index) stay in memory, with one warning."""
     if src.lang is None or src.path.is_file():
         return None
     log.info("exporting wordfreq's %r list to %s", src.lang, src.path)
-    data, n = wordfreq_text(src.lang)
+    data, counts = wordfreq_text(src.lang)
+    if src.fold_yo:  # the file holds the words as written; folding happens on reading
+        fd = read_freqdict(data, str(src.path), fold_yo=True)
+    else:
+        fd = FreqDict(counts, str(src.path), hashlib.sha256(data).hexdigest())
     try:
         write_atomic(src.path, data, create_dirs=True)
     except IndexFileError as exc:
         log.warning("%s; the %r dictionary and its index stay in memory only (set "
                     "CRYPTOCOMP_HOME to a writable directory to keep them)", exc, src.lang)
-        return read_freqdict(data, f"wordfreq {src.lang!r} (in memory)", fold_yo=src.fold_yo)
-    log.info("wrote %d words to %s", n, src.path)
-    return None
+        return _Exported(fd, False)
+    log.info("wrote %d words to %s", len(counts), src.path)
+    return _Exported(fd, True)
 
 
 def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str = "",
@@ -289,17 +302,17 @@ def build_index(spec: str, *, fold_yo: bool = False, progress: Progress | None =
 
 
 def _build(src: Source, progress: Progress | None, save: bool,
-           in_memory: FreqDict | None = None) -> tuple[Index, Path | None]:
+           exported: _Exported | None = None) -> tuple[Index, Path | None]:
     try:
-        stat = os.stat(src.path) if in_memory is None else None
+        stat = os.stat(src.path) if exported is None or exported.written else None
     except OSError as exc:
         raise DictionaryError(f"{src.path}: cannot read ({exc.strerror or exc})") from None
-    fd = in_memory or load_freqdict(src.path, fold_yo=src.fold_yo)
+    fd = exported.freqdict if exported else load_freqdict(src.path, fold_yo=src.fold_yo)
     sha = fd.sha256
     counts, fd.counts = fd.counts, {}  # the index copies what it needs: free the rest early
     index = Index.from_counts(counts, name=src.name, params=src.params, progress=progress)
-    del counts
-    if not save or in_memory is not None:  # an index file needs its dictionary file
+    del counts, fd, exported
+    if not save or stat is None:  # an index file needs its dictionary file
         return index, None
     for directory in (index_dir(), freqdict_dir()):
         remove_stale_temporaries(directory)
@@ -321,9 +334,9 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
     Scripts use it as ``from cryptocomp import load_index; idx = load_index("ru")``.
     """
     src = resolve_source(spec, fold_yo=fold_yo)
-    in_memory = _ensure_freqdict(src)
-    if in_memory is not None:
-        return _build(src, progress, True, in_memory)[0]
+    exported = _ensure_freqdict(src)
+    if exported is not None:
+        return _build(src, progress, True, exported)[0]
     path = src.index_path
     if not rebuild and path.exists():
         header = read_header(path, hint=src.rebuild_hint)
