@@ -4,7 +4,10 @@
 Figures (issue 3): with the index loaded, ``send+more`` on en <= 0.3 s; a 10-distinct-
 letter query on the full ru dictionary (``отправь+срочно``) <= 1 s median; results
 identical to the baseline's (same words, same solutions); the 199-addend exercism
-puzzle solved with an exact count in <= 0.3 s.
+puzzle solved with an exact count in <= 0.3 s.  Issue 13: the same queries as whole
+processes, ``cryptocomp compose EXPR --lang LANG`` with the index built (``отправь+срочно``
+<= 0.5 s wall), next to the in-process figures ("cli" columns: median wall and CPU
+seconds of the child process, output to /dev/null).
 
     python scripts/bench_compose.py                 # ours only: medians of --runs runs
     python scripts/bench_compose.py --baseline      # also the baseline (minutes a query);
@@ -50,6 +53,29 @@ def _median_time(fn, runs: int) -> tuple[float, float, float, object]:
         times.append(time.perf_counter() - t)
         cpu.append(time.process_time() - c)
     return statistics.median(times), min(times), statistics.median(cpu), result
+
+
+def _command() -> list[str]:
+    """The installed ``cryptocomp`` command beside this Python, else ``python -m``."""
+    script = Path(sys.executable).parent / "cryptocomp"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "cryptocomp"]
+
+
+def _cli_times(lang: str, query: str, runs: int) -> tuple[float, float]:
+    """(median wall, median CPU seconds) of ``cryptocomp compose QUERY --lang LANG`` as a
+    whole process (start-up, imports, index loading, query, output)."""
+    import resource
+
+    walls, cpus = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        subprocess.run(_command() + ["compose", query, "--lang", lang], check=True,
+                       stdout=subprocess.DEVNULL)
+        walls.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def _baseline(lang: str, query: str, cache: Path, rerun: bool) -> dict:
@@ -118,6 +144,7 @@ def main() -> int:
                     help="also compare N random small queries (a+b, a-b, a*b over short "
                          "words) per language with the baseline on the top 20,000 words")
     ap.add_argument("--seed", type=int, default=1, help="random seed for --crosscheck")
+    ap.add_argument("--no-cli", action="store_true", help="skip the whole-process timings")
     ap.add_argument("--query", action="append", metavar="LANG:EXPR",
                     help="benchmark this query instead (repeatable), e.g. ru:вышли-еще")
     args = ap.parse_args()
@@ -133,7 +160,7 @@ def main() -> int:
         print(f"index {lang}: {len(indexes[lang])} words, loaded in "
               f"{time.perf_counter() - t:.2f} s")
     header = (f"{'query':<18} {'lang':<4} {'first':>7} {'median':>7} {'min':>7} {'cpu':>7} "
-              f"{'words':>6}"
+              f"{'words':>6}" + ("" if args.no_cli else f" {'cli wall':>8} {'cli cpu':>8}")
               + (f" {'base wall':>9} {'base cpu':>9} {'ratio cpu':>9}  identical"
                  if args.baseline else ""))
     print(header)
@@ -146,6 +173,9 @@ def main() -> int:
         median, best, cpu, results = _median_time(lambda: compose(query, index), args.runs)
         line = (f"{query:<18} {lang:<4} {first:>6.3f}s {median:>6.3f}s {best:>6.3f}s "
                 f"{cpu:>6.3f}s {len(results):>6}")
+        if not args.no_cli:
+            cli_wall, cli_cpu = _cli_times(lang, query, args.runs)
+            line += f" {cli_wall:>7.3f}s {cli_cpu:>7.3f}s"
         if args.baseline and "?" not in query:
             stats = _baseline(lang, query, args.cache, args.rerun)
             ours = [f"{r.puzzle},{r.solution}" for r in results]

@@ -18,7 +18,8 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cryptocomp.errors import IndexFileError
 from cryptocomp.index import build_index, load_index

@@ -280,8 +280,8 @@ def test_unwritable_home_keeps_the_exported_dictionary_in_memory(tmp_path, monke
     monkeypatch.setenv("HOME", str(blocked))
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked / ".cache"))
     real_access = os.access
-    monkeypatch.setattr(store.os, "access",
-                        lambda p, mode: False if str(p).endswith("indexes") else real_access(p, mode))
+    monkeypatch.setattr(store.os, "access", lambda p, mode: False if str(p).endswith("indexes")
+                        else real_access(p, mode))
     monkeypatch.setattr(store, "wordfreq_text", _small_wordfreq)
     assert str(store.data_home()).startswith(str(blocked))
     with caplog.at_level(logging.WARNING, logger="cryptocomp"):

@@ -6,7 +6,8 @@ import fnmatch
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cryptocomp.errors import ExpressionError, QueryError
 from cryptocomp.index import Index, build_index, load_index

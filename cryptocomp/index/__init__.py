@@ -20,5 +20,5 @@ from .encoding import Encoded
 from .index import Entry, Index, Matches, pattern
 from .store import build_index, load_index
 
-__all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "FreqDict", "load_freqdict", "build_index",
-           "load_index"]
+__all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "FreqDict", "load_freqdict",
+           "build_index", "load_index"]

@@ -43,7 +43,7 @@ import array
 import logging
 import re
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 import numpy as np
 from pyroaring import FrozenBitMap
@@ -54,8 +54,18 @@ from .alphabet import normalize, script_of
 from .encoding import Encoded, code_dtype, first_positions, pattern
 from .family import BitmapFamily, Corrupt
 from .matches import Entry, Matches
-from .state import (FAMILIES, build_state, check_index, corrupt_value, pattern_key, read_meta,
-                    read_section, write_sections)
+from .state import (
+    FAMILIES,
+    InMemorySections,
+    Sections,
+    build_state,
+    check_index,
+    corrupt_value,
+    pattern_key,
+    read_meta,
+    read_section,
+    write_sections,
+)
 
 if TYPE_CHECKING:
     from .wildcards import WordOrder
@@ -71,28 +81,6 @@ _ONE = frozenset("?.")
 _EMPTY = FrozenBitMap()
 _SPACE = re.compile(r"\s")  # str.isspace(), as one C scan
 MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers
-
-
-class Sections(Protocol):
-    """Where a loaded index reads its stored sections (see :mod:`.state`)."""
-
-    def load(self, key: str) -> object:
-        """The section's value, its integrity already checked; raise the file's error if
-        it is missing or damaged."""
-
-
-class _InMemory:
-    """Sections held in a dict (an index pickled whole, as for a worker process)."""
-
-    def __init__(self, state: object, corrupt: Corrupt):
-        if not isinstance(state, dict):
-            raise corrupt("the payload is not an index state")
-        self.state, self.corrupt = state, corrupt
-
-    def load(self, key: str) -> object:
-        if key not in self.state:
-            raise self.corrupt(f"the index state has no {key!r} section")
-        return self.state[key]
 
 
 class Index:
@@ -171,7 +159,7 @@ class Index:
     @classmethod
     def from_state(cls, state: object, *, corrupt: Corrupt = corrupt_value) -> "Index":
         """An index from the dict of all its sections (what :meth:`__getstate__` returns)."""
-        return cls.from_sections(_InMemory(state, corrupt), corrupt=corrupt)
+        return cls.from_sections(InMemorySections(state, corrupt), corrupt=corrupt)
 
     def sections(self) -> dict[str, object]:
         """Every stored section (see :mod:`.state`), read or made now."""

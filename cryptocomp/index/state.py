@@ -39,19 +39,27 @@ from __future__ import annotations
 
 import array
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 from pyroaring import BitMap, FrozenBitMap
 
 from ..domain import Progress, Word
 from .alphabet import normalize
-from .encoding import (Encoded, code_dtype, encode, first_positions, pattern, patterns_of,
-                       reversed_words)
+from .encoding import (
+    Encoded,
+    code_dtype,
+    encode,
+    first_positions,
+    pattern,
+    patterns_of,
+    reversed_words,
+)
 from .family import BitmapFamily, Corrupt
 
-__all__ = ["STATE_VERSION", "Built", "Meta", "build_state", "write_sections", "read_meta",
-           "read_section", "check_index", "pattern_key", "corrupt_value", "FAMILIES"]
+__all__ = ["STATE_VERSION", "Built", "Meta", "Sections", "InMemorySections", "build_state",
+           "write_sections", "read_meta", "read_section", "check_index", "pattern_key",
+           "corrupt_value", "FAMILIES"]
 
 STATE_VERSION = 2  # layout of the stored state; bump when it changes
 FAMILIES = ("by_length", "by_pattern", "at", "having", "at_least")
@@ -91,7 +99,7 @@ def _groups(keys: np.ndarray, ids: np.ndarray):
         yield int(ordered[a]), ids[order[a:b]]
 
 
-# -- building ---------------------------------------------------------------------------------
+# -- building ---------------------------------------------------------------------------
 
 @dataclass
 class Built:
@@ -237,7 +245,29 @@ def _patterns(encoded: dict[int, Encoded], words: list[Word]) -> dict[bytes, Fro
     return out
 
 
-# -- storing and reading ------------------------------------------------------------------------
+class Sections(Protocol):
+    """Where a loaded index reads its stored sections (see :mod:`.state`)."""
+
+    def load(self, key: str) -> object:
+        """The section's value, its integrity already checked; raise the file's error if
+        it is missing or damaged."""
+
+
+class InMemorySections:
+    """Sections held in a dict (an index pickled whole, as for a worker process)."""
+
+    def __init__(self, state: object, corrupt: Corrupt):
+        if not isinstance(state, dict):
+            raise corrupt("the payload is not an index state")
+        self.state, self.corrupt = state, corrupt
+
+    def load(self, key: str) -> object:
+        if key not in self.state:
+            raise self.corrupt(f"the index state has no {key!r} section")
+        return self.state[key]
+
+
+# -- storing and reading -----------------------------------------------------------------
 
 def _le(values: np.ndarray, dtype: str) -> bytes:
     return np.asarray(values).astype(dtype).tobytes()
@@ -358,7 +388,7 @@ def _read_family(key: str, obj: object, meta: Meta, corrupt: Corrupt) -> BitmapF
     return family
 
 
-# -- the slow invariant check -----------------------------------------------------------------------
+# -- the slow invariant check ------------------------------------------------------------
 
 def check_index(index, families: dict[str, BitmapFamily]) -> None:
     """Verify every invariant of an index (whose bitmap ``families`` are given) by

@@ -41,8 +41,14 @@ from ..domain import Progress
 from ..errors import CryptocompError, DictionaryError, IndexFileError
 from ..files import remove_stale_temporaries, stale_temporaries, write_atomic
 from ..version import __version__
-from .freqdict import FreqDict, file_sha256, load_freqdict, read_freqdict, wordfreq_languages, \
-    wordfreq_text
+from .freqdict import (
+    FreqDict,
+    file_sha256,
+    load_freqdict,
+    read_freqdict,
+    wordfreq_languages,
+    wordfreq_text,
+)
 from .header import FORMAT, MAGIC, SUFFIX, Header, corrupt, encode_header, read_header
 from .index import Index
 from .state import STATE_VERSION
