@@ -221,3 +221,14 @@ def test_vectorised_build_equals_plain_scan_build(counts):
                         for k in b[key]["keys"]}), key
         else:
             assert a[key] == b[key], key
+
+
+def test_pickled_index_round_trips():
+    """An index sent to a worker process (pickled whole) answers as the original."""
+    import pickle
+
+    idx = Index.from_counts({"мама": 5, "папа": 7, "баран": 9, "сад": 1, "барабан": 2})
+    again = pickle.loads(pickle.dumps(idx))
+    again._check()
+    assert again.words == idx.words and again.match("*а*н").words() == ["баран", "барабан"]
+    assert [a.tolist() for a in again.encoded(4)] == [a.tolist() for a in idx.encoded(4)]
