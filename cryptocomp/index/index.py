@@ -77,7 +77,6 @@ log = logging.getLogger(__name__)
 
 
 WILDCARDS = frozenset("?.*")
-_ONE = frozenset("?.")
 _EMPTY = FrozenBitMap()
 _SPACE = re.compile(r"\s")  # str.isspace(), as one C scan
 MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers
