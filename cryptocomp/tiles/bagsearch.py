@@ -13,8 +13,10 @@ from typing import Callable
 
 import numpy as np
 
+from ..domain import Word
+from ..errors import CryptocompError
 from ..index.index import Index
-from .tiles import Face, TileSet, Tiling
+from .tiles import TileSet, Tiling
 
 __all__ = ["BagSearch"]
 
