@@ -195,7 +195,7 @@ def test_crafted_file_through_the_cli_is_one_line(index_file):
 
 # -- fuzzing ------------------------------------------------------------------------------
 
-FUZZ = settings(max_examples=60, deadline=None,
+FUZZ = settings(max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 

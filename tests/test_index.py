@@ -197,7 +197,7 @@ def test_build_memory_stays_bounded():
 
 @given(st.dictionaries(st.text(alphabet="abcдж", min_size=1, max_size=9), st.integers(0, 9),
                        min_size=1, max_size=60))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 def test_vectorised_build_equals_plain_scan_build(counts):
     """Small dictionaries take the plain scan; large ones the vectorised build: the same
     index either way (each also passes _check)."""
