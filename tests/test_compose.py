@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import string
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -558,3 +559,150 @@ def test_results_beyond_int64_use_python_ints():
     for r, (w, sol) in zip(got, want):
         assert r.assignment == sol
         _check_composed(r, index)
+
+
+# -- regressions: the unknown under a divisor (issue 12, item 1) ------------------------------
+
+def test_unknown_inside_a_divisor_reaches_the_dividends_size():
+    # abc/(?/d)=e: ? = abc*d/e has up to four digits, and aaac is the one word of this
+    # dictionary with exactly one solution (370/(3330/9)=1)
+    index = Index.from_counts({"aaac": 10})
+    got = compose("abc/(?/d)=e", index)
+    assert [(r.puzzle, r.solution) for r in got] == [("abc/(aaac/d)=e", "370/(3330/9)=1")]
+    solved = solve("abc/(aaac/d)=e")
+    assert solved.count == 1 and solved.equations == ["370/(3330/9)=1"]
+
+
+def test_unknown_inside_a_divisor_gets_exact_integers():
+    # ? = jj*abcdefghiabcdefghi/a reaches 20 digits: 64-bit arithmetic would wrap and call
+    # this word a unique puzzle, which has no solution at all
+    index = Index.from_counts({"jiibahahdcfigcaa": 100})
+    assert compose("abcdefghiabcdefghi/(?/jj)=a", index) == []
+    assert solve("abcdefghiabcdefghi/(jiibahahdcfigcaa/jj)=a").count == 0
+
+
+@pytest.mark.parametrize("query", ["abc/(?-de)=f", "abc/(?/d)=e", "two/(?/a)=i",
+                                   "abcdefghiabcdefghi/(?/jj)=a"])
+def test_hole_bounds_hold_every_value_of_the_unknown(query):
+    # brute force over the known letters: the unknown's largest value fits the bound
+    from itertools import permutations
+
+    from cryptocomp.cryptarithm.evaluation import hole_bounds
+    from cryptocomp.cryptarithm.expr import bound, parse, value
+
+    p = parse(query)
+    hole_side, known = p.left, p.right
+    letters = p.letters[:6]  # the long query: six letters of ten are enough for a witness
+    fixed = dict(zip(p.letters[6:], range(9, 9 - len(p.letters[6:]), -1)))
+    bounds = hole_bounds(hole_side, bound(known))
+    best = 0
+    free = [d for d in range(10) if d not in fixed.values()]
+    for digits in permutations(free, len(letters)):
+        fill = {**fixed, **dict(zip(letters, digits))}
+        t = value(known, fill)
+        for h in _candidate_holes(hole_side, fill, t):
+            best = max(best, h)
+    assert best <= bounds.value
+    assert len(str(best)) == len(str(bounds.value)) or query == "abcdefghiabcdefghi/(?/jj)=a"
+
+
+def _candidate_holes(side, fill, t):
+    """Values h >= 0 of the unknown with side(h) == t, found by inverting level by level
+    with exact integers (every level here is a division or a subtraction)."""
+    from cryptocomp.cryptarithm.expr import BinOp, has_hole, value
+
+    node = side
+    while isinstance(node, BinOp):
+        hole_left = has_hole(node.left)
+        o = value(node.right if hole_left else node.left, fill)
+        if o is None:
+            return []
+        if node.op == "/" and hole_left:
+            t = t * o
+        elif node.op == "/":
+            if t == 0 or o % t:
+                return []
+            t = o // t
+        elif node.op == "-" and hole_left:
+            t = t + o
+        else:
+            raise AssertionError(node.op)
+        node = node.left if hole_left else node.right
+    return [t] if t >= 0 else []
+
+
+@pytest.mark.slow
+def test_two_over_unknown_over_a_on_english():
+    # the exhaustive count of the issue: 1,127 words, 4-letter ones among them
+    from cryptocomp import load_index
+
+    index = load_index("en")
+    got = compose("two/(?/a)=i", index)
+    assert len(got) == 1127
+    that = next(r for r in got if r.word == "that")
+    assert that.solution == "296/(2072/7)=1"
+    assert {len(r.word) for r in got} >= {4}
+    for r in got[::97]:  # a sample, each confirmed by the solver
+        assert solve(r.puzzle).count == 1
+
+
+class _Tracked(int):
+    """An int that records the largest magnitude of every result computed from it."""
+
+    peak = 0
+
+    @staticmethod
+    def _keep(v):
+        if isinstance(v, int) and not isinstance(v, bool):
+            _Tracked.peak = max(_Tracked.peak, abs(v))
+            return _Tracked(v)
+        return v
+
+
+for _name in ("add", "sub", "mul", "floordiv", "mod"):
+    for _side in ("", "r"):
+        def _op(self, other, _m=getattr(int, f"__{_side}{_name}__")):
+            return _Tracked._keep(_m(self, other))
+        setattr(_Tracked, f"__{_side}{_name}__", _op)
+_Tracked.__neg__ = lambda self: _Tracked._keep(-int(self))
+
+
+class _TrackingEvaluator(evaluation.Evaluator):
+    """The library's evaluator on exact ints that record every value it computes."""
+
+    def __init__(self, letters):
+        super().__init__(letters, object)
+
+    def _table(self, c, c2=None):
+        return np.array([_Tracked._keep(int(v)) for v in super()._table(c, c2)], dtype=object)
+
+
+def _peak_of_compose_evaluation(puzzle) -> int:
+    """The largest |value| the composer's evaluation computes over every assignment."""
+    from cryptocomp.cryptarithm import permutations as perms
+    from cryptocomp.cryptarithm.expr import has_hole
+
+    left, right = puzzle.sides
+    hole_side, known = (left, right) if has_hole(left) else (right, left)
+    ev = _TrackingEvaluator(puzzle.letters)
+    _Tracked.peak = 0
+    with np.errstate(all="ignore"):
+        for block in perms.blocks(len(puzzle.letters)):
+            target, _ = ev.value(known, block.cols)
+            ev.solve_hole(hole_side, target, block.cols)
+    return _Tracked.peak
+
+
+@pytest.mark.parametrize("query", ["abc/(?-de)=f", "ab/(?/d)=e", "a/(?/bc)=d", "ab*?=c",
+                                   "?*ab-c=d", "a/?=bc/d", "ab-?*c=d/e", "(a-bc)*?=d",
+                                   "a/(b/(?/cd))=e", "?=ab/(cd-e)", "ab/(c-?)=d+e",
+                                   "(ab/?)/(c+a)=d"])
+def test_width_holds_every_value_the_composer_computes(query):
+    from cryptocomp.cryptarithm.evaluation import hole_bounds, largest
+    from cryptocomp.cryptarithm.expr import bound, has_hole, parse
+
+    p = parse(query)
+    left, right = p.sides
+    hole_side, known = (left, right) if has_hole(left) else (right, left)
+    bounds = hole_bounds(hole_side, bound(known))
+    assert _peak_of_compose_evaluation(p) <= max(bounds.largest, largest(known))

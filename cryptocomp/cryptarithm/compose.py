@@ -41,7 +41,7 @@ import numpy as np
 from ..errors import ExpressionError
 from ..index.index import Index
 from . import permutations as perms
-from .evaluation import Evaluator, dtype_for, hole_bound, largest
+from .evaluation import Evaluator, dtype_for, hole_bounds, largest
 from .expr import Hole, Puzzle, bound, has_hole, holds, operands, parse
 
 __all__ = ["Composed", "compose", "compose_puzzle", "check_composable"]
@@ -255,12 +255,12 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
     hole_side, known_side = (left, right) if has_hole(left) else (right, left)
     letters = puzzle.letters
     k = len(letters)
-    hole_max = hole_bound(hole_side, bound(known_side))
-    dtype = dtype_for(max(hole_max, largest(known_side), largest(hole_side)))
+    bounds = hole_bounds(hole_side, bound(known_side))
+    dtype = dtype_for(max(bounds.largest, largest(known_side)))
 
     t0 = time.perf_counter()
     hi = min(index.max_length, max_length if max_length is not None else index.max_length,
-             len(str(hole_max)))
+             len(str(bounds.value)))
     lo = max(1, min_length or 1)
     n_ranked = index.prefix(limit, min_count)
     groups = []
@@ -341,7 +341,7 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
                                       "supported", hole.pos, puzzle.text)
             ok = _and_all(ok, feasible)
             ok &= x >= 0
-            if x.dtype == object or limit_value < 2 ** 62:
+            if x.dtype == object or width <= 18:  # else every int64 is below 10**width
                 ok &= x < limit_value
             local = np.flatnonzero(ok)
             if len(local):

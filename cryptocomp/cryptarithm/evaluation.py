@@ -2,48 +2,90 @@
 
 An assignment block is a list of uint8 columns, one per letter (``cols[j][i]`` is the
 digit of letter ``j`` in assignment ``i``).  Values are int64 arrays when a static
-bound proves they fit (:func:`dtype_for`), else numpy object arrays of Python ints
-(slow but exact).  Every function returns ``(values, ok)``: ``ok`` is False where an
-exact division leaves a remainder or divides by zero, i.e. where the assignment is
-no solution whatever the other letters are.
+bound proves that every value computed fits (:func:`dtype_for`), else numpy object
+arrays of Python ints (slow but exact).  Every function returns ``(values, ok)``:
+``ok`` is False where an exact division leaves a remainder or divides by zero, i.e.
+where the assignment is no solution whatever the other letters are.
+
+Bounds.  ``|v| <= B(node)`` for the value of a known node under any assignment:
+``B(word of n letters) = 10**n - 1``, ``B(a+b) = B(a-b) = B(a) + B(b)``,
+``B(a*b) = B(a) * B(b)``, ``B(a/b) = B(a)``.  The last holds for every row, exact or
+not, because the evaluator takes the floor quotient by the divisor, or by 1 where the
+divisor is 0, and ``|a // d| <= |a|`` for every integer ``d != 0``.  Division also
+computes ``q*d`` to test exactness, and ``|q*d| <= |a| + |d|`` (``a = q*d + r`` with
+``|r| < |d|``): :func:`largest` covers these by-products too.
+
+Solving ``side = t`` for the unknown ``h`` goes down the path from the side's root to
+``?``; at each operator the other operand ``o`` is known, ``|o| <= O``, and the target
+``|t| <= T`` becomes the target ``t'`` of the operand holding ``?``:
+
+==============  =================  ============  ========================================
+level           new target t'      bound on t'   other values computed
+==============  =================  ============  ========================================
+h + o, o + h    t - o              T + O
+h - o           t + o              T + O
+o - h           o - t              T + O
+h * o, o * h    t // o             T             ``q*o`` (exactness): T + O
+h / o           t * o              T * O
+o / h           o // t             O             ``q*t`` (exactness): O + T
+==============  =================  ============  ========================================
+
+(``//`` by 0 is taken as by 1, so again the bounds hold for every row.)  The bound on
+the unknown itself is T at the bottom of the path; its number of digits is the longest
+word worth trying.  :func:`hole_bounds` returns it together with the largest
+magnitude of any value met on the way, which decides the integer width.  Note that the
+divisor's row is the one a "keep the target" shortcut gets wrong: ``o / h = t`` makes
+``h`` as large as the *dividend* ``o``, not as ``t`` (``two/(?/a)=i`` has words of four
+letters).
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from .expr import BinOp, Hole, Node, Operand, bound, has_hole
 
-__all__ = ["Evaluator", "dtype_for", "hole_bound", "largest"]
+__all__ = ["Evaluator", "HoleBounds", "dtype_for", "hole_bounds", "largest"]
 
-_INT64_LIMIT = 2 ** 62  # values and their sums/differences stay below 2**63
+_INT64_LIMIT = 2 ** 63  # every value computed is below this in magnitude: int64 holds it
 
 
-def hole_bound(side: Node, target: int) -> int:
-    """Bound on |intermediate values| when solving ``side = target`` for the hole in it."""
+class HoleBounds(NamedTuple):
+    """Static bounds for solving ``side = target`` for the unknown in ``side``."""
+
+    value: int    # |the unknown's value| <= value, for every assignment
+    largest: int  # |every value computed on the way down| <= largest
+
+
+def hole_bounds(side: Node, target: int) -> HoleBounds:
+    """Bounds for solving ``side = t`` (``|t| <= target``) for the hole in ``side``."""
+    t = target
     worst = target
     node = side
     while isinstance(node, BinOp):
         hole_left = has_hole(node.left)
-        other = bound(node.right if hole_left else node.left)
-        worst = max(worst, other)
+        known = node.right if hole_left else node.left
+        o, before = bound(known), t
         if node.op in "+-":
-            target = target + other
+            t = before + o
         elif node.op == "/" and hole_left:
-            target = target * other
-        # '*' and divisor-'/' divide the target: no growth
-        worst = max(worst, target)
+            t = before * o
+        elif node.op == "/":  # the hole is the divisor: it is at most the dividend
+            t = o
+        # '*': t // o, by o or by 1 in place of 0: no growth
+        # before + o bounds the sums, differences and exactness products of this level
+        worst = max(worst, largest(known), t, before + o)
         node = node.left if hole_left else node.right
-    return worst
+    return HoleBounds(t, worst)
 
 
 def largest(node: Node) -> int:
-    """Bound on |any intermediate value| met while evaluating the node (a hole counts as 0).
+    """Bound on |every value| computed while evaluating the node (a hole counts as 0).
 
-    Differs from :func:`~cryptocomp.expr.bound` for division: ``a/(bc*de)`` is small,
-    but the divisor must still be computed exactly.
+    Differs from :func:`~cryptocomp.cryptarithm.expr.bound` for division: ``a/(bc*de)``
+    is small, but the divisor and the exactness test ``q*d`` must still be computed.
     """
     def walk(n: Node) -> tuple[int, int]:
         if isinstance(n, Operand):
@@ -52,14 +94,19 @@ def largest(node: Node) -> int:
         if isinstance(n, Hole):
             return 0, 0
         (a, la), (b, lb) = walk(n.left), walk(n.right)
-        value = a + b if n.op in "+-" else a * b if n.op == "*" else a
-        return value, max(value, la, lb)
+        if n.op in "+-":
+            value = big = a + b
+        elif n.op == "*":
+            value = big = a * b
+        else:
+            value, big = a, a + b  # the quotient, and the exactness test q*d
+        return value, max(big, la, lb)
 
     return walk(node)[1]
 
 
 def dtype_for(largest: int) -> type | np.dtype:
-    """int64 when every value is provably below 2**62 in magnitude, else object."""
+    """int64 when every value computed is provably below 2**63 in magnitude, else object."""
     return np.dtype(np.int64) if largest < _INT64_LIMIT else np.dtype(object)
 
 
