@@ -1,13 +1,20 @@
 """The composer against brute-force oracles on small random dictionaries and puzzles.
 
-Two oracles, both plain Python and independent of the library's parser and evaluator
-(puzzles are built here as tuples, rendered to text, and evaluated here):
+Two oracles, independent of the library's parser, evaluator and bounds (puzzles are
+built here as tuples, rendered to text, and evaluated here):
 
-* ``_count_all``: enumerate every assignment of digits to *all* letters of LEFT=W
-  with ``itertools.permutations`` and count those satisfying the rules;
-* ``_count_by_value``: enumerate the assignments of the puzzle's own letters, compute
-  the unknown's value directly and check the word spells it (used where the first
-  would be too slow: long words).
+* ``_solutions_all``: enumerate every assignment of digits to *all* letters of LEFT=W
+  (all 10!/(10-n)! rows of ``itertools.permutations``, evaluated as numpy columns of
+  exact integers) and keep those satisfying the rules;
+* ``_solutions_by_value``: enumerate the assignments of the puzzle's own letters,
+  compute the unknown's value directly and check the word spells it (used where the
+  first would be too slow: long words).
+
+The generators reach every position of the unknown under every operator: a *shape*
+is the path from the root of the unknown's side down to ``?`` (one operator and one
+side per level), :data:`SHAPES` holds every shape up to depth 3, the unknown's side
+stands left or right of ``=``, and the dictionaries get the words spelling the
+unknown's largest values, where a too-small bound would lose them.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import string
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import cryptocomp.cryptarithm.evaluation as evaluation
@@ -99,12 +106,67 @@ def _fills(words):
 
 def _solutions_all(left, right) -> list[dict[str, int]]:
     """Every assignment of all letters of left=right satisfying the rules (brute force)."""
-    out = []
-    for fill in _fills(_words(left) + _words(right)):
-        a, b = _value(left, fill), _value(right, fill)
-        if a is not None and b is not None and a == b:
-            out.append(fill)
-    return out
+    words = _words(left) + _words(right)
+    letters = _letters(words)
+    # int64 where no value can reach 2**62 (forward evaluation), else exact Python ints
+    exact = max(_magnitude(left), _magnitude(right)) >= 2 ** 62
+    rows = _all_rows(len(letters), object if exact else np.int64)
+    cols = {c: rows[:, j] for j, c in enumerate(letters)}
+    ok = np.ones(len(rows), dtype=bool)
+    for w in words:
+        if len(w) > 1:
+            ok &= cols[w[0]] != 0
+    a, oka = _column_value(left, cols, len(rows))
+    b, okb = _column_value(right, cols, len(rows))
+    ok &= oka & okb & (a == b)
+    return [dict(zip(letters, map(int, rows[i]))) for i in np.flatnonzero(ok)]
+
+
+def _magnitude(tree) -> int:
+    """An upper bound on |every value| met evaluating a complete tree."""
+    kind = tree[0]
+    if kind == "w":
+        return 10 ** len(tree[1])
+    if kind == "n":
+        return abs(tree[1])
+    a, b = _magnitude(tree[1]), _magnitude(tree[2])
+    return a * b if kind == "*" else a + b
+
+
+_ROWS: dict = {}
+
+
+def _all_rows(n: int, dtype) -> np.ndarray:
+    """Every injective assignment of digits to n letters, one row each."""
+    if (n, dtype) not in _ROWS:
+        _ROWS[n, dtype] = np.array(list(itertools.permutations(range(10), n)),
+                                   dtype=dtype).reshape(-1, n)
+    return _ROWS[n, dtype]
+
+
+def _column_value(tree, cols, n: int):
+    """(values, defined) of a tree over all rows, in the rows' integer type."""
+    dtype = next(iter(cols.values())).dtype if cols else np.int64
+    kind = tree[0]
+    if kind == "w":
+        v = np.zeros(n, dtype=dtype)
+        for c in tree[1]:
+            v = v * 10 + cols[c]
+        return v, np.ones(n, dtype=bool)
+    if kind == "n":
+        return np.full(n, tree[1], dtype=dtype), np.ones(n, dtype=bool)
+    (a, oka), (b, okb) = _column_value(tree[1], cols, n), _column_value(tree[2], cols, n)
+    ok = oka & okb
+    if kind == "+":
+        return a + b, ok
+    if kind == "-":
+        return a - b, ok
+    if kind == "*":
+        return a * b, ok
+    nonzero = (b != 0).astype(bool)
+    safe = np.where(nonzero, b, 1).astype(dtype)
+    exact = nonzero & (a % safe == 0).astype(bool)
+    return a // safe, ok & exact
 
 
 def _solutions_by_value(left, right, word) -> list[dict[str, int]]:
@@ -161,25 +223,35 @@ def _expected(left, right, counts: dict[str, int], query_letters: str, *, by_val
     return out
 
 
-def _ambiguous(left, right) -> bool:
-    """Some assignment of the known letters lets two values of the hole satisfy the identity."""
-    letters = _letters(_words(left) + _words(right))
-    words = _words(left) + _words(right)
-    for digits in itertools.permutations(range(10), len(letters)):
-        fill = dict(zip(letters, digits))
-        if any(len(w) > 1 and fill[w[0]] == 0 for w in words):
+def _undetermined(left, right) -> bool:
+    """Some valid assignment of the puzzle's letters leaves '?' free at some level: with
+    every known operand defined (and no dividend beside '?' divided by 0), going down
+    from '=' every level so far is solvable, and then a factor, or a dividend over '?',
+    is 0 where the target is 0 (0*?=0, 0/?=0): the identity does not pin '?' there.
+    This is the composer's rule for refusing a puzzle (README, rule 4)."""
+    hole_side, known = (left, right) if _has_hole(left) else (right, left)
+    for fill in _fills(_words(left) + _words(right)):
+        t = _value(known, fill)
+        node, levels = hole_side, []
+        while node[0] != "?":
+            op, a, b = node
+            hole_left = _has_hole(a)
+            levels.append((op, hole_left, _value(b if hole_left else a, fill)))
+            node = a if hole_left else b
+        if t is None or any(o is None or (op == "/" and hl and o == 0) for op, hl, o in levels):
             continue
-        ok = 0
-        for v in range(0, 60):
-            a, b = _value(_fill(left, ("n", v)), fill), _value(_fill(right, ("n", v)), fill)
-            if a is not None and b is not None and a == b:
-                ok += 1
-                if ok == 2:
-                    return True
+        for op, hole_left, o in levels:
+            if o == 0 and t == 0 and (op == "*" or (op == "/" and not hole_left)):
+                return True
+            t = _step(op, hole_left, o, t)
+            if t is None:
+                break
     return False
 
 
-def _check_against_oracle(left, right, counts, **kwargs):
+def _check_against_oracle(left, right, counts, **kwargs) -> int | None:
+    """Compose the puzzle and compare with the brute force; the number of words found
+    (None when the composer refused the puzzle, rightly)."""
     query = _text(left) + ("" if right == ("?",) else "=" + _text(right))
     letters = "".join(_letters(_words(left) + _words(right)))
     index = Index.from_counts(counts, name="t")
@@ -188,8 +260,9 @@ def _check_against_oracle(left, right, counts, **kwargs):
         got = compose(query, index)
     except ExpressionError as exc:
         assert "not determined" in str(exc), exc
-        assert _ambiguous(left, right)
-        return
+        assert _undetermined(left, right), query
+        return None
+    assert not _undetermined(left, right), query
     want = _expected(left, right, counts, letters, **kwargs)
     assert [r.word for r in got] == [w for w, _ in want], query
     for r, (w, sol) in zip(got, want):
@@ -198,6 +271,7 @@ def _check_against_oracle(left, right, counts, **kwargs):
         # the solution in digits is the puzzle with the assignment applied
         digits = "".join(str(sol[c]) if c in sol else c for c in r.puzzle)
         assert r.solution == digits
+    return len(got)
 
 
 def _check_composed(r: Composed, index: Index) -> None:
@@ -208,15 +282,6 @@ def _check_composed(r: Composed, index: Index) -> None:
 
 
 # -- hypothesis strategies --------------------------------------------------------------------
-
-def _trees(letters: str, max_operands: int):
-    word = st.text(letters, min_size=1, max_size=2).map(lambda w: ("w", w))
-
-    def extend(children):
-        return st.tuples(st.sampled_from("+-*/"), children, children)
-
-    return st.recursive(word, extend, max_leaves=max_operands)
-
 
 def _spell(value: int, fill: dict[str, int], extra: str) -> str | None:
     """The template word of a value under an assignment: assigned digits as their
@@ -263,45 +328,106 @@ def _right_cases(draw, letters="abcde", extra="xyz", foreign="жз"):
     return left, counts
 
 
-@st.composite
-def _cases(draw, letters="abc", extra="xy", foreign="жз"):
-    """(left, right, counts) with the unknown among the operands of a small puzzle (all
-    letters brute-forced): random dictionary words plus, for a random assignment and a
-    random value of the unknown, the words spelling the unknown and the right side."""
-    tree = draw(_trees(letters, 3))
-    query_letters = _letters(_words(tree))
-    vocab = st.text(letters * 3 + extra, min_size=1, max_size=3)
-    words = draw(st.lists(vocab, max_size=6, unique=True))
-    words += draw(st.lists(st.text(foreign, min_size=1, max_size=2), max_size=2, unique=True))
-    fill = dict(zip(query_letters, draw(st.permutations(range(10)))))
-    k = draw(st.integers(0, len(_words(tree)) - 1))
-    left = _replace_leaf(tree, k)
-    h = draw(st.integers(0, 99))
-    v = _value(_fill(left, ("n", h)), fill)
-    spelled = None if v is None else _spell(v, fill, extra)
-    if spelled and len(spelled) <= 3:
-        right = ("w", spelled)
-        hole_word = _spell(h, fill, extra)
-        if hole_word:
-            words.append(hole_word)
-    else:
-        right = ("w", draw(st.text(letters, min_size=1, max_size=2)))
+# -- shapes: every position of the unknown under every operator ------------------------------
+
+_STEPS = [(op, hole_left) for op in "+-*/" for hole_left in (True, False)]
+# the path from the root of the unknown's side down to '?': (operator, '?' in its left
+# operand) per level, outermost first; every one of depth 0 to 3
+SHAPES = [shape for depth in range(4) for shape in itertools.product(_STEPS, repeat=depth)]
+
+
+def _side_with_hole(shape, siblings):
+    """The unknown's side: '?' under the shape's operators, with the known operands
+    ``siblings`` (one per level, outermost first) beside it."""
+    node = ("?",)
+    for (op, hole_left), sibling in zip(reversed(shape), reversed(siblings)):
+        node = (op, node, sibling) if hole_left else (op, sibling, node)
+    return node
+
+
+def _has_hole(tree) -> bool:
+    return tree[0] == "?" or (tree[0] in "+-*/" and (_has_hole(tree[1]) or _has_hole(tree[2])))
+
+
+def _step(op: str, hole_left: bool, o: int, t: int) -> int | None:
+    """The target of the operand holding '?' at one level (``o`` is the other operand,
+    ``t`` the level's target), in exact integers; None when no value solves it."""
+    if op == "+":
+        return t - o
+    if op == "-":
+        return t + o if hole_left else o - t
+    if op == "*":
+        return None if o == 0 or t % o else t // o
+    if hole_left:
+        return t * o if o else None
+    return None if t == 0 or o % t else o // t
+
+
+def _invert(side, target, fill):
+    """The value of '?' making ``side`` equal ``target`` under ``fill``, solved level by
+    level; None when there is none (or, at a free level, not one)."""
+    t, node = target, side
+    while node[0] != "?" and t is not None:
+        op, a, b = node
+        hole_left = _has_hole(a)
+        o = _value(b if hole_left else a, fill)
+        if o is None:
+            return None
+        t = _step(op, hole_left, o, t)
+        node = a if hole_left else b
+    return t
+
+
+def _hole_words(hole_side, known, extra: str) -> list[str]:
+    """Words spelling a value of '?' that solves the puzzle for some assignment of its
+    letters (each value checked forward), longest (largest values) first."""
+    words = _words(hole_side) + _words(known)
+    out = {}
+    for fill in _fills(words):
+        t = _value(known, fill)
+        h = None if t is None else _invert(hole_side, t, fill)
+        if h is None or h < 0 or _value(_fill(hole_side, ("n", h)), fill) != t:
+            continue
+        w = _spell(h, fill, extra)
+        if w:
+            out[w] = max(out.get(w, -1), h)
+    return sorted(out, key=lambda w: -out[w])
+
+
+def _shape_case(shape, siblings, known, hole_left, words, planted, extra):
+    """(left, right, counts) for a shape: the random ``words`` plus the ``planted``
+    indices into the words that spell solutions of '?' (index 0: the largest)."""
+    hole_side = _side_with_hole(shape, siblings)
+    left, right = (hole_side, known) if hole_left else (known, hole_side)
+    spelled = _hole_words(hole_side, known, extra)
+    words = list(words) + [spelled[i] for i in planted if i < len(spelled)]
     words = list(dict.fromkeys(w for w in words if w)) or ["a"]
-    counts = {w: draw(st.integers(1, 50)) for w in words}
+    counts = {w: 1 + (i * 7) % 50 for i, w in enumerate(words)}
     return left, right, counts
 
 
-def _replace_leaf(tree, k):
-    """The tree with its k-th leaf (left to right) replaced by the hole."""
-    counter = [k]
-
-    def walk(t):
-        if t[0] == "w":
-            counter[0] -= 1
-            return ("?",) if counter[0] == -1 else t
-        return (t[0], walk(t[1]), walk(t[2]))
-
-    return walk(tree)
+@st.composite
+def _shape_cases(draw, letters="ab", known_letters="abc", extra="xy", foreign="жз",
+                 shapes=SHAPES):
+    """(left, right, counts): '?' at a random shape (every operator, either operand,
+    depth 0 to 3) on a random side of '=', small known operands, a random dictionary
+    plus the words of the unknown's largest and of random solving values."""
+    depth = draw(st.integers(min(map(len, shapes)), max(map(len, shapes))))
+    shape = draw(st.sampled_from([s for s in shapes if len(s) == depth]))
+    word = st.text(letters, min_size=1, max_size=3).map(lambda w: ("w", w))
+    pair = st.tuples(st.sampled_from("+-*/"), word, word)
+    siblings = [draw(word | pair if len(shape) < 3 else word) for _ in shape]
+    known = draw(st.text(known_letters, min_size=1, max_size=2).map(lambda w: ("w", w)) | pair)
+    hole_left = draw(st.booleans())
+    words = draw(st.lists(st.text(letters * 2 + known_letters + extra, min_size=1,
+                                  max_size=4), max_size=4, unique=True))
+    words += draw(st.lists(st.text(foreign, min_size=1, max_size=2), max_size=2, unique=True))
+    planted = [0, 1, 2] + draw(st.lists(st.integers(3, 40), max_size=3))
+    event(f"depth {len(shape)}")
+    for level, (op, on_left) in enumerate(shape):
+        event(f"'?' {'left' if on_left else 'right'} of {op} at depth {level + 1}")
+    event(f"'?' on the {'left' if hole_left else 'right'} of '='")
+    return _shape_case(shape, siblings, known, hole_left, words, planted, extra)
 
 
 _SETTINGS = settings(max_examples=60, deadline=None,
@@ -316,10 +442,10 @@ def test_compose_matches_oracle(case):
 
 
 @_SETTINGS
-@given(_cases())
+@given(_shape_cases())
 def test_compose_unknown_operand_matches_brute_force(case):
-    left, right, counts = case
-    _check_against_oracle(left, right, counts)
+    found = _check_against_oracle(*case)
+    event("refused (not determined)" if found is None else f"{min(found, 2)}+ words found")
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -330,26 +456,57 @@ def test_compose_matches_oracle_cyrillic(case):
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_cases(letters="абв", extra="гд", foreign="xy"))
+@given(_shape_cases(letters="аб", known_letters="абв", extra="гд", foreign="xy"))
 def test_compose_unknown_operand_matches_brute_force_cyrillic(case):
     left, right, counts = case
     _check_against_oracle(left, right, counts)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=_right_cases())
-def test_compose_big_number_path_matches_oracle(monkeypatch_module, case):
-    # force the object-dtype (Python int) evaluation used for numbers beyond int64
-    left, counts = case
-    _check_against_oracle(left, ("?",), counts, by_value=True)
+@given(right=_right_cases(), anywhere=_shape_cases())
+def test_compose_big_number_path_matches_oracle(right, anywhere):
+    # force the object-dtype (Python int) evaluation used for numbers beyond int64,
+    # for these examples only
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(evaluation, "_INT64_LIMIT", 0)
+        _check_against_oracle(right[0], ("?",), right[1], by_value=True)
+        _check_against_oracle(*anywhere)
 
 
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    mp = pytest.MonkeyPatch()
-    mp.setattr(evaluation, "_INT64_LIMIT", 0)
-    yield mp
-    mp.undo()
+def test_shapes_reach_every_position_under_every_operator():
+    # the generators draw from SHAPES: every operator, '?' as either operand, at every
+    # depth up to 3 (dividend, divisor, minuend, subtrahend, factor, addend, nested)
+    from cryptocomp.cryptarithm.expr import BinOp, has_hole, parse
+
+    for depth in range(1, 4):
+        for level in range(depth):
+            for step in _STEPS:
+                assert any(len(s) == depth and s[level] == step for s in SHAPES)
+    assert () in SHAPES and len(SHAPES) == 1 + 8 + 64 + 512
+    # and the side built for a shape puts '?' exactly there (read back by the parser)
+    for shape in SHAPES:
+        side = _side_with_hole(shape, [("w", "ab")] * len(shape))
+        for text in (_text(side) + "=c", "c=" + _text(side)):
+            p = parse(text)
+            node = p.left if has_hole(p.left) else p.right
+            path = []
+            while isinstance(node, BinOp):
+                path.append((node.op, has_hole(node.left)))
+                node = node.left if has_hole(node.left) else node.right
+            assert tuple(path) == shape, text
+
+
+@pytest.mark.parametrize("hole_left", [True, False], ids=["?-side-left", "?-side-right"])
+@pytest.mark.parametrize("shape", [s for s in SHAPES if len(s) <= 2],
+                         ids=lambda s: "".join(f"{op}{'L' if hl else 'R'}" for op, hl in s) or "?")
+def test_every_shape_matches_brute_force(shape, hole_left):
+    # deterministic: each shape of depth <= 2 on each side of '=', long known operands
+    # beside '?' and a short other side (the case where a too-small bound loses the
+    # unknown's longest words), with the words of its largest values planted
+    siblings = [("w", w) for w in ("aba", "ba")[:len(shape)]]
+    words = ["ab", "xa", "bxy"]
+    _check_against_oracle(*_shape_case(shape, siblings, ("w", "c"), hole_left, words,
+                                       [0, 1, 2, 5], "xy"))
 
 
 # -- fixed cases -------------------------------------------------------------------------------
@@ -460,6 +617,19 @@ def test_undetermined_unknown_is_refused():
         compose("b/?=a-a", index)
     # never undetermined: a two-letter factor is never 0
     compose("ab*?=cd", index)
+    # refused whatever the dictionary holds, also with no candidate word at all
+    for counts in ({"ж": 1}, {"x": 1}):
+        with pytest.raises(ExpressionError, match="not determined"):
+            compose("b=(b/(?+aa))*a", Index.from_counts(counts))
+
+
+def test_free_level_below_an_unsolvable_one_is_no_refusal():
+    # (?*a)*b=c: a = 0 would leave '?' free, but then c = 0 too, which is a's digit:
+    # no assignment with a = 0 solves the upper level, so the puzzle is determined
+    tree = ("*", ("*", ("?",), ("w", "a")), ("w", "b"))
+    assert not _undetermined(tree, ("w", "c"))
+    # composed (not refused), and the brute force agrees on every word
+    assert _check_against_oracle(tree, ("w", "c"), {"d": 3, "e": 2, "bd": 1, "x": 1}) == 0
 
 
 def test_complete_puzzle_is_not_composed():

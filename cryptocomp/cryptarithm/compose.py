@@ -24,9 +24,12 @@ joined against the keys of the candidate words (right script, possible lengths).
 If, for some valid assignment, the identity does not determine the unknown (``0*?=0``,
 ``?*(a-b+c)=d-d``...) the puzzle is refused with an :class:`ExpressionError`: counting
 its solutions would need the count of free extensions per word, not supported.  The
-test is made level by level on the way down to ``?`` and is conservative in one rare
-shape: when a free level sits above ``?`` used as a divisor (``(a/?)*b=c-c``), the
-puzzle is refused even for an ``a`` (like 1) whose exact division pins ``?`` down.
+test is made level by level on the way down to ``?``: a level is free where a factor
+beside the unknown's operand is 0 with target 0, or the unknown's operand divides a
+dividend 0 with quotient 0, and every level above it is solvable (exact) for that
+assignment.  It is conservative in one rare shape: when a free level sits above
+``?`` used as a divisor (``(a/?)*b=c-c``), the puzzle is refused even for an ``a``
+(like 1) whose exact division pins ``?`` down.
 """
 
 from __future__ import annotations
@@ -272,6 +275,7 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
             if len(ids):
                 groups.append((n, ids, codes, first))
     if not groups:
+        _check_determined(puzzle, Evaluator(letters, dtype))
         return []
     width = max(n for n, *_ in groups)
     layout = _KeyLayout(width)
@@ -303,6 +307,7 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
         word_labels.append(labels)
         word_keys.append(layout.pack(labels))
     if not word_ids:
+        _check_determined(puzzle, Evaluator(letters, dtype))
         return []
     word_ids_all = np.concatenate(word_ids)
     keys_all = np.concatenate(word_keys)
@@ -317,7 +322,6 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
 
     t1 = time.perf_counter()
     total = perms.count(k)
-    lead = [letters.index(ch) for ch in puzzle.leading()]
     evaluator = Evaluator(letters, dtype)
     limit_value = 10 ** width
     hit_key: list[np.ndarray] = []
@@ -328,18 +332,7 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
         for block in perms.blocks(k):
             start, cols = block.start, block.cols
             stop = start + len(block)
-            ok = np.ones(stop - start, dtype=bool)
-            for j in lead:
-                ok &= cols[j] != 0
-            target, known_ok = evaluator.value(known_side, cols)
-            x, feasible, side_ok, free = evaluator.solve_hole(hole_side, target, cols)
-            ok = _and_all(ok, known_ok, side_ok)
-            if free is not None and (free & ok).any():
-                hole = next(n for n in operands(hole_side) if isinstance(n, Hole))
-                raise ExpressionError("for some digits the unknown is not determined by the "
-                                      "rest of the puzzle (like 0*?=0); such puzzles are not "
-                                      "supported", hole.pos, puzzle.text)
-            ok = _and_all(ok, feasible)
+            x, ok = _solve_block(puzzle, evaluator, cols)
             ok &= x >= 0
             if x.dtype == object or width <= 18:  # else every int64 is below 10**width
                 ok &= x < limit_value
@@ -384,6 +377,34 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
         key = word_key[w]
         out.append(_result(puzzle, index, wid, perms.row(k, int(row_of[key])), int(x_of[key])))
     return out
+
+
+def _solve_block(puzzle: Puzzle, evaluator: Evaluator, cols: list[np.ndarray]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(the unknown's value, where it solves the puzzle) over a block of assignments of the
+    puzzle's letters; ExpressionError where some valid assignment leaves it undetermined."""
+    left, right = puzzle.sides
+    hole_side, known_side = (left, right) if has_hole(left) else (right, left)
+    ok = np.ones(len(cols[0]) if cols else 1, dtype=bool)
+    for ch in puzzle.leading():
+        ok &= cols[puzzle.letters.index(ch)] != 0
+    target, known_ok = evaluator.value(known_side, cols)
+    x, feasible, side_ok, free = evaluator.solve_hole(hole_side, target, cols)
+    ok = _and_all(ok, known_ok, side_ok)
+    if free is not None and (free & ok).any():
+        hole = next(n for n in operands(hole_side) if isinstance(n, Hole))
+        raise ExpressionError("for some digits the unknown is not determined by the rest of "
+                              "the puzzle (like 0*?=0); such puzzles are not supported",
+                              hole.pos, puzzle.text)
+    return x, _and_all(ok, feasible)
+
+
+def _check_determined(puzzle: Puzzle, evaluator: Evaluator) -> None:
+    """Raise ExpressionError when some valid assignment leaves the unknown undetermined
+    (the refusal must not depend on whether the dictionary has candidates)."""
+    with np.errstate(all="ignore"):
+        for block in perms.blocks(len(puzzle.letters)):
+            _solve_block(puzzle, evaluator, block.cols)
 
 
 def _result(puzzle: Puzzle, index: Index, wid: int, digits: list[int], x: int) -> Composed:

@@ -213,8 +213,9 @@ class Evaluator:
             elif op == "-":
                 t = t + other if hole_left else other - t
             elif op == "*":
-                zero = other == 0
-                free = _or(free, zero & (t == 0))
+                # free only where every level above is solvable: elsewhere there is no
+                # solution at all, whatever this level leaves open
+                free = _or(free, _and(feasible, (other == 0) & (t == 0)))
                 q, exact = _divide(t, other)
                 feasible = _and(feasible, exact)
                 t = q
@@ -222,8 +223,7 @@ class Evaluator:
                 known_ok = _and(known_ok, other != 0)
                 t = t * other
             else:  # other / x = t
-                zero = t == 0
-                free = _or(free, zero & (other == 0))
+                free = _or(free, _and(feasible, (t == 0) & (other == 0)))
                 q, exact = _divide(other, t)
                 feasible = _and(feasible, exact & (q != 0))
                 t = q
