@@ -360,7 +360,8 @@ def _step(op: str, hole_left: bool, o: int, t: int) -> int | None:
         return None if o == 0 or t % o else t // o
     if hole_left:
         return t * o if o else None
-    return None if t == 0 or o % t else o // t
+    # o / X = t: X = o / t, exact, and not 0 (a divisor)
+    return None if t == 0 or o == 0 or o % t else o // t
 
 
 def _invert(side, target, fill):
@@ -876,3 +877,41 @@ def test_width_holds_every_value_the_composer_computes(query):
     hole_side, known = (left, right) if has_hole(left) else (right, left)
     bounds = hole_bounds(hole_side, bound(known))
     assert _peak_of_compose_evaluation(p) <= max(bounds.largest, largest(known))
+
+
+# -- the operand limit (issue 12, item 5) -----------------------------------------------------
+
+@pytest.mark.parametrize("query, found", [
+    ("+".join(["a"] * 999) + "=?", ["baac", "bbb", "bcca"]),  # 999a: 8991, 999, 4995
+    ("?" + "+a" * 998 + "=bcd", []),                                 # '?' 998 levels down
+    ("bcd=" + "a+" * 998 + "?", []),                                 # and on the right
+    ("b" + "/a" * 997 + "/?=b", None),                                # not determined
+    ("?" + "/a" * 998 + "=b", []),                                    # ? = b * a**998
+    ("(" * 50 + "a" + "+a)" * 50 + "+a" * 948 + "=?", ["baac", "bbb", "bcca"]),
+])
+def test_a_thousand_operands_compose(shallow_stack, query, found):
+    index = Index.from_counts({"baac": 6, "bbb": 5, "bcca": 4, "acb": 3, "b": 2, "ab": 1})
+    if found is None:
+        with pytest.raises(ExpressionError, match="not determined"):
+            shallow_stack(compose, query, index)
+        return
+    got = shallow_stack(compose, query, index)
+    assert [(r.word, r.solution) for r in got] == _unique_by_solve(query, index)
+    assert [r.word for r in got] == found
+
+
+def test_a_thousand_operands_in_pipe_mode():
+    # one line of 1000 operands: rows, not an internal error; 1001: one error line
+    import io
+
+    from cryptocomp.prompt.app import run_lines
+    from cryptocomp.prompt.session import Session
+    from cryptocomp.prompt.settings import Settings
+
+    session = Session(Index.from_counts({"bbb": 5}), settings=Settings(top=None))
+    out, err = io.StringIO(), io.StringIO()
+    lines = ["+".join(["a"] * 999) + "=?\n", "+".join(["a"] * 1000) + "=?\n"]
+    assert run_lines(session, lines, out, err) == 2
+    assert out.getvalue().splitlines()[0].split("\t")[1] == "bbb"
+    assert "more than 1000 operands" in err.getvalue().splitlines()[0]
+    assert "internal error" not in err.getvalue()

@@ -144,3 +144,29 @@ def test_value_and_holds():
     assert value(parse("a/b").left, {"a": 7, "b": 2}) is None
     assert value(parse("a/b").left, {"a": 8, "b": 0}) is None
     assert value(parse("a/?=b").left, {"a": 8, "b": 4}, hole=2) == 4
+
+
+@pytest.mark.parametrize("op", ["+", "-", "*", "/"])
+def test_a_thousand_operands_at_any_depth(shallow_stack, op):
+    # MAX_OPERANDS operands ('?' is one), every walk iterative: no RecursionError
+    from cryptocomp.cryptarithm.expr import MAX_OPERANDS, hole_path, value
+
+    assert MAX_OPERANDS == 1000
+    # a product of 999 numbers passes 36 digits: products of pairs, added
+    terms = ["a*b"] * 499 + ["a"] if op == "*" else ["a"] * 999
+    join = "+" if op == "*" else op
+    text = join.join(terms) + "=?"
+    p = shallow_stack(parse, text)
+    assert shallow_stack(str, p) == text
+    assert shallow_stack(value, p.left, {"a": 1, "b": 2}) == \
+        {"+": 999, "-": -997, "*": 999, "/": 1}[op]
+    assert shallow_stack(bound, p.left) == {"+": 8991, "-": 8991, "*": 499 * 81 + 9, "/": 9}[op]
+    assert shallow_stack(parse, text) == p and hash(shallow_stack(parse, text)) == hash(p)
+    assert text in shallow_stack(repr, p)
+    deep = shallow_stack(parse, "?" + f"{op}a" * 998 + "=ab")
+    assert len(shallow_stack(hole_path, deep.left)) == 998
+    nested = "(" * 50 + "a" + "+a)" * 50 + "+a" * 948 + "=?"  # 1000 operands, 50 deep
+    assert shallow_stack(str, shallow_stack(parse, nested)).count("a") == 999
+    with pytest.raises(ExpressionError, match="more than 1000 operands") as info:
+        parse(op.join(["a"] * 1000) + "=?")
+    assert info.value.position == 2000

@@ -171,3 +171,15 @@ def test_huge_divisor_is_exact():
     s._check()
     # the divisor exceeds every a > 0, so only a = 0 works (0/x = 0), with any other digits
     assert s.count == 362880 and all(sol["a"] == 0 for sol in s.solutions)
+
+
+def test_a_thousand_operands(shallow_stack):
+    # the limit of the parser: 1000 operands, solved without recursion
+    s = shallow_stack(solve, "+".join(["a"] * 999) + "=bcca")
+    assert s.count == 1 and s.equations[0].endswith("=4995")  # a = 5: 999 * 5 = 4995
+    s = shallow_stack(solve, "/".join(["a"] * 999) + "=b", cap=20)
+    assert s.count == 0  # a/a/.../a is 1/a/... : 1 only for a = 1, and then b would be a
+    s = shallow_stack(solve, "a" + "-a" * 997 + "+bc=bc")
+    assert s.count == 72  # a - 997a = 0 only for a = 0, with b (not 0) and c free: 9 * 8
+    with pytest.raises(ExpressionError, match="more than 1000 operands"):
+        solve("+".join(["a"] * 1000) + "=bcd")

@@ -45,7 +45,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .expr import BinOp, Hole, Node, Operand, bound, has_hole
+from .expr import BinOp, Hole, Node, Operand, bound, fold, hole_path
 
 __all__ = ["Evaluator", "HoleBounds", "dtype_for", "hole_bounds", "largest"]
 
@@ -63,9 +63,7 @@ def hole_bounds(side: Node, target: int) -> HoleBounds:
     """Bounds for solving ``side = t`` (``|t| <= target``) for the hole in ``side``."""
     t = target
     worst = target
-    node = side
-    while isinstance(node, BinOp):
-        hole_left = has_hole(node.left)
+    for node, hole_left in hole_path(side):
         known = node.right if hole_left else node.left
         o, before = bound(known), t
         if node.op in "+-":
@@ -77,7 +75,6 @@ def hole_bounds(side: Node, target: int) -> HoleBounds:
         # '*': t // o, by o or by 1 in place of 0: no growth
         # before + o bounds the sums, differences and exactness products of this level
         worst = max(worst, largest(known), t, before + o)
-        node = node.left if hole_left else node.right
     return HoleBounds(t, worst)
 
 
@@ -87,13 +84,12 @@ def largest(node: Node) -> int:
     Differs from :func:`~cryptocomp.cryptarithm.expr.bound` for division: ``a/(bc*de)``
     is small, but the divisor and the exactness test ``q*d`` must still be computed.
     """
-    def walk(n: Node) -> tuple[int, int]:
-        if isinstance(n, Operand):
-            b = 10 ** len(n.word) - 1
-            return b, b
-        if isinstance(n, Hole):
-            return 0, 0
-        (a, la), (b, lb) = walk(n.left), walk(n.right)
+    def leaf(n: Operand | Hole) -> tuple[int, int]:
+        b = 10 ** len(n.word) - 1 if isinstance(n, Operand) else 0
+        return b, b
+
+    def combine(n: BinOp, left: tuple[int, int], right: tuple[int, int]) -> tuple[int, int]:
+        (a, la), (b, lb) = left, right
         if n.op in "+-":
             value = big = a + b
         elif n.op == "*":
@@ -102,7 +98,7 @@ def largest(node: Node) -> int:
             value, big = a, a + b  # the quotient, and the exactness test q*d
         return value, max(big, la, lb)
 
-    return walk(node)[1]
+    return fold(node, leaf, combine)[1]
 
 
 def dtype_for(largest: int) -> type | np.dtype:
@@ -110,25 +106,34 @@ def dtype_for(largest: int) -> type | np.dtype:
     return np.dtype(np.int64) if largest < _INT64_LIMIT else np.dtype(object)
 
 
-def _linear(node: Node, index: dict[str, int]) -> dict[int, int] | None:
-    """Coefficient per letter when the node uses only + and -, else None."""
-    if isinstance(node, Operand):
-        coeffs: dict[int, int] = {}
-        place = 1
-        for ch in reversed(node.word):
-            j = index[ch]
-            coeffs[j] = coeffs.get(j, 0) + place
-            place *= 10
+def _linear(node: Node, index: dict[str, int], seen: dict[int, dict[int, int] | None]
+            ) -> dict[int, int] | None:
+    """Coefficient per letter when the node uses only + and -, else None; the result of
+    every subtree is recorded in ``seen`` (by node id)."""
+    def leaf(n: Operand | Hole) -> dict[int, int] | None:
+        coeffs: dict[int, int] | None = None
+        if isinstance(n, Operand):
+            coeffs = {}
+            place = 1
+            for ch in reversed(n.word):
+                j = index[ch]
+                coeffs[j] = coeffs.get(j, 0) + place
+                place *= 10
+        seen[id(n)] = coeffs
         return coeffs
-    if isinstance(node, BinOp) and node.op in "+-":
-        a, b = _linear(node.left, index), _linear(node.right, index)
-        if a is None or b is None:
-            return None
-        sign = 1 if node.op == "+" else -1
-        for j, c in b.items():
-            a[j] = a.get(j, 0) + sign * c
-        return a
-    return None
+
+    def combine(n: BinOp, a: dict[int, int] | None, b: dict[int, int] | None
+                ) -> dict[int, int] | None:
+        out = None
+        if n.op in "+-" and a is not None and b is not None:
+            out = dict(a)  # at most ten letters: copying keeps every subtree's own result
+            sign = 1 if n.op == "+" else -1
+            for j, c in b.items():
+                out[j] = out.get(j, 0) + sign * c
+        seen[id(n)] = out
+        return out
+
+    return fold(node, leaf, combine)
 
 
 class Evaluator:
@@ -139,6 +144,7 @@ class Evaluator:
         self.dtype = np.dtype(dtype)
         self._linear: dict[int, dict[int, int] | None] = {}
         self._tables: dict[tuple[int, int | None], np.ndarray] = {}
+        self._plans: dict[int, list[_Step]] = {}
 
     def _table(self, c: int, c2: int | None = None) -> np.ndarray:
         """Lookup table of the working dtype: digit -> c*digit, or, given c2,
@@ -157,36 +163,55 @@ class Evaluator:
     def _linear_of(self, node: Node) -> dict[int, int] | None:
         key = id(node)
         if key not in self._linear:
-            self._linear[key] = _linear(node, self.index)
+            _linear(node, self.index, self._linear)
         return self._linear[key]
+
+    def _steps(self, side: Node) -> list[_Step]:
+        key = id(side)
+        if key not in self._plans:
+            self._plans[key] = _steps(side)
+        return self._plans[key]
 
     def value(self, node: Node, cols: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
         """The node's values over the block, and where they are defined (None: everywhere)."""
         n = len(cols[0]) if cols else 1
-        coeffs = self._linear_of(node)
-        if coeffs is not None:
-            acc = np.zeros(n, dtype=self.dtype)
-            terms = [(j, c) for j, c in coeffs.items() if c]
-            for i in range(0, len(terms) - 1, 2):
-                (j1, c1), (j2, c2) = terms[i], terms[i + 1]
-                pair = cols[j1] * np.uint8(10) + cols[j2]  # < 100: fits uint8
-                acc += np.take(self._table(c1, c2), pair)
-            if len(terms) % 2:
-                j, c = terms[-1]
-                acc += np.take(self._table(c), cols[j])
-            return acc, None
-        assert isinstance(node, BinOp)
-        a, oka = self.value(node.left, cols)
-        b, okb = self.value(node.right, cols)
-        ok = _and(oka, okb)
-        if node.op == "+":
-            return a + b, ok
-        if node.op == "-":
-            return a - b, ok
-        if node.op == "*":
-            return a * b, ok
-        q, exact = _divide(a, b)
-        return q, _and(ok, exact)
+
+        def linear(x: Node) -> tuple[np.ndarray, None] | None:
+            coeffs = self._linear_of(x)
+            return None if coeffs is None else (self._linear_value(coeffs, cols, n), None)
+
+        def leaf(x: Operand | Hole) -> tuple[np.ndarray, np.ndarray | None]:
+            raise ValueError("the unknown has no value")  # an operand is always linear
+
+        def combine(x: BinOp, left: tuple[np.ndarray, np.ndarray | None],
+                    right: tuple[np.ndarray, np.ndarray | None]
+                    ) -> tuple[np.ndarray, np.ndarray | None]:
+            (a, oka), (b, okb) = left, right
+            ok = _and(oka, okb)
+            if x.op == "+":
+                return a + b, ok
+            if x.op == "-":
+                return a - b, ok
+            if x.op == "*":
+                return a * b, ok
+            q, exact = _divide(a, b)
+            return q, _and(ok, exact)
+
+        return fold(node, leaf, combine, stop=linear)
+
+    def _linear_value(self, coeffs: dict[int, int], cols: Sequence[np.ndarray], n: int
+                      ) -> np.ndarray:
+        """Sum of coefficient * digit over the letters, two letters per table lookup."""
+        acc = np.zeros(n, dtype=self.dtype)
+        terms = [(j, c) for j, c in coeffs.items() if c]
+        for i in range(0, len(terms) - 1, 2):
+            (j1, c1), (j2, c2) = terms[i], terms[i + 1]
+            pair = cols[j1] * np.uint8(10) + cols[j2]  # < 100: fits uint8
+            acc += np.take(self._table(c1, c2), pair)
+        if len(terms) % 2:
+            j, c = terms[-1]
+            acc += np.take(self._table(c), cols[j])
+        return acc
 
     def solve_hole(self, side: Node, target: np.ndarray, cols: Sequence[np.ndarray]
                    ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
@@ -201,25 +226,28 @@ class Evaluator:
         feasible: np.ndarray | None = None
         known_ok: np.ndarray | None = None
         free: np.ndarray | None = None
-        node = side
         t = target
-        while isinstance(node, BinOp):
-            hole_left = has_hole(node.left)
-            other, ok = self.value(node.right if hole_left else node.left, cols)
+        for step in self._steps(side):
+            if step.op == "+":  # a run of + and - levels: t' = sign*t + plus - minus
+                if step.sign < 0:
+                    t = -t
+                for node, sign in ((step.plus, 1), (step.minus, -1)):
+                    if node is not None:
+                        other, ok = self.value(node, cols)
+                        known_ok = _and(known_ok, ok)
+                        t = t + other if sign > 0 else t - other
+                continue
+            assert step.other is not None
+            other, ok = self.value(step.other, cols)
             known_ok = _and(known_ok, ok)
-            op = node.op
-            if op == "+":
-                t = t - other
-            elif op == "-":
-                t = t + other if hole_left else other - t
-            elif op == "*":
+            if step.op == "*":
                 # free only where every level above is solvable: elsewhere there is no
                 # solution at all, whatever this level leaves open
                 free = _or(free, _and(feasible, (other == 0) & (t == 0)))
                 q, exact = _divide(t, other)
                 feasible = _and(feasible, exact)
                 t = q
-            elif hole_left:  # x / other = t: undefined for every x when other is 0
+            elif step.hole_left:  # x / other = t: undefined for every x when other is 0
                 known_ok = _and(known_ok, other != 0)
                 t = t * other
             else:  # other / x = t
@@ -227,9 +255,56 @@ class Evaluator:
                 q, exact = _divide(other, t)
                 feasible = _and(feasible, exact & (q != 0))
                 t = q
-            node = node.left if hole_left else node.right
-        assert isinstance(node, Hole)
         return t, feasible, known_ok, free
+
+
+class _Step(NamedTuple):
+    """One step down the path to the unknown: a '*' or '/' level, or a whole run of '+'
+    and '-' levels collapsed into ``t' = sign*t + plus - minus`` (a sum of 999 operands
+    is then one linear form, not 999 levels)."""
+
+    op: str                   # '*', '/', or '+' for a run of + and -
+    hole_left: bool = False   # '*' and '/': the unknown is in the left operand
+    other: Node | None = None  # '*' and '/': the known operand
+    sign: int = 1             # '+': the sign of t in the new target
+    plus: Node | None = None  # '+': the known operands added (a chain of '+'), or None
+    minus: Node | None = None  # '+': the known operands subtracted, or None
+
+
+def _steps(side: Node) -> list[_Step]:
+    """The path from the side's root to the unknown as steps (runs of + and - merged)."""
+    steps: list[_Step] = []
+    run: tuple[int, list[Node], list[Node]] | None = None
+    for node, hole_left in hole_path(side) + [(None, False)]:
+        if node is not None and node.op in "+-":
+            sign, plus, minus = run or (1, [], [])
+            other = node.right if hole_left else node.left
+            if node.op == "+":          # x + o = t, o + x = t: x = t - o
+                minus.append(other)
+            elif hole_left:             # x - o = t: x = t + o
+                plus.append(other)
+            else:                       # o - x = t: x = o - t
+                sign, plus, minus = -sign, minus, plus
+                plus.append(other)
+            run = (sign, plus, minus)
+            continue
+        if run is not None:
+            sign, plus, minus = run
+            steps.append(_Step("+", sign=sign, plus=_sum(plus), minus=_sum(minus)))
+            run = None
+        if node is not None:
+            steps.append(_Step(node.op, hole_left, node.right if hole_left else node.left))
+    return steps
+
+
+def _sum(nodes: list[Node]) -> Node | None:
+    """The nodes added left to right (None for none)."""
+    if not nodes:
+        return None
+    total = nodes[0]
+    for n in nodes[1:]:
+        total = BinOp("+", total, n, n.pos)
+    return total
 
 
 def _divide(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

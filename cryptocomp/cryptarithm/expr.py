@@ -35,19 +35,19 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterator, Union
+from typing import Callable, Iterator, TypeVar, Union
 
 from ..errors import ExpressionError
 from ..index.alphabet import normalize, script_of
 
 __all__ = ["parse", "looks_like_expression", "value", "holds", "Puzzle", "Operand", "Hole",
-           "BinOp", "Node",
+           "BinOp", "Node", "fold", "hole_path",
            "MAX_DIGITS", "MAX_LETTERS", "MAX_OPERANDS", "OPERATORS"]
 
 Letter = str
 MAX_LETTERS = 10       # there are only ten digits
 MAX_DIGITS = 36        # largest number (in digits) any part of a puzzle may reach
-MAX_OPERANDS = 1000    # keeps evaluation (recursive over the tree) far from the stack limit
+MAX_OPERANDS = 1000    # every walk over a tree is iterative (fold): this bounds work, not depth
 _MAX_DEPTH = 50        # parentheses nesting
 OPERATORS = "+-*/"
 _SYNONYMS = {"×": "*", "·": "*", "÷": "/", ":": "/", "−": "-"}
@@ -69,34 +69,106 @@ class Hole:
     pos: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class BinOp:
-    """``left op right``; ``pos`` is the column of the operator."""
+    """``left op right``; ``pos`` is the column of the operator.  Equality, hash and repr
+    walk the tree iteratively (a tree can be 1000 levels deep)."""
 
     op: str
     left: "Node"
     right: "Node"
     pos: int
 
+    def _nodes(self) -> tuple:
+        """The tree in preorder as (kind, operator or word, position) triples."""
+        out = []
+        todo: list[Node] = [self]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, BinOp):
+                out.append(("op", n.op, n.pos))
+                todo += [n.right, n.left]
+            else:
+                out.append(("w", n.word, n.pos) if isinstance(n, Operand) else ("?", "", n.pos))
+        return tuple(out)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BinOp) and self._nodes() == other._nodes()
+
+    def __hash__(self) -> int:
+        return hash(self._nodes())
+
+    def __repr__(self) -> str:
+        return f"BinOp({render(self)!r}, pos={self.pos})"
+
 
 Node = Union[Operand, Hole, BinOp]
 
 
+T = TypeVar("T")
+
+
+def fold(node: Node, leaf: Callable[[Operand | Hole], T], combine: Callable[[BinOp, T, T], T],
+         stop: Callable[[Node], T | None] | None = None) -> T:
+    """The tree's value bottom-up: ``leaf`` of each operand and hole, ``combine(op, left,
+    right)`` of each operator; where ``stop(node)`` is not None it is taken as the node's
+    value without descending.  Iterative: a sum of 1000 operands is 1000 levels deep."""
+    out: list = []
+    todo: list[tuple[Node, bool]] = [(node, False)]
+    while todo:
+        n, ready = todo.pop()
+        if ready:
+            right = out.pop()
+            out.append(combine(n, out.pop(), right))  # type: ignore[arg-type]
+            continue
+        if stop is not None:
+            got = stop(n)
+            if got is not None:
+                out.append(got)
+                continue
+        if isinstance(n, BinOp):
+            todo += [(n, True), (n.right, False), (n.left, False)]
+        else:
+            out.append(leaf(n))
+    return out[0]
+
+
+def hole_path(side: Node) -> list[tuple[BinOp, bool]]:
+    """The operators from the side's root down to ``?``, each with True where ``?`` is in
+    its left operand (empty when the side is ``?`` itself or has none)."""
+    parent: dict[int, tuple[BinOp, bool]] = {}
+    todo = [side]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, Hole):
+            path = []
+            while id(n) in parent:
+                n, on_left = parent[id(n)]
+                path.append((n, on_left))
+            return path[::-1]
+        if isinstance(n, BinOp):
+            parent[id(n.left)] = (n, True)
+            parent[id(n.right)] = (n, False)
+            todo += [n.right, n.left]
+    return []
+
+
 def render(node: Node, fill: dict | None = None, hole: str = "?") -> str:
     """The node as text with minimal parentheses (keeps the tree: a-(b-c), a*(b/c))."""
-    if isinstance(node, Operand):
-        if fill is None:
-            return node.word
-        return "".join(str(fill[ch]) for ch in node.word)
-    if isinstance(node, Hole):
-        return hole
-    prec = _PRECEDENCE[node.op]
-    left, right = render(node.left, fill, hole), render(node.right, fill, hole)
-    if isinstance(node.left, BinOp) and _PRECEDENCE[node.left.op] < prec:
-        left = f"({left})"
-    if isinstance(node.right, BinOp) and _PRECEDENCE[node.right.op] <= prec:
-        right = f"({right})"
-    return f"{left}{node.op}{right}"
+    def leaf(n: Operand | Hole) -> str:
+        if isinstance(n, Hole):
+            return hole
+        return n.word if fill is None else "".join(str(fill[ch]) for ch in n.word)
+
+    def combine(n: BinOp, left: str, right: str) -> str:
+        prec = _PRECEDENCE[n.op]
+        if isinstance(n.left, BinOp) and _PRECEDENCE[n.left.op] < prec:
+            left = f"({left})"
+        if isinstance(n.right, BinOp) and _PRECEDENCE[n.right.op] <= prec:
+            right = f"({right})"
+        return f"{left}{n.op}{right}"
+
+    return fold(node, leaf, combine)
 
 
 def operands(node: Node) -> Iterator[Operand | Hole]:
@@ -113,39 +185,45 @@ def operands(node: Node) -> Iterator[Operand | Hole]:
 
 def bound(node: Node) -> int:
     """An upper bound on the absolute value of the node under any assignment."""
-    if isinstance(node, Operand):
-        return 10 ** len(node.word) - 1
-    if isinstance(node, Hole):
-        raise ValueError("the unknown has no bound")
-    a, b = bound(node.left), bound(node.right)
-    if node.op in "+-":
-        return a + b
-    if node.op == "*":
-        return a * b
-    return a  # exact division by a non-zero integer never grows the magnitude
+    def leaf(n: Operand | Hole) -> int:
+        if isinstance(n, Hole):
+            raise ValueError("the unknown has no bound")
+        return 10 ** len(n.word) - 1
+
+    def combine(n: BinOp, a: int, b: int) -> int:
+        if n.op in "+-":
+            return a + b
+        if n.op == "*":
+            return a * b
+        return a  # exact division by a non-zero integer never grows the magnitude
+
+    return fold(node, leaf, combine)
 
 
 def value(node: Node, fill: dict[str, int], hole: int | None = None) -> int | None:
     """The exact integer value under ``fill`` (letter -> digit), ``hole`` standing for
     ``?``; None when a division is by zero or leaves a remainder (slow: one assignment)."""
-    if isinstance(node, Operand):
-        return int("".join(str(fill[ch]) for ch in node.word))
-    if isinstance(node, Hole):
+    def leaf(n: Operand | Hole) -> int:
+        if isinstance(n, Operand):
+            return int("".join(str(fill[ch]) for ch in n.word))
         if hole is None:
             raise ValueError("the unknown has no value")
         return hole
-    a, b = value(node.left, fill, hole), value(node.right, fill, hole)
-    if a is None or b is None:
-        return None
-    if node.op == "+":
-        return a + b
-    if node.op == "-":
-        return a - b
-    if node.op == "*":
-        return a * b
-    if b == 0 or a % b:
-        return None
-    return a // b
+
+    def combine(n: BinOp, a: int | None, b: int | None) -> int | None:
+        if a is None or b is None:
+            return None
+        if n.op == "+":
+            return a + b
+        if n.op == "-":
+            return a - b
+        if n.op == "*":
+            return a * b
+        if b == 0 or a % b:
+            return None
+        return a // b
+
+    return fold(node, leaf, combine)
 
 
 def holds(puzzle: "Puzzle", fill: dict[str, int]) -> bool:
@@ -361,19 +439,21 @@ class _Parser:
 
 def _check_size(node: Node, parser: _Parser) -> int:
     """The node's bound, refusing numbers beyond MAX_DIGITS digits (holes count as 0)."""
-    if isinstance(node, Operand):
-        if len(node.word) > MAX_DIGITS:
-            raise parser.error(f"operand of {len(node.word)} letters: at most {MAX_DIGITS}",
-                               node.pos)
-        return 10 ** len(node.word) - 1
-    if isinstance(node, Hole):
-        return 0
-    a, b = _check_size(node.left, parser), _check_size(node.right, parser)
-    value = a + b if node.op in "+-" else a * b if node.op == "*" else a
-    if value >= 10 ** MAX_DIGITS:
-        raise parser.error(f"numbers here can reach {len(str(value))} digits: "
-                           f"at most {MAX_DIGITS} are supported", node.pos)
-    return value
+    def leaf(n: Operand | Hole) -> int:
+        if isinstance(n, Hole):
+            return 0
+        if len(n.word) > MAX_DIGITS:
+            raise parser.error(f"operand of {len(n.word)} letters: at most {MAX_DIGITS}", n.pos)
+        return 10 ** len(n.word) - 1
+
+    def combine(n: BinOp, a: int, b: int) -> int:
+        value = a + b if n.op in "+-" else a * b if n.op == "*" else a
+        if value >= 10 ** MAX_DIGITS:
+            raise parser.error(f"numbers here can reach {len(str(value))} digits: "
+                               f"at most {MAX_DIGITS} are supported", n.pos)
+        return value
+
+    return fold(node, leaf, combine)
 
 
 def parse(text: str) -> Puzzle:
