@@ -830,11 +830,15 @@ class _Tracked(int):
         return v
 
 
+def _tracking(method):
+    def op(self, other):
+        return _Tracked._keep(method(self, other))
+    return op
+
+
 for _name in ("add", "sub", "mul", "floordiv", "mod"):
     for _side in ("", "r"):
-        def _op(self, other, _m=getattr(int, f"__{_side}{_name}__")):
-            return _Tracked._keep(_m(self, other))
-        setattr(_Tracked, f"__{_side}{_name}__", _op)
+        setattr(_Tracked, f"__{_side}{_name}__", _tracking(getattr(int, f"__{_side}{_name}__")))
 _Tracked.__neg__ = lambda self: _Tracked._keep(-int(self))
 
 
@@ -864,7 +868,7 @@ def _peak_of_compose_evaluation(puzzle) -> int:
     return _Tracked.peak
 
 
-@pytest.mark.parametrize("query", ["abc/(?-de)=f", "ab/(?/d)=e", "a/(?/bc)=d", "ab*?=c",
+@pytest.mark.parametrize("query", ["ab/(?-cd)=e", "ab/(?/d)=e", "a/(?/bc)=d", "ab*?=c",
                                    "?*ab-c=d", "a/?=bc/d", "ab-?*c=d/e", "(a-bc)*?=d",
                                    "a/(b/(?/cd))=e", "?=ab/(cd-e)", "ab/(c-?)=d+e",
                                    "(ab/?)/(c+a)=d"])

@@ -44,6 +44,29 @@ def test_unknown_anywhere():
     assert str(parse("send*(?+a)=money")) == "send*(?+a)=money"
 
 
+def test_templates_for_the_unknown():
+    for text, template, normal in [
+        ("SEND+MORE=?O???", "?o???", "send+more=?o???"),
+        ("send+more=m????", "m????", "send+more=m????"),
+        ("send+more=m.??y", "m???y", "send+more=m???y"),
+        ("send+more=[ m * ]", "m*", "send+more=[m*]"),
+        ("send+more=[*]", "*", "send+more=[*]"),
+        ("send+more=[?o?]", "?o?", "send+more=?o?"),
+        ("a+[?]=b", "?", "a+[?]=b"),
+        ("a+??=bc", "??", "a+??=bc"),
+        ("send+(m?r?*a)=money", "m?r?", "send+m?r?*a=money"),
+        ("SEND+MORE=?", None, "send+more=?"),
+        ("SEND+MORE", None, "send+more=?"),
+    ]:
+        p = parse(text)
+        assert p.template == template and str(p) == normal, text
+        assert parse(str(p)).template == template  # the normal form reads back
+    hole = parse("send+more=[m?y*]").hole
+    assert hole.where == (11, 12, 13, 14) and hole.pos == 10
+    # template letters are not puzzle letters
+    assert parse("a+b=c?d").letters == ("a", "b")
+
+
 def test_leading_letters_and_operands():
     p = parse("a+bc=def")
     assert p.leading() == ("b", "d")
@@ -105,7 +128,15 @@ def test_looks_like_expression():
     ("abcde+fghijk", "more than 10 distinct letters", 11),
     ("send+мore", "use one alphabet", 5),
     ("send more", "expected an operator", 5),
-    ("se?d+a", "expected an operator", 2),
+    ("se?d+a", "needs a right side", 6),  # se?d is a template for the unknown
+    ("send+more=[money]", "a template needs a wildcard", 10),
+    ("send+more=[]", "empty template", 10),
+    ("send+more=[m??", "expected ']'", 14),
+    ("send+more=m??]", "unbalanced ']'", 13),
+    ("send+more=[m-?]", "unexpected character '-' in a template", 12),
+    ("send+more=mo?ж", "letter 'ж' of the template is Cyrillic", 13),
+    ("send+?=m???", "only one unknown", 7),
+    ("a+b?=c*[*d]", "only one unknown", 7),
     ("?", "needs a right side", 1),
     ("?=?", "only one unknown", 2),
 ])

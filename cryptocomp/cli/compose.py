@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from ..cryptarithm.candidates import Constraints, letters_of
 from ..cryptarithm.compose import Composed, check_composable, compose, compose_puzzle
 from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
@@ -20,9 +21,10 @@ def register(sub) -> None:
         description="Find every dictionary word W for which LEFT=W (or the puzzle with W in "
                     "place of '?') is a cryptarithm with exactly one solution, most frequent "
                     "first. Operators + - * / (exact division), parentheses; spaces and case "
-                    "are ignored.")
+                    "are ignored. A template in place of '?' constrains the word: "
+                    "'send+more=m????', 'send+more=?o???', 'send+more=[con*]'.")
     p.add_argument("expr", nargs="?", metavar="EXPR",
-                   help="e.g. 'send+more', 'send+?=money', '?-more=money'")
+                   help="e.g. 'send+more', 'send+?=money', '?-more=money', 'send+more=m????'")
     p.add_argument("--batch", nargs=2, metavar=("LEFT.txt", "RIGHT.txt"),
                    help="compose every 'a OP b' over two word lists (one word a line)")
     p.add_argument("--ops", default="+-*", metavar="OPS",
@@ -38,6 +40,11 @@ def register(sub) -> None:
                    help="only words whose count is at least C")
     p.add_argument("--min-length", type=int, default=None, metavar="N", help="shortest word")
     p.add_argument("--max-length", type=int, default=None, metavar="N", help="longest word")
+    p.add_argument("--contains", default="", metavar="LETTERS",
+                   help="only words containing these letters (a repeated letter counts: "
+                        "'ee' means at least two e)")
+    p.add_argument("--excludes", default="", metavar="LETTERS",
+                   help="only words containing none of these letters")
     p.add_argument("--json", action="store_true", help="print a JSON array")
     add_dict_options(p)
     p.set_defaults(run=run_compose)
@@ -57,8 +64,14 @@ def _options(args: argparse.Namespace) -> dict:
         value = getattr(args, name, None)
         if value is not None and value < 0:
             raise QueryError(f"--{name.replace('_', '-')} must not be negative")
+    for name in ("contains", "excludes"):
+        try:
+            letters_of(getattr(args, name), f"--{name}")
+        except CryptocompError as exc:
+            raise QueryError(str(exc)) from None
     return {"limit": args.limit, "min_count": args.min_count, "min_length": args.min_length,
-            "max_length": args.max_length}
+            "max_length": args.max_length, "contains": args.contains,
+            "excludes": args.excludes}
 
 
 def run_compose(args: argparse.Namespace) -> int:
@@ -70,9 +83,10 @@ def run_compose(args: argparse.Namespace) -> int:
         return _run_batch(args, options, top)
     puzzle = parse(args.expr)  # bad input fails before the index loads
     check_composable(puzzle)
+    constraints = Constraints(**options)
     index = open_index(args)
     with progress_bar(f"composing {puzzle}") as progress:
-        results = compose_puzzle(puzzle, index, progress=progress, **options)
+        results = compose_puzzle(puzzle, index, constraints, progress=progress)
     shown = results[:top] if top is not None else results
     if args.json:
         print_json([r.to_json() for r in shown])

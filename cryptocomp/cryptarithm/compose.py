@@ -21,6 +21,29 @@ and then in exactly one way; so the number of solutions of the puzzle with W is 
 number of assignments whose key equals W's key.  Keys are packed into uint64 words and
 joined against the keys of the candidate words (right script, possible lengths).
 
+Templates and the index's bitmaps.  The key of an assignment *is* a template for the
+unknown, and one assignment alone could be answered by the index's bitmap families:
+for ``send+more`` under s=9 e=5 n=6 d=7 m=1 o=0 r=8, X = 10652 and the template is
+``m o n e 14`` (position 4 holds the digit 2, which no letter of S holds: a new
+letter, first seen there).  The words fitting it are ``by_length(5)`` ∩ ``at(0, m)``
+∩ ``at(1, o)`` ∩ ``at(2, n)`` ∩ ``at(3, e)`` ∩ ``by_pattern`` of the template's
+structure (new letters differ from each other and from the placed ones) minus
+``having(c)`` for each letter c of S the template does not place (s, d, r: a new
+letter is never one of S): money, monet, monel ... -- what
+:meth:`~cryptocomp.index.index.Index.structure` computes.  Counting, for every word,
+the assignments whose template it fits would take one such intersection per
+assignment (604,800 for SEND+MORE); the key join is that template idea done once for
+all assignments: the assignments' keys are their templates, each candidate word's key
+is the one template it fits, and one hash join counts every word's assignments at
+once (tests check it against the intersections, assignment by assignment).
+
+The author's constraints on the unknown use the bitmaps where they narrow the work:
+a template in place of ``?`` (``send+more=m????``), letters it must or must not
+contain, a length range and the frequency filters are intersections of the same
+families, computed once before the join (:mod:`.candidates`).  They choose the
+candidate words -- the right side of the join, and so the key width and the prefix
+filters that drop most assignments early -- never what counts as a solution.
+
 If, for some valid assignment, the identity does not determine the unknown (``0*?=0``,
 ``?*(a-b+c)=d-d``...) the puzzle is refused with an :class:`ExpressionError`: counting
 its solutions would need the count of free extensions per word, not supported.  The
@@ -44,10 +67,11 @@ import numpy as np
 from ..errors import ExpressionError
 from ..index.index import Index
 from . import permutations as perms
+from .candidates import Constraints, candidate_ids
 from .evaluation import Evaluator, dtype_for, hole_bounds, largest
 from .expr import Hole, Puzzle, bound, has_hole, holds, operands, parse
 
-__all__ = ["Composed", "compose", "compose_puzzle", "check_composable"]
+__all__ = ["Composed", "Constraints", "compose", "compose_puzzle", "check_composable"]
 
 log = logging.getLogger(__name__)
 
@@ -225,16 +249,20 @@ def _prefix_tables(layout: _KeyLayout, word_labels: list[list[np.ndarray]]) -> d
 
 def compose(expr: str, index: Index, *, top: int | None = None, min_count: int | None = None,
             min_length: int | None = None, max_length: int | None = None,
-            limit: int | None = None, progress: Progress | None = None) -> list[Composed]:
+            limit: int | None = None, contains: str = "", excludes: str = "",
+            progress: Progress | None = None) -> list[Composed]:
     """Words completing ``expr`` to a one-solution cryptarithm, most frequent first.
 
     ``top``: at most N results; ``limit``: only the N most frequent words of the
     dictionary; ``min_count``: only words counted at least C times; ``min_length`` /
-    ``max_length``: word length range.  ``progress(done, total)`` is called per block.
+    ``max_length``: word length range; ``contains`` / ``excludes``: letters the word
+    must (a repeated letter counts) or must not contain.  A template in place of ``?``
+    (``send+more=m????``) constrains the word too.  ``progress(done, total)`` is
+    called per block.
     """
-    return compose_puzzle(parse(expr), index, top=top, min_count=min_count,
-                          min_length=min_length, max_length=max_length, limit=limit,
-                          progress=progress)
+    constraints = Constraints(contains=contains, excludes=excludes, min_length=min_length,
+                              max_length=max_length, limit=limit, min_count=min_count)
+    return compose_puzzle(parse(expr), index, constraints, top=top, progress=progress)
 
 
 def check_composable(puzzle: Puzzle) -> None:
@@ -244,16 +272,13 @@ def check_composable(puzzle: Puzzle) -> None:
                               "(use solve for a complete puzzle)", None, puzzle.text)
 
 
-def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
-                   min_count: int | None = None, min_length: int | None = None,
-                   max_length: int | None = None, limit: int | None = None,
-                   progress: Progress | None = None) -> list[Composed]:
-    """:func:`compose` for an already parsed puzzle."""
+def compose_puzzle(puzzle: Puzzle, index: Index, constraints: Constraints | None = None, *,
+                   top: int | None = None, progress: Progress | None = None) -> list[Composed]:
+    """:func:`compose` for an already parsed puzzle and its constraints."""
     check_composable(puzzle)
-    for name, value in (("top", top), ("min_count", min_count), ("min_length", min_length),
-                        ("max_length", max_length), ("limit", limit)):
-        if value is not None and value < 0:
-            raise ExpressionError(f"{name} must not be negative", None, puzzle.text)
+    if top is not None and top < 0:
+        raise ExpressionError("top must not be negative", None, puzzle.text)
+    constraints = constraints or Constraints()
     left, right = puzzle.sides
     hole_side, known_side = (left, right) if has_hole(left) else (right, left)
     letters = puzzle.letters
@@ -262,18 +287,17 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
     dtype = dtype_for(max(bounds.largest, largest(known_side)))
 
     t0 = time.perf_counter()
-    hi = min(index.max_length, max_length if max_length is not None else index.max_length,
-             len(str(bounds.value)))
-    lo = max(1, min_length or 1)
-    n_ranked = index.prefix(limit, min_count)
+    # the author's constraints on the unknown (bitmap intersections, before the join) and
+    # the puzzle's script choose the words the index gives encoded
+    wanted = candidate_ids(index, puzzle, constraints) & index.written_in(puzzle.script)
+    hi = min(index.max_length, len(str(bounds.value)))
     groups = []
-    if n_ranked > 0:
-        # words of the puzzle's script among the allowed most frequent, encoded by the index
-        within = index.select(within=index.written_in(puzzle.script), top=n_ranked)
-        for n in range(lo, hi + 1):
-            ids, codes, first = index.encoded(n, within)
-            if len(ids):
-                groups.append((n, ids, codes, first))
+    for n in range(1, hi + 1):
+        if not wanted.intersect(index.by_length(n)):
+            continue
+        ids, codes, first = index.encoded(n, wanted)
+        if len(ids):
+            groups.append((n, ids, codes, first))
     if not groups:
         _check_determined(puzzle, Evaluator(letters, dtype))
         return []

@@ -2,16 +2,24 @@
 
 Grammar (spaces ignored, letters lower-cased, ``==`` accepted for ``=``)::
 
-    puzzle  := side ['=' side]
-    side    := term  (('+' | '-') term)*
-    term    := factor (('*' | '/') factor)*
-    factor  := WORD | '?' | '(' side ')'
+    puzzle   := side ['=' side]
+    side     := term  (('+' | '-') term)*
+    term     := factor (('*' | '/') factor)*
+    factor   := WORD | unknown | '(' side ')'
+    unknown  := '?' | TEMPLATE | '[' TEMPLATE-WITH-STARS ']'
 
-A WORD is a run of letters of one script (Latin, Cyrillic, ...); ``?`` is the
-unknown operand (at most one).  A puzzle without ``=`` means ``LEFT=?``.  There
-is no unary minus and there are no digits: every number is spelled in letters.
-Division ``/`` is exact division: an assignment under which a division leaves a
-remainder, or divides by zero, is not a solution.
+A WORD is a run of letters of one script (Latin, Cyrillic, ...); the unknown
+operand (at most one) is the word a dictionary fills in.  A lone ``?`` stands for
+a word of any length; a run of letters and ``?`` (``.`` is a synonym) with at
+least one ``?`` is a *template* for it: ``m????`` (five letters, the first m),
+``?o???``, ``??`` (exactly two letters).  In square brackets a template may also
+hold ``*``, any run of letters (``[con*]``, ``[*tion]``); ``*`` outside brackets is
+multiplication, and ``[?]`` is a one-letter unknown.  Template letters are not
+puzzle letters: they constrain which words are tried, not the digits.  A puzzle
+without ``=`` means ``LEFT=?``.  There is no unary minus and there are no
+digits: every number is spelled in letters.  Division ``/`` is exact division:
+an assignment under which a division leaves a remainder, or divides by zero, is
+not a solution.
 
 The puzzle rules (enforced by :mod:`cryptocomp.compose` and
 :mod:`cryptocomp.solve`): each letter stands for one digit; different letters,
@@ -20,15 +28,19 @@ holds in integers (intermediate values may be negative, but the unknown, being
 a word, is a non-negative number).
 
 Bad input raises :class:`~cryptocomp.errors.ExpressionError` naming the column:
-an empty operand, an unknown character, unbalanced parentheses, a unary minus,
-two unknowns, more than ten distinct letters, letters of two scripts, or numbers
-that could exceed :data:`MAX_DIGITS` digits.
+an empty operand, an unknown character, unbalanced parentheses or brackets, a
+unary minus, two unknowns, more than ten distinct letters, letters of two scripts
+(template letters included), an empty template or one without a wildcard in
+brackets, or numbers that could exceed :data:`MAX_DIGITS` digits.
 
 >>> p = parse("SEND + MORE")
 >>> str(p), p.letters, p.unknown
 ('send+more=?', ('s', 'e', 'n', 'd', 'm', 'o', 'r'), True)
 >>> str(parse("(a+b)*c=abc"))
 '(a+b)*c=abc'
+>>> p = parse("SEND+MORE=m????")
+>>> str(p), p.template
+('send+more=m????', 'm????')
 """
 
 from __future__ import annotations
@@ -37,6 +49,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Iterator, TypeVar, Union
 
+from ..domain import Template
 from ..errors import ExpressionError
 from ..index.alphabet import normalize, script_of
 
@@ -64,9 +77,19 @@ class Operand:
 
 @dataclass(frozen=True)
 class Hole:
-    """The unknown operand ``?`` (a dictionary word fills it)."""
+    """The unknown operand (a dictionary word fills it): ``?``, or a template for it."""
 
     pos: int
+    template: Template | None = None  # None: a word of any length; else "m????", "con*"
+    where: tuple[int, ...] = ()       # the column of each character of the template
+
+    @property
+    def text(self) -> str:
+        """The unknown as written in normal form: ``?``, ``m????`` or ``[con*]``."""
+        if self.template is None:
+            return "?"
+        t = self.template
+        return f"[{t}]" if "*" in t or t == "?" else t
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -153,11 +176,13 @@ def hole_path(side: Node) -> list[tuple[BinOp, bool]]:
     return []
 
 
-def render(node: Node, fill: dict | None = None, hole: str = "?") -> str:
-    """The node as text with minimal parentheses (keeps the tree: a-(b-c), a*(b/c))."""
+def render(node: Node, fill: dict | None = None, hole: str | None = None) -> str:
+    """The node as text with minimal parentheses (keeps the tree: a-(b-c), a*(b/c));
+    with ``fill`` (letter -> digit) in digits; ``hole`` in place of the unknown (by
+    default the unknown as written)."""
     def leaf(n: Operand | Hole) -> str:
         if isinstance(n, Hole):
-            return hole
+            return n.text if hole is None else hole
         return n.word if fill is None else "".join(str(fill[ch]) for ch in n.word)
 
     def combine(n: BinOp, left: str, right: str) -> str:
@@ -258,6 +283,20 @@ class Puzzle:
         return self.right is None or has_hole(self.left) or has_hole(self.right)
 
     @property
+    def hole(self) -> Hole | None:
+        """The unknown operand (a made-up ``?`` at the end when the right side is missing),
+        None when the puzzle is complete."""
+        left, right = self.sides
+        return next((n for side in (left, right) for n in operands(side)
+                     if isinstance(n, Hole)), None)
+
+    @property
+    def template(self) -> Template | None:
+        """The unknown's template (``m????``, ``con*``), None for a plain ``?``."""
+        hole = self.hole
+        return None if hole is None else hole.template
+
+    @property
     def sides(self) -> tuple[Node, Node]:
         """(left, right) with a missing right side made the unknown."""
         return self.left, (self.right if self.right is not None else Hole(len(self.text)))
@@ -274,8 +313,9 @@ class Puzzle:
                 out.append(op.word[0])
         return tuple(out)
 
-    def render(self, fill: dict | None = None, hole: str = "?") -> str:
-        """The puzzle as text; with ``fill`` (letter -> digit) in digits, ``hole`` for ``?``."""
+    def render(self, fill: dict | None = None, hole: str | None = None) -> str:
+        """The puzzle as text; with ``fill`` (letter -> digit) in digits, ``hole`` for the
+        unknown (by default the unknown as written)."""
         left, right = self.sides
         return f"{render(left, fill, hole)}={render(right, fill, hole)}"
 
@@ -284,6 +324,8 @@ class Puzzle:
 
 
 _MARKERS = frozenset(OPERATORS + "=()" + "".join(_SYNONYMS))
+_ANY_LETTER = frozenset("?.")     # a letter of the unknown's template ('.' as in word queries)
+_WILDCARDS = frozenset("?.*")     # in a bracketed template
 
 
 def looks_like_expression(text: str) -> bool:
@@ -295,6 +337,7 @@ def looks_like_expression(text: str) -> bool:
 class _Parser:
     def __init__(self, text: str):
         self.text = text
+        self.templates: dict[int, tuple[Template, tuple[int, ...]]] = {}
         self.tokens = self._tokenize(text)
         self.i = 0
         self.depth = 0
@@ -311,19 +354,46 @@ class _Parser:
             ch = text[i]
             if ch.isspace():
                 i += 1
-            elif ch.isalpha():
+            elif ch.isalpha() or ch in _ANY_LETTER:
                 j = i
-                while j < n and (text[j].isalpha() or unicodedata.category(text[j]) == "Mn"):
+                while j < n and (text[j].isalpha() or text[j] in _ANY_LETTER
+                                 or unicodedata.category(text[j]) == "Mn"):
                     j += 1
-                out.append(("word", normalize(text[i:j]), i))
+                run = text[i:j]
+                if run == "?":
+                    out.append(("?", "?", i))
+                elif _ANY_LETTER.isdisjoint(run):
+                    out.append(("word", normalize(run), i))
+                else:
+                    out.append(self._template(run, range(i, j), i))
                 i = j
+            elif ch == "[":
+                j = text.find("]", i)
+                if j < 0:
+                    raise self.error("expected ']' to close the template", n)
+                kept = [k for k in range(i + 1, j) if not text[k].isspace()]
+                for k in kept:
+                    if not (text[k].isalpha() or text[k] in _WILDCARDS
+                            or unicodedata.category(text[k]) == "Mn"):
+                        raise self.error(f"unexpected character {text[k]!r} in a template "
+                                         f"(letters, ? and * only)", k)
+                run = "".join(text[k] for k in kept)
+                if not run:
+                    raise self.error("empty template", i)
+                if _WILDCARDS.isdisjoint(run):
+                    raise self.error("a template needs a wildcard ? or * (a fixed word is "
+                                     "written without brackets)", i)
+                out.append(self._template(run, kept, i))
+                i = j + 1
+            elif ch == "]":
+                raise self.error("unbalanced ']'", i)
             elif ch in OPERATORS or ch in _SYNONYMS:
                 out.append(("op", _SYNONYMS.get(ch, ch), i))
                 i += 1
             elif ch == "=":
                 out.append(("=", "=", i))
                 i += 2 if text.startswith("==", i) else 1
-            elif ch in "()?":
+            elif ch in "()":
                 out.append((ch, ch, i))
                 i += 1
             elif ch.isdigit():
@@ -332,6 +402,15 @@ class _Parser:
                 raise self.error(f"unexpected character {ch!r}", i)
         out.append(("end", "", n))
         return out
+
+    def _template(self, run: str, columns, start: int) -> tuple[str, str, int]:
+        """The token of a template for the unknown; remembers each character's column."""
+        columns = list(columns)
+        template = normalize(run.replace(".", "?"))
+        if len(template) != len(columns):  # lower-casing changed the length: rare
+            columns = [start] * len(template)
+        self.templates[start] = (template, tuple(columns))
+        return ("template", template, start)
 
     def peek(self) -> tuple[str, str, int]:
         return self.tokens[self.i]
@@ -359,11 +438,14 @@ class _Parser:
         kind, value, pos = self.take()
         if kind == "word":
             return Operand(value, pos)
-        if kind == "?":
+        if kind in ("?", "template"):
             self.holes.append(pos)
             if len(self.holes) > 1:
                 raise self.error("only one unknown '?' is allowed", pos)
-            return Hole(pos)
+            if kind == "?":
+                return Hole(pos)
+            template, where = self.templates[pos]
+            return Hole(pos, template, where)
         if kind == "(":
             self.depth += 1
             if self.depth > _MAX_DEPTH:
@@ -431,6 +513,14 @@ class _Parser:
             raise self.error("only one unknown '?' is allowed", self.holes[-1])
         if not letters:
             raise self.error("no letters in the puzzle", 0)
+        for side in (left, right):
+            for leaf in operands(side) if side is not None else ():
+                if isinstance(leaf, Hole) and leaf.template is not None:
+                    for ch, col in zip(leaf.template, leaf.where):
+                        if ch.isalpha() and script_of(ch) != script:
+                            raise self.error(f"letter {ch!r} of the template is "
+                                             f"{script_of(ch).title()} but the puzzle is "
+                                             f"{script.title()}: use one alphabet", col)
         for side in (left, right):
             if side is not None:
                 _check_size(side, self)

@@ -316,9 +316,10 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
                     err.write(f"cryptocomp: {summary(outcome.result)}; "
                               f"{outcome.result.total - shown:,} more not shown\n")
         if outcome.help:
-            for form, what in QUERY_FORMS + [(f"{n} {a}".rstrip(), w)
-                                              for n, (a, w) in COMMANDS.items()]:
-                err.write(f"{form:<18} {what}\n")
+            rows = QUERY_FORMS + [(f"{n} {a}".rstrip(), w) for n, (a, w) in COMMANDS.items()]
+            width = max(len(form) for form, _ in rows)
+            for form, what in rows:
+                err.write(f"{form:<{width}}  {what}\n")
         if outcome.message:
             err.write(f"cryptocomp: {outcome.message}\n")
         out.flush()

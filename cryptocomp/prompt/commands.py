@@ -13,6 +13,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ":top": ("N|all", "show at most N results (all: no truncation)"),
     ":minfreq": ("F|off", "only words used at least F times per million"),
     ":limit": ("N|off", "only the N most frequent words of the dictionary"),
+    ":contains": ("LETTERS|off", "composed words contain these letters (ee: two e at least)"),
+    ":excludes": ("LETTERS|off", "composed words contain none of these letters"),
+    ":length": ("N|LO-HI|off", "composed words of this length (5, 4-6, 5-, -7)"),
     ":save": ("FILE", "save the last results, all of them (solutions: the first 10,000), "
                       "to FILE.csv or FILE.json"),
     ":quit": ("", "leave (Ctrl-D does too)"),
@@ -22,6 +25,7 @@ ALIASES = {":q": ":quit", ":exit": ":quit", ":h": ":help", ":?": ":help"}
 QUERY_FORMS = [
     ("SEND+MORE", "compose: words W making SEND+MORE=W a puzzle with exactly one solution"),
     ("SEND+?=MONEY", "compose for the unknown operand"),
+    ("SEND+MORE=m????", "compose with a template for the word (? a letter; [con*]: * any run)"),
     ("SEND+MORE=MONEY", "solve: count the solutions, list some"),
     ("?р??а", "words fitting a template (? or . is any letter, * any run: con*, *ёж*)"),
 ]

@@ -8,6 +8,9 @@ dictionary, the filters, the last results) and turns each line into an
 ``SEND+MORE``          compose: every dictionary word completing a puzzle with
                        exactly one solution (``SEND+MORE=?``), most frequent first
 ``SEND+?=MONEY``       compose for the unknown operand
+``SEND+MORE=m????``    compose with a template for the word (also ``?o???``,
+                       ``[con*]``); ``:contains``, ``:excludes``, ``:length``
+                       constrain the composed word too
 ``SEND+MORE=MONEY``    solve: count the solutions, list some
 ``?р??а``, ``пере*``   words fitting a template (``?`` or ``.`` is any letter, ``*`` any
                        run of letters)
@@ -37,7 +40,8 @@ from ..version import __version__
 from .commands import ALIASES, COMMANDS
 from .render import save_result
 from .result import Outcome, Result, Row, WordRows, per_million
-from .settings import Settings, fraction_text, parse_limit, parse_minfreq, parse_top
+from .settings import (Settings, fraction_text, length_text, parse_length, parse_letters,
+                       parse_limit, parse_minfreq, parse_top)
 
 if TYPE_CHECKING:
     from ..index.index import Index, Matches
@@ -223,6 +227,39 @@ class Session:
             return Outcome(message="using every word of the dictionary")
         return Outcome(message=f"using only the {limit:,} most frequent words")
 
+    def _cmd_contains(self, arg: str) -> Outcome:
+        if not arg:
+            return self._filters()
+        letters = parse_letters(arg, ":contains")
+        clash = sorted(set(letters) & set(self.settings.excludes))
+        if clash:
+            raise QueryError(f":contains {clash[0]}: the letter is excluded (:excludes off "
+                             f"clears that)")
+        self.settings = replace(self.settings, contains=letters)
+        return Outcome(message=f"composed words contain {letters}" if letters else
+                       "composed words need not contain any letter")
+
+    def _cmd_excludes(self, arg: str) -> Outcome:
+        if not arg:
+            return self._filters()
+        letters = parse_letters(arg, ":excludes")
+        clash = sorted(set(letters) & set(self.settings.contains))
+        if clash:
+            raise QueryError(f":excludes {clash[0]}: the letter is required (:contains off "
+                             f"clears that)")
+        self.settings = replace(self.settings, excludes=letters)
+        return Outcome(message=f"composed words contain none of {letters}" if letters else
+                       "composed words may contain any letter")
+
+    def _cmd_length(self, arg: str) -> Outcome:
+        if not arg:
+            return self._filters()
+        length = parse_length(arg)
+        self.settings = replace(self.settings, length=length)
+        if length == (None, None):
+            return Outcome(message="composed words of any length")
+        return Outcome(message=f"composed words of length {length_text(length)}")
+
     def _cmd_save(self, arg: str) -> Outcome:
         if not arg:
             raise QueryError("usage: :save FILE.csv or :save FILE.json")
@@ -256,12 +293,19 @@ class Session:
         return self._solve(text)
 
     def _compose(self, text: str, title: str) -> Result:
+        from ..cryptarithm.candidates import Constraints
         from ..cryptarithm.compose import compose
 
         s, idx = self.settings, self.index
+        lo, hi = s.length
+        constraints = Constraints(contains=s.contains, excludes=s.excludes, min_length=lo,
+                                  max_length=hi, limit=s.limit, min_count=s.min_count(idx.total))
+        if constraints.describe():
+            title = f"{title} ({constraints.describe()})"
         with self.progress(f"composing {title}") as progress:
-            found = compose(text, idx, min_count=s.min_count(idx.total), limit=s.limit,
-                            progress=progress)
+            found = compose(text, idx, min_count=constraints.min_count, limit=s.limit,
+                            contains=s.contains, excludes=s.excludes, min_length=lo,
+                            max_length=hi, progress=progress)
         rows = [Row(c.rank, c.word, c.count, per_million(c.count, idx.total), c.puzzle,
                     c.solution, dict(c.assignment)) for c in found]
         return Result("compose", text, title, self.short_name, rows, len(rows))

@@ -10,7 +10,7 @@ from fractions import Fraction
 from ..errors import QueryError
 
 __all__ = ["Settings", "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "parse_top",
-           "parse_minfreq", "parse_limit", "fraction_text"]
+           "parse_minfreq", "parse_limit", "parse_letters", "parse_length", "fraction_text"]
 
 INTERACTIVE_TOP = 20  # rows shown at the prompt unless :top says otherwise
 # :minfreq bounds, per million: no word is used more than a million times per million, and
@@ -22,17 +22,24 @@ MIN_MINFREQ = Fraction(1, 10 ** 30)
 
 @dataclass(frozen=True)
 class Settings:
-    """The filters: rows shown, minimum frequency (per million), dictionary prefix."""
+    """The filters: rows shown, minimum frequency (per million), dictionary prefix, and
+    what a composed word must satisfy (letters it contains or not, its length)."""
 
     top: int | None = INTERACTIVE_TOP  # None: show every row
     minfreq: Fraction | None = None  # per million; None: no threshold
     limit: int | None = None  # only the `limit` most frequent words; None: all
+    contains: str = ""  # composed words contain these letters (a repeated letter counts)
+    excludes: str = ""  # composed words contain none of these
+    length: tuple[int | None, int | None] = (None, None)  # composed words' length range
 
     def _check(self) -> None:
         assert self.top is None or self.top >= 1, self.top
         assert self.minfreq is None or MIN_MINFREQ <= self.minfreq <= MAX_MINFREQ, \
             self.minfreq
         assert self.limit is None or self.limit >= 1, self.limit
+        assert not set(self.contains) & set(self.excludes), (self.contains, self.excludes)
+        lo, hi = self.length
+        assert (lo is None or lo >= 1) and (hi is None or hi >= (lo or 1)), self.length
 
     def min_count(self, total: int) -> int | None:
         """The smallest count whose frequency reaches ``minfreq`` in a dictionary of ``total``."""
@@ -48,7 +55,21 @@ class Settings:
             parts.append(f"minfreq {fraction_text(self.minfreq)}/M")
         if self.limit is not None:
             parts.append(f"limit {self.limit:,}")
+        if self.contains:
+            parts.append(f"contains {self.contains}")
+        if self.excludes:
+            parts.append(f"excludes {self.excludes}")
+        if self.length != (None, None):
+            parts.append(f"length {length_text(self.length)}")
         return " · ".join(parts)
+
+
+def length_text(length: tuple[int | None, int | None]) -> str:
+    """A length range as typed: 5, 4-6, 5- or -7."""
+    lo, hi = length
+    if lo is not None and lo == hi:
+        return str(lo)
+    return f"{lo if lo is not None else ''}-{hi if hi is not None else ''}"
 
 
 def fraction_text(x: Fraction) -> str:
@@ -114,6 +135,40 @@ def _minfreq_range(shown: str) -> QueryError:
 def parse_limit(arg: str) -> int | None:
     """The argument of :limit / --limit: a positive number of words, or off (None)."""
     return None if arg.strip().lower() in ("off", "0", "none") else _positive_int(":limit", arg)
+
+
+def parse_letters(arg: str, command: str) -> str:
+    """The argument of :contains / :excludes: letters (spaces and commas between them are
+    ignored), or off (the empty string)."""
+    from ..cryptarithm.candidates import letters_of
+    from ..errors import CryptocompError
+
+    if arg.strip().lower() in ("off", "none"):
+        return ""
+    try:
+        letters = letters_of(arg, command)
+    except CryptocompError as exc:
+        raise QueryError(str(exc)) from None
+    if not letters:
+        raise QueryError(f"{command} wants letters or 'off', not {arg!r}")
+    return letters
+
+
+def parse_length(arg: str) -> tuple[int | None, int | None]:
+    """The argument of :length: N, LO-HI, LO- (at least), -HI (at most), or off."""
+    text = arg.strip().lower()
+    if text in ("off", "none", "any"):
+        return (None, None)
+    lo_text, dash, hi_text = text.partition("-")
+    if not dash:
+        hi_text = lo_text
+    lo = _positive_int(":length", lo_text) if lo_text.strip() else None
+    hi = _positive_int(":length", hi_text) if hi_text.strip() else None
+    if lo is None and hi is None:
+        raise QueryError(f":length wants N, LO-HI, LO-, -HI or 'off', not {arg!r}")
+    if lo is not None and hi is not None and lo > hi:
+        raise QueryError(f":length {arg.strip()}: the shortest is longer than the longest")
+    return (lo, hi)
 
 
 def _positive_int(command: str, arg: str) -> int:
