@@ -399,3 +399,11 @@ def test_prompt_constraint_errors(command):
     with pytest.raises(CryptocompError) as info:
         Session(Index.from_counts(_EN)).execute(command)
     assert "\n" not in str(info.value)
+
+
+def test_help_shows_templates_as_typed():
+    from cryptocomp.prompt.render import help_table, render_ansi
+
+    text = render_ansi(help_table(), color_system=None, width=120)
+    assert "SEND+MORE=m????" in text and "[con*]" in text
+    assert ":contains LETTERS|off" in text and ":length N|LO-HI|off" in text

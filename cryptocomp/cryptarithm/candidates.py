@@ -84,7 +84,9 @@ class Constraints:
         if self.excludes:
             parts.append(f"excludes {self.excludes}")
         lo, hi = self.min_length, self.max_length
-        if lo is not None or hi is not None:
+        if lo is not None and lo == hi:
+            parts.append(f"length {lo}")
+        elif lo is not None or hi is not None:
             parts.append(f"length {lo or 1}-{hi}" if hi is not None else f"length ≥ {lo}")
         return ", ".join(parts)
 

@@ -396,10 +396,12 @@ def compose_puzzle(puzzle: Puzzle, index: Index, constraints: Constraints | None
     if top is not None:
         chosen = chosen[:top]
     out = []
+    shape = puzzle.render(hole=_SLOT)
     for w in chosen.tolist():
         wid = int(word_ids_all[w])
         key = word_key[w]
-        out.append(_result(puzzle, index, wid, perms.row(k, int(row_of[key])), int(x_of[key])))
+        out.append(_result(puzzle, shape, index, wid, perms.row(k, int(row_of[key])),
+                           int(x_of[key])))
     return out
 
 
@@ -431,13 +433,21 @@ def _check_determined(puzzle: Puzzle, evaluator: Evaluator) -> None:
             _solve_block(puzzle, evaluator, block.cols)
 
 
-def _result(puzzle: Puzzle, index: Index, wid: int, digits: list[int], x: int) -> Composed:
+_SLOT = "\0"  # stands for the unknown in the rendered puzzle; never in an expression
+
+
+def _result(puzzle: Puzzle, shape: str, index: Index, wid: int, digits: list[int],
+            x: int) -> Composed:
+    """The composed puzzle of one word; ``shape`` is the puzzle rendered with _SLOT for
+    the unknown (rendering the tree once, not twice per word, keeps thousands cheap)."""
     word = index.word(wid)
     fill = {ch: int(d) for ch, d in zip(puzzle.letters, digits)}
     for ch, d in zip(word, str(x)):
         fill.setdefault(ch, int(d))
+    # the shape's letters are the puzzle's: each becomes its digit, the slot the value
+    solution = shape.translate({ord(ch): str(fill[ch]) for ch in puzzle.letters})
     return Composed(word=word, count=int(index.counts[wid]), rank=wid + 1,
-                    puzzle=puzzle.render(hole=word), solution=puzzle.render(fill, hole=str(x)),
+                    puzzle=shape.replace(_SLOT, word), solution=solution.replace(_SLOT, str(x)),
                     assignment=fill)
 
 

@@ -143,10 +143,16 @@ def blocks(k: int):
         start += plan.rows
 
 
+@lru_cache(maxsize=4)
+def _prefixes(s: int) -> list[tuple[int, ...]]:
+    """The blocks' prefixes: every s-permutation of the digits, in order (at most 151,200)."""
+    return list(itertools.permutations(range(10), s))
+
+
 def row(k: int, i: int) -> list[int]:
     """The digits of the k letters in assignment number ``i`` (lexicographic order)."""
     plan = _plan(k)
     block, r = divmod(i, plan.rows)
-    prefix = next(itertools.islice(itertools.permutations(range(10), plan.s), block, None))
+    prefix = _prefixes(plan.s)[block]
     remaining = [d for d in range(10) if d not in prefix]
-    return list(prefix) + [remaining[int(sym)] for sym in plan.sub[:, r]]
+    return list(prefix) + [remaining[int(sym)] for sym in plan.sub[:, r].tolist()]

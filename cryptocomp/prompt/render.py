@@ -94,10 +94,13 @@ def help_table() -> "Table":
                           "recall history; Ctrl-C cancels a running query; Ctrl-D leaves.")
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
+    from rich.text import Text
+
+    # plain Text, not markup: "[con*]" in a line of help is text, not a style tag
     for form, what in QUERY_FORMS:
-        table.add_row(form, what)
+        table.add_row(Text(form), Text(what))
     for name, (arg, what) in COMMANDS.items():
-        table.add_row(f"{name} {arg}".rstrip(), what)
+        table.add_row(Text(f"{name} {arg}".rstrip()), Text(what))
     return table
 
 

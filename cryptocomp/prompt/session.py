@@ -40,7 +40,7 @@ from ..version import __version__
 from .commands import ALIASES, COMMANDS
 from .render import save_result
 from .result import Outcome, Result, Row, WordRows, per_million
-from .settings import (Settings, fraction_text, length_text, parse_length, parse_letters,
+from .settings import (Settings, fraction_text, length_words, parse_length, parse_letters,
                        parse_limit, parse_minfreq, parse_top)
 
 if TYPE_CHECKING:
@@ -258,7 +258,7 @@ class Session:
         self.settings = replace(self.settings, length=length)
         if length == (None, None):
             return Outcome(message="composed words of any length")
-        return Outcome(message=f"composed words of length {length_text(length)}")
+        return Outcome(message=f"composed words of {length_words(length)}")
 
     def _cmd_save(self, arg: str) -> Outcome:
         if not arg:

@@ -72,6 +72,16 @@ def length_text(length: tuple[int | None, int | None]) -> str:
     return f"{lo if lo is not None else ''}-{hi if hi is not None else ''}"
 
 
+def length_words(length: tuple[int | None, int | None]) -> str:
+    """A length range in words: '5 letters', '4 to 6 letters', 'at least 5 letters'."""
+    lo, hi = length
+    if lo is not None and lo == hi:
+        return f"{lo} letter{'' if lo == 1 else 's'}"
+    if lo is not None and hi is not None:
+        return f"{lo} to {hi} letters"
+    return f"at least {lo} letters" if lo is not None else f"at most {hi} letters"
+
+
 def fraction_text(x: Fraction) -> str:
     """A positive number in a few characters, however large or small (never raises)."""
     if x.denominator == 1 and x < 10 ** 15:
