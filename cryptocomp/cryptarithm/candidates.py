@@ -99,16 +99,16 @@ def candidate_ids(index: Index, puzzle: Puzzle, constraints: Constraints) -> Fro
     template = None if hole is None else hole.template
     if template is not None:
         _check_template(index, puzzle, c)
-    lo = c.min_length if c.min_length is not None else None
+    lo, hi = c.min_length, c.max_length
     required = Counter(c.contains)
     if template is None:
-        ids = index.select(length=(lo, c.max_length), required=list(required),
-                           forbidden=c.excludes, top=c.limit, min_count=c.min_count)
+        ids = index.select(length=(lo, hi), required=list(required), forbidden=c.excludes,
+                           top=c.limit, min_count=c.min_count)
     else:
         ids = index.match(template, required=list(required), forbidden=c.excludes,
                           top=c.limit, min_count=c.min_count).ids
-        if lo is not None or c.max_length is not None:
-            ids = ids & index.by_lengths(lo, c.max_length)
+        if lo is not None or hi is not None:
+            ids = ids & index.by_lengths(lo, hi)
     for ch, k in required.items():
         if k > 1 and ids:
             ids = ids & index.at_least(ch, k)

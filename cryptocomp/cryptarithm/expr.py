@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Iterator, TypeVar, Union
 
 from ..domain import Template
@@ -296,9 +297,10 @@ class Puzzle:
         hole = self.hole
         return None if hole is None else hole.template
 
-    @property
+    @cached_property
     def sides(self) -> tuple[Node, Node]:
-        """(left, right) with a missing right side made the unknown."""
+        """(left, right) with a missing right side made the unknown (the same Hole object
+        every time: evaluators cache their work per node)."""
         return self.left, (self.right if self.right is not None else Hole(len(self.text)))
 
     def operands(self) -> list[Operand]:
