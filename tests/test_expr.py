@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cryptocomp.errors import ExpressionError
 from cryptocomp.cryptarithm.expr import (BinOp, Hole, Operand, bound, looks_like_expression, operands, parse,
@@ -201,3 +203,22 @@ def test_a_thousand_operands_at_any_depth(shallow_stack, op):
     with pytest.raises(ExpressionError, match="more than 1000 operands") as info:
         parse(op.join(["a"] * 1000) + "=?")
     assert info.value.position == 2000
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab?.*[]()+-*/= жx×÷1_", max_size=24))
+def test_any_text_parses_or_fails_with_one_positioned_line(text):
+    # fuzz: the grammar with templates; every failure is an ExpressionError naming a
+    # column inside the text (or just past it), never another exception
+    try:
+        p = parse(text)
+    except ExpressionError as exc:
+        assert "\n" not in str(exc)
+        assert exc.position is not None and 0 <= exc.position <= len(text)
+        return
+    again = parse(str(p))  # the normal form reads back to the same puzzle
+    assert str(again) == str(p) and again.template == p.template
+    if p.hole is not None and p.hole.template is not None:
+        assert len(p.hole.where) == len(p.hole.template)
+        assert all(text[col].lower() in (ch, "." if ch == "?" else ch)
+                   for ch, col in zip(p.hole.template, p.hole.where))
