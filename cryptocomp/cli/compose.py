@@ -83,10 +83,10 @@ def run_compose(args: argparse.Namespace) -> int:
         return _run_batch(args, options, top)
     puzzle = parse(args.expr)  # bad input fails before the index loads
     check_composable(puzzle)
-    constraints = Constraints(**options)
+    Constraints(**options)  # contradictions fail before the index loads
     index = open_index(args)
     with progress_bar(f"composing {puzzle}") as progress:
-        results = compose_puzzle(puzzle, index, constraints, progress=progress)
+        results = compose_puzzle(puzzle, index, progress=progress, **options)
     shown = results[:top] if top is not None else results
     if args.json:
         print_json([r.to_json() for r in shown])

@@ -71,7 +71,7 @@ from .candidates import Constraints, candidate_ids
 from .evaluation import Evaluator, dtype_for, hole_bounds, largest
 from .expr import Hole, Puzzle, bound, has_hole, holds, operands, parse
 
-__all__ = ["Composed", "Constraints", "compose", "compose_puzzle", "check_composable"]
+__all__ = ["Composed", "compose", "compose_puzzle", "check_composable"]
 
 log = logging.getLogger(__name__)
 
@@ -260,9 +260,9 @@ def compose(expr: str, index: Index, *, top: int | None = None, min_count: int |
     (``send+more=m????``) constrains the word too.  ``progress(done, total)`` is
     called per block.
     """
-    constraints = Constraints(contains=contains, excludes=excludes, min_length=min_length,
-                              max_length=max_length, limit=limit, min_count=min_count)
-    return compose_puzzle(parse(expr), index, constraints, top=top, progress=progress)
+    return compose_puzzle(parse(expr), index, top=top, min_count=min_count,
+                          min_length=min_length, max_length=max_length, limit=limit,
+                          contains=contains, excludes=excludes, progress=progress)
 
 
 def check_composable(puzzle: Puzzle) -> None:
@@ -272,13 +272,17 @@ def check_composable(puzzle: Puzzle) -> None:
                               "(use solve for a complete puzzle)", None, puzzle.text)
 
 
-def compose_puzzle(puzzle: Puzzle, index: Index, constraints: Constraints | None = None, *,
-                   top: int | None = None, progress: Progress | None = None) -> list[Composed]:
-    """:func:`compose` for an already parsed puzzle and its constraints."""
+def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
+                   min_count: int | None = None, min_length: int | None = None,
+                   max_length: int | None = None, limit: int | None = None,
+                   contains: str = "", excludes: str = "",
+                   progress: Progress | None = None) -> list[Composed]:
+    """:func:`compose` for an already parsed puzzle."""
     check_composable(puzzle)
     if top is not None and top < 0:
         raise ExpressionError("top must not be negative", None, puzzle.text)
-    constraints = constraints or Constraints()
+    constraints = Constraints(contains=contains, excludes=excludes, min_length=min_length,
+                              max_length=max_length, limit=limit, min_count=min_count)
     left, right = puzzle.sides
     hole_side, known_side = (left, right) if has_hole(left) else (right, left)
     letters = puzzle.letters
