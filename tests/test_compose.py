@@ -854,6 +854,12 @@ class _TrackingEvaluator(evaluation.Evaluator):
 
 def _peak_of_compose_evaluation(puzzle) -> int:
     """The largest |value| the composer's evaluation computes over every assignment."""
+    return _evaluate_tracked(puzzle)[0]
+
+
+def _evaluate_tracked(puzzle) -> tuple[int, int]:
+    """(largest |value| the composer's evaluation computes, largest value of the unknown
+    where it solves the puzzle) over every assignment of the puzzle's letters."""
     from cryptocomp.cryptarithm import permutations as perms
     from cryptocomp.cryptarithm.expr import has_hole
 
@@ -861,11 +867,18 @@ def _peak_of_compose_evaluation(puzzle) -> int:
     hole_side, known = (left, right) if has_hole(left) else (right, left)
     ev = _TrackingEvaluator(puzzle.letters)
     _Tracked.peak = 0
+    unknown = 0
     with np.errstate(all="ignore"):
         for block in perms.blocks(len(puzzle.letters)):
-            target, _ = ev.value(known, block.cols)
-            ev.solve_hole(hole_side, target, block.cols)
-    return _Tracked.peak
+            target, ok = ev.value(known, block.cols)
+            x, feasible, side_ok, _ = ev.solve_hole(hole_side, target, block.cols)
+            solved = np.ones(len(x), dtype=bool)
+            for mask in (ok, feasible, side_ok):
+                if mask is not None:
+                    solved &= mask
+            if solved.any():
+                unknown = max(unknown, max(abs(int(v)) for v in x[solved]))
+    return _Tracked.peak, unknown
 
 
 @pytest.mark.parametrize("query", ["ab/(?-cd)=e", "ab/(?/d)=e", "a/(?/bc)=d", "ab*?=c",
@@ -881,6 +894,23 @@ def test_width_holds_every_value_the_composer_computes(query):
     hole_side, known = (left, right) if has_hole(left) else (right, left)
     bounds = hole_bounds(hole_side, bound(known))
     assert _peak_of_compose_evaluation(p) <= max(bounds.largest, largest(known))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_shape_cases())
+def test_bounds_hold_on_every_shape(case):
+    # every value the composer computes, and every value of the unknown that solves the
+    # puzzle, within the static bounds, for '?' anywhere (the shapes of the oracle tests)
+    from cryptocomp.cryptarithm.evaluation import hole_bounds, largest
+    from cryptocomp.cryptarithm.expr import bound, has_hole, parse
+
+    left, right, _ = case
+    p = parse(_text(left) + ("" if right == ("?",) else "=" + _text(right)))
+    hole_side, known = (p.left, p.sides[1]) if has_hole(p.left) else (p.right, p.left)
+    bounds = hole_bounds(hole_side, bound(known))
+    peak, unknown = _evaluate_tracked(p)
+    assert peak <= max(bounds.largest, largest(known))
+    assert unknown <= bounds.value
 
 
 # -- the operand limit (issue 12, item 5) -----------------------------------------------------
