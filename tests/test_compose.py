@@ -857,28 +857,30 @@ def _peak_of_compose_evaluation(puzzle) -> int:
     return _evaluate_tracked(puzzle)[0]
 
 
-def _evaluate_tracked(puzzle) -> tuple[int, int]:
-    """(largest |value| the composer's evaluation computes, largest value of the unknown
-    where it solves the puzzle) over every assignment of the puzzle's letters."""
+def _evaluate_tracked(puzzle) -> tuple[int, list[int]]:
+    """(largest |value| the composer's evaluation computes, the values >= 0 of the
+    unknown where it solves the puzzle) over every assignment of the puzzle's letters."""
     from cryptocomp.cryptarithm import permutations as perms
     from cryptocomp.cryptarithm.expr import has_hole
 
     left, right = puzzle.sides
     hole_side, known = (left, right) if has_hole(left) else (right, left)
+    lead = [puzzle.letters.index(ch) for ch in puzzle.leading()]
     ev = _TrackingEvaluator(puzzle.letters)
     _Tracked.peak = 0
-    unknown = 0
+    values: list[int] = []
     with np.errstate(all="ignore"):
         for block in perms.blocks(len(puzzle.letters)):
             target, ok = ev.value(known, block.cols)
             x, feasible, side_ok, _ = ev.solve_hole(hole_side, target, block.cols)
             solved = np.ones(len(x), dtype=bool)
+            for j in lead:
+                solved &= block.cols[j] != 0
             for mask in (ok, feasible, side_ok):
                 if mask is not None:
                     solved &= mask
-            if solved.any():
-                unknown = max(unknown, max(abs(int(v)) for v in x[solved]))
-    return _Tracked.peak, unknown
+            values += [int(v) for v in x[solved] if v >= 0]
+    return _Tracked.peak, values
 
 
 @pytest.mark.parametrize("query", ["ab/(?-cd)=e", "ab/(?/d)=e", "a/(?/bc)=d", "ab*?=c",
@@ -901,16 +903,36 @@ def test_width_holds_every_value_the_composer_computes(query):
 def test_bounds_hold_on_every_shape(case):
     # every value the composer computes, and every value of the unknown that solves the
     # puzzle, within the static bounds, for '?' anywhere (the shapes of the oracle tests)
-    from cryptocomp.cryptarithm.evaluation import hole_bounds, largest
+    from cryptocomp.cryptarithm.evaluation import hole_bounds, largest, unknown_span
     from cryptocomp.cryptarithm.expr import bound, has_hole, parse
 
     left, right, _ = case
     p = parse(_text(left) + ("" if right == ("?",) else "=" + _text(right)))
     hole_side, known = (p.left, p.sides[1]) if has_hole(p.left) else (p.right, p.left)
     bounds = hole_bounds(hole_side, bound(known))
-    peak, unknown = _evaluate_tracked(p)
+    peak, values = _evaluate_tracked(p)
     assert peak <= max(bounds.largest, largest(known))
-    assert unknown <= bounds.value
+    assert all(v <= bounds.value for v in values)
+    reach = unknown_span(hole_side, known)
+    assert not values or (reach is not None and reach[0] <= min(values)
+                          and max(values) <= reach[1])
+    event("no solving value" if not values else
+          "span tight" if (min(values), max(values)) == reach else "span loose")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.recursive(st.text("abc", min_size=1, max_size=3).map(lambda w: ("w", w)),
+                    lambda c: st.tuples(st.sampled_from("+-*/"), c, c), max_leaves=4))
+def test_span_holds_every_defined_value(tree):
+    # brute force: the value under every valid assignment, where defined, is in the span
+    from cryptocomp.cryptarithm.evaluation import span
+    from cryptocomp.cryptarithm.expr import parse
+
+    got = span(parse(_text(tree) + "=?").left)
+    values = [v for fill in _fills(_words(tree)) if (v := _value(tree, fill)) is not None]
+    assert got is not None or not values
+    if values:
+        assert got[0] <= min(values) and max(values) <= got[1]
 
 
 # -- the operand limit (issue 12, item 5) -----------------------------------------------------

@@ -68,7 +68,7 @@ from ..errors import ExpressionError
 from ..index.index import Index
 from . import permutations as perms
 from .candidates import Constraints, candidate_ids
-from .evaluation import Evaluator, dtype_for, hole_bounds, largest
+from .evaluation import Evaluator, dtype_for, hole_bounds, largest, unknown_span
 from .expr import Hole, Puzzle, bound, has_hole, holds, operands, parse
 
 __all__ = ["Composed", "compose", "compose_puzzle", "check_composable"]
@@ -294,9 +294,12 @@ def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
     # the author's constraints on the unknown (bitmap intersections, before the join) and
     # the puzzle's script choose the words the index gives encoded
     wanted = candidate_ids(index, puzzle, constraints) & index.written_in(puzzle.script)
-    hi = min(index.max_length, len(str(bounds.value)))
+    # the lengths the unknown's value can have in a solution: the words worth trying
+    reach = unknown_span(hole_side, known_side)
+    lo, hi = (1, 0) if reach is None else (len(str(reach[0])), len(str(reach[1])))
+    hi = min(hi, index.max_length)
     groups = []
-    for n in range(1, hi + 1):
+    for n in range(lo, hi + 1):
         if not wanted.intersect(index.by_length(n)):
             continue
         ids, codes, first = index.encoded(n, wanted)

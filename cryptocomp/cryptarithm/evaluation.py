@@ -31,23 +31,32 @@ o / h           o // t             O             ``q*t`` (exactness): O + T
 ==============  =================  ============  ========================================
 
 (``//`` by 0 is taken as by 1, so again the bounds hold for every row.)  The bound on
-the unknown itself is T at the bottom of the path; its number of digits is the longest
-word worth trying.  :func:`hole_bounds` returns it together with the largest
-magnitude of any value met on the way, which decides the integer width.  Note that the
-divisor's row is the one a "keep the target" shortcut gets wrong: ``o / h = t`` makes
-``h`` as large as the *dividend* ``o``, not as ``t`` (``two/(?/a)=i`` has words of four
-letters).
+the unknown itself is T at the bottom of the path.  :func:`hole_bounds` returns it
+together with the largest magnitude of any value met on the way, which decides the
+integer width.  Note that the divisor's row is the one a "keep the target" shortcut
+gets wrong: ``o / h = t`` makes ``h`` as large as the *dividend* ``o``, not as ``t``
+(``two/(?/a)=i`` has words of four letters).
+
+Which word lengths are worth trying needs the unknown's value only where the puzzle is
+solved, and there ranges do better than magnitudes: :func:`unknown_span` takes the same
+inverse steps on inclusive ranges (:func:`span`: a word of n >= 2 letters is at least
+``10**(n-1)``; ``x / y`` exact is an integer between the ceiling and the floor of the
+corner quotients over the non-zero y of each sign) and keeps values >= 0 at the bottom.
+For ``send+?=money`` it gives five digits where the magnitude gives six.
 """
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from .expr import BinOp, Hole, Node, Operand, bound, fold, hole_path
 
-__all__ = ["Evaluator", "HoleBounds", "dtype_for", "hole_bounds", "largest"]
+__all__ = ["Evaluator", "HoleBounds", "Span", "dtype_for", "hole_bounds", "largest", "span",
+           "unknown_span"]
 
 _INT64_LIMIT = 2 ** 63  # every value computed is below this in magnitude: int64 holds it
 
@@ -99,6 +108,70 @@ def largest(node: Node) -> int:
         return value, max(big, la, lb)
 
     return fold(node, leaf, combine)[1]
+
+
+Span = tuple[int, int]  # an inclusive integer range [lo, hi]
+
+
+def span(node: Node) -> Span | None:
+    """The range of the node's value over the assignments where it is defined (None:
+    defined nowhere); a word of n >= 2 letters starts with a non-zero digit."""
+    def leaf(n: Operand | Hole) -> Span | None:
+        if isinstance(n, Hole):
+            raise ValueError("the unknown has no span")
+        k = len(n.word)
+        return (10 ** (k - 1) if k > 1 else 0, 10 ** k - 1)
+
+    def combine(n: BinOp, a: Span | None, b: Span | None) -> Span | None:
+        return None if a is None or b is None else _apply(n.op, a, b)
+
+    return fold(node, leaf, combine)
+
+
+def unknown_span(side: Node, known: Node) -> Span | None:
+    """The range of the unknown's value over the assignments that solve ``side = known``
+    (None when no value >= 0 can): the inverse steps of :func:`hole_bounds` on ranges,
+    which also know signs and leading digits (``send+?=money``: ? = money - send is at
+    most 98,999, five digits, where magnitudes give 109,998)."""
+    t = span(known)
+    for node, hole_left in hole_path(side):
+        o = span(node.right if hole_left else node.left)
+        if t is None or o is None:
+            return None
+        if node.op == "+":                  # h = t - o
+            t = _apply("-", t, o)
+        elif node.op == "-":                # h = t + o, or o - t
+            t = _apply("+", t, o) if hole_left else _apply("-", o, t)
+        elif node.op == "*":                # h = t / o, exactly, o != 0
+            t = _apply("/", t, o)
+        elif hole_left:                     # h = t * o
+            t = _apply("*", t, o)
+        else:                               # h = o / t, exactly, t != 0
+            t = _apply("/", o, t)
+    if t is None or t[1] < 0:
+        return None
+    return (max(t[0], 0), t[1])
+
+
+def _apply(op: str, a: Span, b: Span) -> Span | None:
+    """The range of ``x op y`` for x in a, y in b (``/``: exact quotients, y != 0)."""
+    if op == "+":
+        return (a[0] + b[0], a[1] + b[1])
+    if op == "-":
+        return (a[0] - b[1], a[1] - b[0])
+    if op == "*":
+        corners = [x * y for x in a for y in b]
+        return (min(corners), max(corners))
+    # x / y over the non-zero y of each sign: x / y is monotone in x and in y there, so
+    # the corners bound it; an exact quotient is an integer between their ceiling and floor
+    quotients = []
+    for lo, hi in ((b[0], min(b[1], -1)), (max(b[0], 1), b[1])):
+        if lo <= hi:
+            quotients += [Fraction(x, y) for x in a for y in (lo, hi)]
+    if not quotients:
+        return None
+    lo, hi = math.ceil(min(quotients)), math.floor(max(quotients))
+    return (lo, hi) if lo <= hi else None
 
 
 def dtype_for(largest: int) -> type | np.dtype:
