@@ -35,7 +35,7 @@ from pyroaring import FrozenBitMap
 
 from ..errors import ExpressionError
 from ..index.alphabet import normalize
-from ..index.index import WILDCARDS, Index
+from ..index.index import Index
 from .expr import Puzzle
 
 __all__ = ["Constraints", "candidate_ids", "letters_of"]
@@ -121,9 +121,6 @@ def _check_template(index: Index, puzzle: Puzzle, c: Constraints) -> None:
     assert hole is not None and hole.template is not None
     letters = set(index.alphabet)
     for ch, col in zip(hole.template, hole.where):
-        if ch == "*" and "*" not in WILDCARDS:
-            raise ExpressionError("'*' (any run of letters) is not supported by this index "
-                                  "yet: use '?' for each letter", col, puzzle.text)
         if ch in "?*":
             continue
         if ch not in letters:
