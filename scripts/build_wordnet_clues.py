@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Build the shipped English clue file from WordNet 3.0 (Debian's ``wordnet-base``).
+
+Reads the ``index.*`` and ``data.*`` files of a WordNet 3.0 database (format
+``wndb(5WN)``; default ``/usr/share/wordnet``) and writes
+``cryptocomp/data/clues/wordnet-en.tsv.gz`` in the compact clue format of
+:mod:`cryptocomp.crossword.clues` (version 1)::
+
+    cryptocomp-clues<TAB>1<TAB>wordnet-3.0
+    word<TAB>senses<TAB>clue<TAB>clue...
+
+Which words: lemmas of one word, letters a-z only, 2 to 15 letters, with at
+least one sense written in lower case (senses spelt with capitals are proper
+names and abbreviations: "Paris", "AB").  ``senses`` counts those lower-case
+senses over all parts of speech.
+
+Which clues, best first (arrow-word clues are short):
+
+1. synonyms sharing no stem with the answer (see ``shares_stem`` in
+   ``cryptocomp.crossword.clues``): the other lower-case lemmas of the word's synsets
+   and the lemmas of the hypernyms of its two commonest senses ("canine" for dog),
+   ranked by the synonym's own frequency (wordfreq's Zipf value) less 3 a sense
+   rank, less 0.3 for a hypernym and 0.5 for a phrase;
+2. gloss fragments: each definition split at ``;`` (examples in quotes dropped,
+   parenthesised asides removed when that leaves something), shortest first.
+
+A clue is never longer than ``--max-clue`` characters and never contains the
+answer (no token sharing a stem with it; for answers of 4+ letters not even as
+part of a longer word).  Words left without a clue are not written.
+
+Usage: python scripts/build_wordnet_clues.py [--wordnet DIR] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cryptocomp.crossword.clues import CLUE_MAGIC, CLUE_VERSION, clue_contains  # noqa: E402
+
+POS = ("noun", "verb", "adj", "adv")
+_WORD = re.compile(r"^[a-z]{2,15}$")
+_MARKER = re.compile(r"\((a|p|ip)\)$")
+_PAREN = re.compile(r"\s*\([^()]*\)")
+_ARTICLE = re.compile(r"^(a|an|the) ", re.I)
+_CUT = re.compile(r",| that | which | who | whose | where | used | especially ")
+_DANGLING = frozenset("a an the to of and or in for with by at from on as into than".split())
+_POS_OF = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
+
+
+def read_index(wn: Path) -> dict[str, list[tuple[int, str, list[str]]]]:
+    """lemma -> [(tagged sense count, pos, synset offsets in sense order)] over the index files."""
+    out: dict[str, list[tuple[int, str, list[str]]]] = {}
+    for pos in POS:
+        with open(wn / f"index.{pos}", encoding="latin-1") as f:
+            for line in f:
+                if line.startswith(" "):
+                    continue  # licence header
+                parts = line.split()
+                lemma = parts[0]
+                if not _WORD.match(lemma):
+                    continue
+                synset_cnt, p_cnt = int(parts[2]), int(parts[3])
+                tagged = int(parts[5 + p_cnt])
+                offsets = parts[6 + p_cnt:6 + p_cnt + synset_cnt]
+                out.setdefault(lemma, []).append((tagged, pos, offsets))
+    return out
+
+
+def read_synsets(wn: Path) -> dict[tuple[str, str], tuple[list[str], list[tuple[str, str]], str]]:
+    """(pos, offset) -> (lemmas as written, hypernyms as (pos, offset), gloss), every synset."""
+    out = {}
+    for pos in POS:
+        with open(wn / f"data.{pos}", encoding="latin-1") as f:
+            for line in f:
+                if line.startswith(" "):
+                    continue
+                head, _, gloss = line.partition(" | ")
+                parts = head.split()
+                n = int(parts[3], 16)
+                lemmas = [_MARKER.sub("", parts[4 + 2 * i]) for i in range(n)]
+                k = 4 + 2 * n
+                hypernyms = []
+                for i in range(int(parts[k])):
+                    sym, off, ptr_pos = parts[k + 1 + 4 * i:k + 4 + 4 * i]
+                    if sym == "@":
+                        hypernyms.append((_POS_OF[ptr_pos], off))
+                out[(pos, parts[0])] = (lemmas, hypernyms, gloss.strip())
+    return out
+
+
+def gloss_fragments(gloss: str, max_clue: int) -> list[str]:
+    """The definitions of a gloss: examples (quoted) dropped, split at ';', a leading article
+    dropped; one too long is cut before its first relative clause when that leaves enough."""
+    definition = gloss.split('"', 1)[0]
+    out = []
+    for frag in definition.split(";"):
+        frag = frag.strip().rstrip(",:").strip()
+        bare = _PAREN.sub("", frag).strip()
+        frag = bare if len(bare) >= 3 else frag
+        frag = _ARTICLE.sub("", frag)
+        if len(frag) > max_clue:
+            head = _CUT.split(frag, 1)[0].strip()
+            if len(head.split()) >= 2 and head.split()[-1].lower() not in _DANGLING:
+                frag = head
+        if len(frag) >= 3 and any(ch.isalpha() for ch in frag):
+            out.append(frag)
+    return out
+
+
+def _synonyms(word: str, lemmas: list[str], max_clue: int) -> list[str]:
+    out = []
+    for lemma in lemmas:
+        if lemma != lemma.lower():
+            continue  # proper names and abbreviations make poor clues
+        text = lemma.replace("_", " ")
+        if len(text) <= max_clue and any(ch.isalpha() for ch in text) \
+                and not clue_contains(text, word):
+            out.append(text)
+    # single words read best in a small clue cell
+    return sorted(out, key=lambda t: " " in t or "-" in t)
+
+
+def clues_for(word: str, senses: list[tuple[list[str], list[tuple[str, str]], str]],
+              synsets: dict, max_clue: int, zipf) -> list[str]:
+    """The candidate clues of ``word``, best first: synonyms and hypernyms (a dog is a
+    canine) scored by how common they are and how common their sense is, then the
+    shortest gloss fragments."""
+    scored: dict[str, float] = {}
+    fragments: list[str] = []
+    for rank, (lemmas, hypernyms, gloss) in enumerate(senses):
+        for text in _synonyms(word, lemmas, max_clue):
+            score = zipf(text) - 3.0 * rank - 0.5 * (" " in text)
+            scored[text] = max(scored.get(text, -99.0), score)
+        if rank < 2:
+            for h in hypernyms:
+                for text in _synonyms(word, synsets[h][0], max_clue)[:2]:
+                    score = zipf(text) - 3.0 * rank - 0.3 - 0.5 * (" " in text)
+                    scored[text] = max(scored.get(text, -99.0), score)
+        if rank < 3:
+            for frag in gloss_fragments(gloss, max_clue):
+                if len(frag) <= max_clue and not clue_contains(frag, word) \
+                        and frag not in fragments:
+                    fragments.append(frag)
+    fragments.sort(key=len)
+    best = sorted(scored, key=lambda t: (-scored[t], t))[:3]
+    return best + [f for f in fragments if f not in best][:2]
+
+
+def build(wn: Path, max_clue: int) -> tuple[list[tuple[str, int, list[str]]], int]:
+    """(word, senses, clues) rows sorted by word, and the number of candidate lemmas."""
+    from functools import lru_cache
+
+    from wordfreq import zipf_frequency
+
+    zipf = lru_cache(maxsize=None)(lambda text: zipf_frequency(text, "en"))
+    index = read_index(wn)
+    synsets = read_synsets(wn)
+    rows = []
+    for word in sorted(index):
+        entries = sorted(index[word], key=lambda e: (-e[0], POS.index(e[1])))
+        kept = []
+        for _, pos, offsets in entries:
+            for off in offsets:
+                lemmas, hypernyms, gloss = synsets[(pos, off)]
+                # the word as this synset spells it: lower case, or a proper name / abbreviation
+                forms = [lm for lm in lemmas if lm.lower() == word]
+                if forms and all(f != word for f in forms):
+                    continue
+                kept.append((lemmas, hypernyms, gloss))
+        if not kept:
+            continue
+        clues = clues_for(word, kept, synsets, max_clue, zipf)
+        if clues:
+            rows.append((word, len(kept), clues))
+    return rows, len(index)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--wordnet", default="/usr/share/wordnet", help="WordNet 3.0 dict directory")
+    ap.add_argument("--out", default=str(ROOT / "cryptocomp" / "data" / "clues" / "wordnet-en.tsv.gz"))
+    ap.add_argument("--max-clue", type=int, default=40, help="longest clue kept (characters)")
+    args = ap.parse_args()
+    rows, candidates = build(Path(args.wordnet), args.max_clue)
+    buf = io.StringIO()
+    buf.write(f"{CLUE_MAGIC}\t{CLUE_VERSION}\twordnet-3.0\n")
+    for word, senses, clues in rows:
+        for clue in clues:
+            assert "\t" not in clue and "\n" not in clue
+        buf.write(f"{word}\t{senses}\t" + "\t".join(clues) + "\n")
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # mtime 0: the same WordNet gives byte-identical files
+    data = gzip.compress(buf.getvalue().encode("utf-8"), compresslevel=9, mtime=0)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, out)
+    short = sum(1 for _, _, c in rows if len(c[0]) <= 16)
+    print(f"{len(rows)} words with clues (of {candidates} single-word a-z lemmas), "
+          f"{sum(len(c) for _, _, c in rows)} clues, {short} led by a clue of <= 16 characters; "
+          f"{len(data):,} bytes -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
