@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from .version import __version__
 
 if TYPE_CHECKING:
-    from .crossword import FillResult, Grid, fill, read_grid
+    from .crossword import ArrowPuzzle, ArrowResult, FillResult, Grid, arrowword, fill, read_grid
     from .cryptarithm import Composed, Puzzle, Solved, compose, looks_like_expression, parse, solve
     from .errors import (CryptocompError, DictionaryError, ExpressionError, IndexFileError,
                          QueryError, TileError)
@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 # name -> the subpackage defining it; imported on first use (PEP 562), so that a one-shot
 # command pays only for the systems it uses (the crossword and tile engines are not free)
 _HOMES = {
-    **dict.fromkeys(["FillResult", "Grid", "fill", "read_grid"], "crossword"),
+    **dict.fromkeys(["FillResult", "Grid", "fill", "read_grid", "arrowword", "ArrowPuzzle",
+                     "ArrowResult"], "crossword"),
     **dict.fromkeys(["Composed", "Puzzle", "Solved", "compose", "looks_like_expression", "parse",
                      "solve"], "cryptarithm"),
     **dict.fromkeys(["CryptocompError", "DictionaryError", "ExpressionError", "IndexFileError",
@@ -57,7 +58,7 @@ __all__ = [
     "Index", "Matches", "Entry", "pattern",
     "load_index", "build_index", "load_freqdict", "FreqDict",
     "compose", "Composed", "solve", "Solved", "parse", "Puzzle", "looks_like_expression",
-    "fill", "read_grid", "Grid", "FillResult",
+    "fill", "read_grid", "Grid", "FillResult", "arrowword", "ArrowPuzzle", "ArrowResult",
     "rack_words", "Play", "best_bag", "BagResult", "tileset", "TileSet", "Rack",
     "CryptocompError", "DictionaryError", "IndexFileError", "QueryError", "ExpressionError",
     "TileError",

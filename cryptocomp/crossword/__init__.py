@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 
 from ..index.index import Index
+from .arrowgenerator import ArrowError, arrowword
+from .arrowpuzzle import ArrowPuzzle, ArrowResult
 from .csp import Budget, Problem, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text, read_grid
 from .lexicon import Lexicon
@@ -21,7 +23,7 @@ from .result import BUDGET, FILLED, NO_FILL, FillResult
 
 __all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "Budget", "ENGINES",
            "read_grid", "parse_text", "parse_slots", "format_text", "format_slots",
-           "FILLED", "NO_FILL", "BUDGET"]
+           "FILLED", "NO_FILL", "BUDGET", "arrowword", "ArrowPuzzle", "ArrowResult", "ArrowError"]
 
 log = logging.getLogger(__name__)
 

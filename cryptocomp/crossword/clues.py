@@ -37,9 +37,9 @@ import zlib
 from pathlib import Path
 from typing import Iterator
 
-from ..alphabet import normalize
+from ..index.alphabet import normalize
 from ..errors import CryptocompError
-from .._io import read_bytes, decode_text
+from ..files import decode_text, read_bytes
 
 __all__ = ["ClueBook", "ClueError", "load_clues", "read_clue_list", "read_compact",
            "parse_clue_list", "parse_compact", "shares_stem", "clue_contains", "CLUE_MAGIC",

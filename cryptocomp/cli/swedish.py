@@ -1,0 +1,144 @@
+"""``cryptocomp swedish``: arrow-word (Swedish) puzzles with a hidden solution.
+
+Exit status: 0 every puzzle finished, 3 fewer (time or attempts ran out), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+import sys
+from pathlib import Path
+
+from ..crossword.arrowgenerator import MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
+from ..crossword.arrowpuzzle import ArrowPuzzle
+from .options import add_dict_options, dict_spec, print_json
+
+log = logging.getLogger("cryptocomp")
+
+_SIZE = re.compile(r"^\s*(\d{1,4})\s*(?:[xX×*]\s*(\d{1,4}))?\s*$")
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "swedish", help="arrow-word (Swedish) puzzles with a hidden solution",
+        description="Generate arrow-word puzzles: clue cells with arrows instead of black "
+                    "cells, every letter in an across and a down word, a hidden phrase "
+                    "spelt by marked cells. English clues come from WordNet 3.0.")
+    p.add_argument("--size", required=True, metavar="WxH",
+                   help=f"grid size in cells, e.g. 12x12 ({MIN_SIDE} to {MAX_SIDE} a side)")
+    p.add_argument("--clues", default="auto", metavar="wordnet|FILE|none",
+                   help="clue source: wordnet (English), a word<TAB>clue file, or none "
+                        "(numbered clue cells and an answer list); default wordnet for "
+                        "English, none otherwise")
+    p.add_argument("--phrases", default="auto", metavar="FILE|none",
+                   help="hidden-solution phrases, one a line (default: the shipped "
+                        "proverbs for en and ru)")
+    p.add_argument("--count", type=int, default=1, metavar="N",
+                   help="puzzles to make (JSON Lines with --json)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same puzzles)")
+    p.add_argument("--time", type=float, default=None, metavar="S",
+                   help="wall-clock budget of the whole run, seconds")
+    p.add_argument("--top", type=int, default=None, metavar="N",
+                   help="use only the N best-ranked usable words (default: every clued "
+                        "word; 30000 with --clues none)")
+    p.add_argument("--steps", type=int, default=400, metavar="N",
+                   help="fill step budget of one attempt (default 400)")
+    p.add_argument("--repairs", type=int, default=0, metavar="N",
+                   help="mask repairs the filler may ask for within one attempt (default 0)")
+    p.add_argument("--attempts", type=int, default=200, metavar="N",
+                   help="attempts a puzzle at most (default 200)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="worker processes (default: one a core)")
+    p.add_argument("--json", action="store_true", help="print JSON (one object a puzzle)")
+    p.add_argument("--svg", metavar="FILE", help="write the puzzle as SVG (FILE-2.svg ... "
+                                                 "for further puzzles)")
+    p.add_argument("--svg-solution", metavar="FILE", help="write the solution as SVG")
+    add_dict_options(p)
+    p.set_defaults(run=run)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``12x12`` (or ``12``) as (width, height)."""
+    m = _SIZE.match(text)
+    if not m:
+        raise ArrowError(f"--size {text!r}: expected WxH, like 12x12")
+    w = int(m.group(1))
+    h = int(m.group(2)) if m.group(2) else w
+    return w, h
+
+
+def _numbered(path: str, i: int) -> Path:
+    """FILE for the first puzzle, FILE-2.svg, FILE-3.svg ... for the next ones."""
+    p = Path(path)
+    return p if i == 0 else p.with_name(f"{p.stem}-{i + 1}{p.suffix or '.svg'}")
+
+
+def _write(path: Path, text: str) -> None:
+    from ..files import write_atomic
+
+    try:
+        write_atomic(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise ArrowError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _check_writable(path: str | None) -> None:
+    """Fail before any work when an output file's directory does not exist."""
+    if path and not Path(path).expanduser().resolve().parent.is_dir():
+        raise ArrowError(f"cannot write {path}: no such directory")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..crossword.arrowgenerator import generate
+
+    width, height = parse_size(args.size)
+    for name in ("count", "attempts", "steps"):
+        if getattr(args, name) < 1:
+            raise ArrowError(f"--{name} must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise ArrowError("--workers must be at least 1")
+    if args.time is not None and args.time <= 0:
+        raise ArrowError("--time must be positive")
+    _check_writable(args.svg)
+    _check_writable(args.svg_solution)
+    params = ArrowParams(width, height, source=dict_spec(args), fold_yo=args.fold_yo,
+                         clues=args.clues, phrases=args.phrases, top=args.top,
+                         steps=args.steps, repairs=args.repairs)
+    from ..crossword.arrowgenerator import check_params, workshop
+
+    check_params(params)
+    shop = workshop(params)  # loads dictionary, clues and phrases: errors surface before work
+    log.info("words: %d usable (%s), clues: %s, phrases: %s", len(shop.index),
+             shop.source, shop.clues.source if shop.clues else "none (numbered cells)",
+             f"{len(shop.phrases)} from {shop.phrases.source}" if shop.phrases else "none")
+
+    def emit(i: int, puzzle: ArrowPuzzle) -> None:
+        if args.svg or args.svg_solution:
+            from ..crossword.arrowsvg import arrow_svg
+
+            if args.svg:
+                _write(_numbered(args.svg, i), arrow_svg(puzzle))
+            if args.svg_solution:
+                _write(_numbered(args.svg_solution, i), arrow_svg(puzzle, solution=True))
+        if args.json:
+            if args.count > 1:
+                sys.stdout.write(json.dumps(puzzle.as_json(), ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            else:
+                print_json(puzzle.as_json())
+        else:
+            if i:
+                print()
+            print(f"# puzzle {i + 1}: {puzzle.width}x{puzzle.height}, "
+                  f"{len(puzzle.words)} words, {puzzle.stats['attempts']} attempt(s), "
+                  f"{puzzle.stats['seconds']:.2f} s CPU")
+            print(puzzle.text(), end="", flush=True)
+
+    result = generate(params, count=args.count, seed=args.seed, seconds=args.time,
+                      workers=args.workers, max_attempts=args.attempts, on_puzzle=emit)
+    log.info("%s: %d attempts, %.1f s CPU, %.1f s", result.message, result.attempts,
+             result.cpu_seconds, result.wall_seconds)
+    return 0 if result.complete else 3

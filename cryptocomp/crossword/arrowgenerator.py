@@ -1,0 +1,407 @@
+"""Arrow-word generation: mask, fill, clues and hidden solution (seed 001).
+
+One *attempt* is a plain function of ``(params, seed)``: :func:`attempt` searches
+a mask, fills it with the crossword engine (clued words only, commoner words and
+words with more senses first, a step budget per fill) and, when ``repairs`` > 0,
+lets the filler steer the mask: the region around the slot where the fill ran
+out of candidates is drawn again and the fill retried.  The heavy, read-only
+resources (dictionary, clues, phrases) are loaded once per process by
+:func:`workshop`, so a batch layer can call :func:`attempt` anywhere.
+
+:func:`generate` makes a batch: attempts run on a local process pool; puzzle i
+takes the successful attempt with the lowest attempt number k, so a fixed seed
+gives identical puzzles whatever the scheduling.  Clues are drawn and hidden
+phrases chosen in batch order (each phrase at most once a batch), and every
+puzzle is re-checked by :mod:`.arrowcheck` before it is returned.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from ..errors import CryptocompError
+from ..index.index import Index
+from .arrowcheck import puzzle_problems
+from .arrowmask import ArrowMask, MaskRules, penalties, search_mask
+from .arrowpuzzle import ArrowPuzzle, ArrowResult, ArrowWord, Hidden
+from .clues import ClueBook, load_clues
+from .lexicon import Lexicon
+from .phrases import PhraseBook, place_evenly, read_phrases, shipped_phrases
+
+__all__ = ["arrowword", "ArrowParams", "ArrowError", "Attempt", "Workshop", "attempt", "workshop",
+           "register_workshop", "finish", "generate", "attempt_seed", "MIN_SIDE", "MAX_SIDE"]
+
+log = logging.getLogger(__name__)
+
+MIN_SIDE = 5
+MAX_SIDE = 32
+_CLUES_NONE_TOP = 30_000  # words used without a clue source: the commonest of the dictionary
+
+
+class ArrowError(CryptocompError):
+    """Bad arrow-word parameters or a word source that cannot make a puzzle."""
+
+
+@dataclass(frozen=True)
+class ArrowParams:
+    """Everything an attempt depends on (small and picklable)."""
+
+    width: int
+    height: int
+    source: str = "en"  # a wordfreq language code or a dictionary file
+    fold_yo: bool = False
+    clues: str = "auto"  # wordnet | none | a clue file | auto (wordnet for English, else none)
+    phrases: str = "auto"  # a phrase file | none | auto (the shipped one for the language)
+    top: int | None = None  # only the N best-ranked usable words
+    steps: int = 400  # fill step budget (words placed) per fill
+    repairs: int = 0  # mask repairs the filler may ask for within one attempt
+    rules: MaskRules | None = None  # None: rules_for(width, height)
+    key: str = ""  # names resources registered in-process (API calls with objects)
+
+    def mask_rules(self) -> MaskRules:
+        """The mask rules of this size: words of at most 8 letters (measured: longer
+        words made fills fail; see README)."""
+        if self.rules is not None:
+            return self.rules
+        return MaskRules(max_len=min(8, self.width - 1, self.height - 1), long_from=6)
+
+    def resource_key(self) -> tuple:
+        return (self.key, self.source, self.fold_yo, self.clues, self.phrases, self.top,
+                self.mask_rules().max_len)
+
+
+def check_params(params: ArrowParams) -> None:
+    """Raise ArrowError for a size or budget out of range."""
+    for side, name in ((params.width, "width"), (params.height, "height")):
+        if not MIN_SIDE <= side <= MAX_SIDE:
+            raise ArrowError(f"arrow-word {name} {side} is out of range ({MIN_SIDE} to "
+                             f"{MAX_SIDE} cells)")
+    if params.steps < 1:
+        raise ArrowError("the fill step budget must be at least 1")
+    if params.repairs < 0:
+        raise ArrowError("repairs must be 0 or more")
+    if params.top is not None and params.top < 1:
+        raise ArrowError("--top must be at least 1")
+
+
+# -- resources -----------------------------------------------------------------------------
+
+@dataclass
+class Workshop:
+    """The read-only resources of attempts: usable words ranked, clues and phrases."""
+
+    index: Index  # usable words, ranked: commoner words and words with more senses first
+    lexicon: Lexicon
+    clues: ClueBook | None
+    clue_word: dict[str, str]  # dictionary spelling -> clue-book spelling (ё folding)
+    phrases: PhraseBook | None
+    fold_yo: bool
+    source: str
+
+
+_WORKSHOPS: dict[tuple, Workshop] = {}
+
+
+def workshop(params: ArrowParams) -> Workshop:
+    """The resources of ``params``, loaded once per process."""
+    key = params.resource_key()
+    got = _WORKSHOPS.get(key)
+    if got is None:
+        if params.key:
+            raise ArrowError("the resources of this call were not registered in this process")
+        from ..index.store import load_index
+
+        got = build_workshop(params, load_index(params.source, fold_yo=params.fold_yo))
+        _WORKSHOPS[key] = got
+    return got
+
+
+def register_workshop(params: ArrowParams, shop: Workshop) -> None:
+    """Make ``shop`` the resources of ``params`` in this process (and in forked workers)."""
+    _WORKSHOPS[params.resource_key()] = shop
+
+
+def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = None,
+                   phrases: PhraseBook | None = None) -> Workshop:
+    """Rank the usable words of ``index`` and load clues and phrases as ``params`` say."""
+    lang = index.params.get("lang")
+    fold = bool(index.params.get("fold_yo")) or params.fold_yo
+    spec = params.clues if params.clues != "auto" else ("wordnet" if lang == "en" else "none")
+    if clues is None and spec != "none":
+        clues = load_clues(spec)
+    counts: dict[str, float] = {}
+    clue_word: dict[str, str] = {}
+    if clues is not None:
+        for w in clues:
+            wf = w.replace("ё", "е") if fold else w
+            i = index.id_of(wf)
+            if i is None or len(wf) < 2:
+                continue
+            # commoner words first, and among equals the words with more senses
+            score = (index.counts[i] + 1) * (1 + math.log(clues.senses(w)))
+            if score > counts.get(wf, -1):
+                counts[wf], clue_word[wf] = score, w
+        if not counts:
+            raise ArrowError(f"no word of the dictionary {index.name or params.source} has a "
+                             f"clue in {clues.source}")
+        limit = params.top
+    else:
+        limit = params.top or _CLUES_NONE_TOP
+        for i, w in enumerate(index.words):
+            if len(counts) >= limit:
+                break
+            if len(w) >= 2 and w.isalpha():
+                counts[w] = index.counts[i] + 1
+    usable = {w: c for w, c in counts.items() if w.isalpha()}
+    if limit is not None and len(usable) > limit:
+        usable = dict(sorted(usable.items(), key=lambda kv: -kv[1])[:limit])
+    sub = Index.from_counts({w: max(1, int(round(c))) for w, c in usable.items()},
+                            name=f"{index.name}-arrow", params={"fold_yo": fold, "lang": lang})
+    rules = params.mask_rules()
+    if not sub.by_lengths(2, rules.max_len):
+        raise ArrowError(f"the word source has no clued word of 2 to {rules.max_len} letters")
+    lexicon = Lexicon(sub, min_length=2, max_length=rules.max_len)
+    if phrases is None and params.phrases != "none":
+        path = shipped_phrases(lang) if params.phrases == "auto" and lang else (
+            None if params.phrases == "auto" else params.phrases)
+        if path is not None:
+            phrases = read_phrases(path, alphabet=sub.alphabet, fold_yo=fold)
+    return Workshop(sub, lexicon, clues, clue_word, phrases, fold, index.name or params.source)
+
+
+# -- one attempt -----------------------------------------------------------------------------
+
+@dataclass
+class Attempt:
+    """The outcome of one attempt (picklable: sent back by pool workers)."""
+
+    seed: int
+    ok: bool
+    message: str = ""
+    grid: tuple[str, ...] = ()
+    words: list[tuple[str, int, int, str, tuple[int, int]]] = field(default_factory=list)
+    penalty: int = 0
+    hard: int = 0
+    repairs: int = 0
+    fill_steps: int = 0
+    cpu: float = 0.0
+    fitting: list[int] = field(default_factory=list)
+
+
+def attempt_seed(seed: int, puzzle: int, k: int) -> int:
+    """The seed of attempt ``k`` of puzzle ``puzzle`` in a batch seeded ``seed``."""
+    return random.Random(f"arrowword:{seed}:{puzzle}:{k}").getrandbits(62)
+
+
+def _region(mask: ArrowMask, cells: tuple, radius: int) -> list[tuple[int, int]]:
+    """Inner cells within ``radius`` (Chebyshev) of ``cells``."""
+    out = set()
+    for r, c in cells:
+        for rr in range(max(1, r - radius), min(mask.height, r + radius + 1)):
+            for cc in range(max(1, c - radius), min(mask.width, c + radius + 1)):
+                out.add((rr, cc))
+    return sorted(out)
+
+
+def attempt(params: ArrowParams, seed: int, deadline: float | None = None) -> Attempt:
+    """One attempt: a mask, its fill (and up to ``params.repairs`` steered repairs)."""
+    from . import fill
+
+    start = time.process_time()
+    shop = workshop(params)
+    rng = random.Random(seed)
+    rules = params.mask_rules()
+    out = Attempt(seed, False)
+    mask, total, _ = search_mask(params.width, params.height, rules, rng, deadline=deadline)
+    for round_ in range(params.repairs + 1):
+        total, _, hard = penalties(mask, rules)
+        out.penalty, out.hard, out.repairs = total, hard, round_
+        if hard:
+            out.message = f"the mask search left {hard} hard violation(s)"
+            break
+        remaining = None if deadline is None else max(0.01, deadline - time.time())
+        result = fill(mask.grid(), shop.lexicon, engine="csp", steps=params.steps,
+                      seconds=remaining, seed=rng.getrandbits(31))
+        out.fill_steps += result.steps
+        if result.filled:
+            letters = result.letters()
+            out.ok = True
+            out.grid = tuple("".join(letters.get((r, c), "#") for c in range(mask.width))
+                             for r in range(mask.height))
+            out.words = [("".join(letters[x] for x in s.cells), s.cells[0][0], s.cells[0][1],
+                          s.direction, s.clue_cell) for s in mask.slots()]
+            out.message = "filled"
+            if shop.phrases is not None:
+                reading = "".join(ch for row in out.grid for ch in row if ch != "#")
+                out.fitting = shop.phrases.fitting(reading)
+            break
+        out.message = f"fill: {result.message}"
+        if deadline is not None and time.time() >= deadline:
+            break
+        if round_ == params.repairs or result.culprit is None:
+            break
+        culprit = next((s for s in mask.grid().slots if s.name == result.culprit), None)
+        if culprit is None:
+            break
+        region = _region(mask, culprit.cells, 1)
+        repair_rules = replace(rules, patience=max(200, 20 * len(region)))
+        mask, _, _ = search_mask(params.width, params.height, repair_rules, rng, start=mask,
+                                 movable=region, deadline=deadline)
+    out.cpu = time.process_time() - start
+    return out
+
+
+# -- finishing a puzzle ------------------------------------------------------------------------
+
+def _choose_phrase(book: PhraseBook, fitting: list[int], used: set[int],
+                   letters: int) -> int | None:
+    """The longest unused fitting phrase using at most a third of the letters (file order
+    on ties)."""
+    best = None
+    for i in fitting:
+        n = len(book[i].letters)
+        if i in used or n > max(letters // 3, 4):
+            continue
+        if best is None or n > len(book[best].letters):
+            best = i
+    return best
+
+
+def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, attempts: int,
+           cpu: float, used: set[int]) -> ArrowPuzzle:
+    """The puzzle of a successful attempt: clues drawn, hidden phrase chosen (and marked
+    used), the independent checker run."""
+    rng = random.Random(f"clues:{seed}")
+    words = []
+    for word, r, c, direction, clue_cell in att.words:
+        clue = None
+        if shop.clues is not None:
+            clue = shop.clues.pick(shop.clue_word.get(word, word), rng)
+        words.append(ArrowWord(word, clue, r, c, direction, tuple(clue_cell)))
+    hidden = None
+    reading_cells = [(r, c) for r, row in enumerate(att.grid) for c, ch in enumerate(row)
+                     if ch != "#"]
+    reading = "".join(att.grid[r][c] for r, c in reading_cells)
+    if shop.phrases is not None:
+        i = _choose_phrase(shop.phrases, att.fitting, used, len(reading))
+        if i is not None:
+            phrase = shop.phrases[i]
+            positions = place_evenly(phrase.letters, reading)
+            assert positions is not None
+            hidden = Hidden(phrase.text, tuple(reading_cells[p] for p in positions))
+            used.add(i)
+    mask = ArrowMask(tuple("".join("#" if ch == "#" else "." for ch in row) for row in att.grid))
+    total, _, hard = penalties(mask, params.mask_rules())
+    puzzle = ArrowPuzzle(att.grid, words, hidden)
+    quality = puzzle.quality()
+    puzzle.stats = {
+        "attempts": attempts,
+        "seconds": round(cpu, 3),
+        "penalties": {"total": total, "hard": hard,
+                      **{k: v for k, v in quality.items() if k != "words"}},
+        "phrases_fit": len(att.fitting) if shop.phrases is not None else None,
+        "seed": att.seed,
+        "repairs": att.repairs,
+        "fill_steps": att.fill_steps,
+        "words": len(words),
+    }
+    problems = puzzle_problems(puzzle.as_json(), words=shop.index.__contains__,
+                               clued=shop.clues is not None, fold_yo=shop.fold_yo)
+    if problems:
+        raise RuntimeError(f"generated puzzle breaks a rule ({len(problems)} problems): "
+                           f"{problems[0]}")
+    return puzzle
+
+
+# -- batches -------------------------------------------------------------------------------------
+
+OnPuzzle = Callable[[int, ArrowPuzzle], None]
+
+
+def generate(params: ArrowParams, *, count: int = 1, seed: int = 0,
+             seconds: float | None = None, workers: int | None = None,
+             max_attempts: int = 200, on_puzzle: OnPuzzle | None = None) -> ArrowResult:
+    """``count`` puzzles; each takes the first successful of at most ``max_attempts``
+    attempts; ``seconds`` bounds the whole run (wall clock)."""
+    from .arrowpool import run_attempts
+
+    check_params(params)
+    if count < 1:
+        raise ArrowError("count must be at least 1")
+    if seconds is not None and seconds <= 0:
+        raise ArrowError("the time budget must be positive")
+    wall = time.monotonic()
+    deadline = None if seconds is None else time.time() + seconds
+    shop = workshop(params)
+    result = ArrowResult([], count)
+    used: set[int] = set()
+
+    def accept(i: int, att: Attempt, attempts: int, cpu: float) -> None:
+        puzzle = finish(params, shop, att, seed=attempt_seed(seed, i, 10**6), attempts=attempts,
+                        cpu=cpu, used=used)
+        result.puzzles.append(puzzle)
+        if on_puzzle is not None:
+            on_puzzle(i, puzzle)
+
+    stats = run_attempts(params, count=count, seed=seed, deadline=deadline, workers=workers,
+                         max_attempts=max_attempts, accept=accept)
+    result.attempts, result.cpu_seconds = stats.attempts, stats.cpu
+    result.wall_seconds = time.monotonic() - wall
+    if len(result.puzzles) < count:
+        why = stats.stop_reason or "attempts exhausted"
+        result.message = f"{len(result.puzzles)} of {count} puzzles finished ({why})"
+    else:
+        result.message = f"{count} puzzle{'s' if count > 1 else ''} finished"
+    return result
+
+
+def arrowword(size: str | tuple[int, int] = (12, 12), *, source: str = "en",
+              index: Index | None = None, fold_yo: bool = False,
+              clues: str | ClueBook = "auto", phrases: str | PhraseBook = "auto",
+              count: int = 1, seed: int = 0, seconds: float | None = None, steps: int = 400,
+              repairs: int = 0, top: int | None = None, workers: int | None = 1,
+              max_attempts: int = 200, on_puzzle: OnPuzzle | None = None) -> ArrowResult:
+    """Arrow-word puzzles of ``size`` (``"12x12"`` or ``(width, height)``).
+
+    Words come from ``index`` (or the dictionary ``source``: a wordfreq language code
+    or a file), clues from ``clues`` (``wordnet``, ``none``, a clue file or a
+    :class:`ClueBook`; ``auto``: WordNet for English, else none), hidden phrases from
+    ``phrases`` (a file, ``none``, a :class:`PhraseBook`, or ``auto``: the shipped
+    file of the language).  ``seconds`` bounds the run, ``steps`` each fill,
+    ``repairs`` lets the filler steer the mask; ``workers`` > 1 runs attempts on a
+    process pool.  The same arguments and seed give the same puzzles.
+    """
+    if isinstance(size, str):
+        parts = size.lower().replace("×", "x").split("x")
+        try:
+            width, height = int(parts[0]), int(parts[-1])
+        except ValueError:
+            raise ArrowError(f"size {size!r}: expected WxH, like 12x12") from None
+    else:
+        width, height = size
+    objects = index is not None or not isinstance(clues, str) or not isinstance(phrases, str)
+    params = ArrowParams(width, height, source=source, fold_yo=fold_yo,
+                         clues=clues if isinstance(clues, str) else "object",
+                         phrases=phrases if isinstance(phrases, str) else "object",
+                         top=top, steps=steps, repairs=repairs,
+                         key=f"objects:{id(index)}:{id(clues)}:{id(phrases)}" if objects else "")
+    check_params(params)
+    if objects:
+        from ..index.store import load_index
+
+        idx = index if index is not None else load_index(source, fold_yo=fold_yo)
+        shop_params = replace(params, clues="none" if not isinstance(clues, str) else clues,
+                              phrases="none" if not isinstance(phrases, str) else phrases)
+        shop = build_workshop(shop_params, idx,
+                              clues=None if isinstance(clues, str) else clues,
+                              phrases=None if isinstance(phrases, str) else phrases)
+        if not isinstance(clues, str):
+            shop.clues = clues
+        register_workshop(params, shop)
+    return generate(params, count=count, seed=seed, seconds=seconds, workers=workers,
+                    max_attempts=max_attempts, on_puzzle=on_puzzle)
