@@ -20,12 +20,14 @@ ask for ``--steer`` repairs of the region around the slot where it failed).
 Then one Russian batch with ``--clues none``.
 
 Usage: nice python scripts/bench_swedish.py [--sizes 8,10,12,15,18] [--attempts 20]
-       [--repeats 3] [--modes plain,steered] [--steer 2] [--steps 400] [--ru-size 12]
+       [--repeats 3] [--modes plain,steered] [--steer 2] [--steps 1000] [--ru-size 12]
+       [--two 60]
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import statistics
 import sys
 import time
@@ -101,8 +103,11 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--modes", default="plain,steered")
     ap.add_argument("--steer", type=int, default=2, help="repairs an attempt in steered mode")
-    ap.add_argument("--steps", type=int, default=400, help="fill step budget a fill")
+    ap.add_argument("--steps", type=int, default=1000, help="fill step budget a fill")
     ap.add_argument("--ru-size", type=int, default=12, help="size of the Russian batch (0: none)")
+    ap.add_argument("--two", type=int, default=None,
+                    help="penalty of a 2-letter word in the mask (default: the generator's, "
+                         "60); higher makes harder masks, where steering can be compared")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     modes = [m for m in args.modes.split(",") if m]
@@ -117,6 +122,8 @@ def main() -> int:
         for mode in modes:
             params = ArrowParams(size, size, steps=args.steps,
                                  repairs=args.steer if mode == "steered" else 0)
+            if args.two is not None:
+                params = replace(params, rules=replace(params.mask_rules(), two=args.two))
             runs = [batch(params, args.attempts, seed) for seed in range(args.repeats)]
             report(mode, size, runs, True)
         s, per_attempt, words, jokes = SEED[size]

@@ -44,8 +44,8 @@ def register(sub) -> None:
     p.add_argument("--top", type=int, default=None, metavar="N",
                    help="use only the N best-ranked usable words (default: every clued "
                         "word; 30000 with --clues none)")
-    p.add_argument("--steps", type=int, default=400, metavar="N",
-                   help="fill step budget of one attempt (default 400)")
+    p.add_argument("--steps", type=int, default=1000, metavar="N",
+                   help="fill step budget of one attempt (default 1000)")
     p.add_argument("--repairs", type=int, default=0, metavar="N",
                    help="mask repairs the filler may ask for within one attempt (default 0)")
     p.add_argument("--attempts", type=int, default=200, metavar="N",
@@ -133,12 +133,12 @@ def run(args: argparse.Namespace) -> int:
             if i:
                 print()
             print(f"# puzzle {i + 1}: {puzzle.width}x{puzzle.height}, "
-                  f"{len(puzzle.words)} words, {puzzle.stats['attempts']} attempt(s), "
+                  f"{len(puzzle.words)} words, attempt {puzzle.stats['attempts']}, "
                   f"{puzzle.stats['seconds']:.2f} s CPU")
             print(puzzle.text(), end="", flush=True)
 
     result = generate(params, count=args.count, seed=args.seed, seconds=args.time,
                       workers=args.workers, max_attempts=args.attempts, on_puzzle=emit)
-    log.info("%s: %d attempts, %.1f s CPU, %.1f s", result.message, result.attempts,
-             result.cpu_seconds, result.wall_seconds)
+    log.info("%s: %d attempt%s, %.1f s CPU, %.1f s", result.message, result.attempts,
+             "s" if result.attempts != 1 else "", result.cpu_seconds, result.wall_seconds)
     return 0 if result.complete else 3

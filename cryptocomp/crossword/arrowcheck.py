@@ -11,8 +11,9 @@ solution), shares no code with the generator, and tests every hard rule
    cell, its direction and the clue cell right before it;
 5. the letter cells form one connected region;
 6. every word is in the word source, no word appears twice, every word has a clue
-   (unless the puzzle was made for the author's own clues) and no clue contains its
-   answer (no clue token starts with the answer or is found inside it);
+   (unless the puzzle was made for the author's own clues) and no clue gives its answer
+   away (no word of the clue starts with the answer, the answer does not start with a
+   clue word of 3+ letters, and an answer of 4+ letters is not written inside the clue);
 7. the hidden solution, when there is one, sits in letter cells in reading order
    and spells the phrase's letters.
 

@@ -38,36 +38,49 @@ def _text_width(text: str, size: float) -> float:
 
 
 def _split_long(word: str, width: float, size: float) -> list[str]:
-    """A word too wide for a line, cut into hyphenated pieces."""
-    parts, cur = [], ""
-    for ch in word:
-        if cur and _text_width(cur + ch + "-", size) > width:
-            parts.append(cur + "-")
-            cur = ch
-        else:
-            cur += ch
-    parts.append(cur)
+    """A word too wide for a line, cut into hyphenated pieces of at least 3 letters."""
+    parts, rest = [], word
+    while _text_width(rest, size) > width and len(rest) >= 6:
+        cut = 3
+        while cut + 1 <= len(rest) - 3 and _text_width(rest[:cut + 1] + "-", size) <= width:
+            cut += 1
+        parts.append(rest[:cut] + "-")
+        rest = rest[cut:]
+    parts.append(rest)
     return parts
 
 
+def _wrap(text: str, width: float, size: float, hyphenate: bool) -> list[str] | None:
+    """Greedy lines of ``text`` at ``size``; None when a word is too wide and may not be cut."""
+    lines: list[str] = []
+    for word in text.split():
+        pieces = [word]
+        if _text_width(word, size) > width:
+            if not hyphenate:
+                return None
+            pieces = _split_long(word, width, size)
+        for piece in pieces:
+            if lines and not lines[-1].endswith("-") \
+                    and _text_width(lines[-1] + " " + piece, size) <= width:
+                lines[-1] += " " + piece
+            else:
+                lines.append(piece)
+    return lines
+
+
 def wrap_clue(text: str, width: float, height: float, *, largest: float = 11.0,
-              smallest: float = 5.0) -> tuple[float, list[str]]:
-    """(font size, lines): the largest size at which ``text`` wraps into the box."""
-    size = largest
-    while True:
-        lines: list[str] = []
-        for word in text.split():
-            pieces = (_split_long(word, width, size) if _text_width(word, size) > width
-                      else [word])
-            for piece in pieces:
-                if lines and _text_width(lines[-1] + " " + piece, size) <= width \
-                        and not lines[-1].endswith("-"):
-                    lines[-1] += " " + piece
-                else:
-                    lines.append(piece)
-        if len(lines) * size * 1.08 <= height or size <= smallest:
-            return size, lines
-        size = round(size - 0.5, 2)
+              smallest: float = 6.0) -> tuple[float, list[str]]:
+    """(font size, lines): the largest size at which ``text`` wraps into the box with whole
+    words; failing that, hyphenated words (pieces of 3+ letters) at the largest size that
+    fits; at worst the smallest size."""
+    for hyphenate in (False, True):
+        size = largest
+        while size >= smallest:
+            lines = _wrap(text, width, size, hyphenate)
+            if lines is not None and len(lines) * size * 1.08 <= height:
+                return size, lines
+            size = round(size - 0.5, 2)
+    return smallest, _wrap(text, width, smallest, True) or [text]
 
 
 def _clue_text(x: float, y: float, w: float, h: float, text: str) -> list[str]:

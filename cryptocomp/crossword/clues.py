@@ -183,8 +183,10 @@ def parse_clue_list(text: str, source: str = "clue file") -> ClueBook:
     return ClueBook({w: (len(c), c) for w, c in entries.items()}, source=source, ranked=False)
 
 
-def parse_compact(text: str, source: str = "clue file") -> ClueBook:
-    """A :class:`ClueBook` from the compact format (see the module docstring)."""
+def parse_compact(text: str, source: str = "clue file", *, trusted: bool = False) -> ClueBook:
+    """A :class:`ClueBook` from the compact format (see the module docstring).  Clues that
+    give their answer away are dropped, unless the file is ``trusted`` (the shipped one,
+    screened when it was built and checked by the tests)."""
     lines = text.splitlines()
     head = lines[0].split("\t") if lines else []
     if len(head) < 2 or head[0] != CLUE_MAGIC:
@@ -202,8 +204,8 @@ def parse_compact(text: str, source: str = "clue file") -> ClueBook:
                 continue
             raise ClueError(f"{source}, line {n}: expected 'word<TAB>senses<TAB>clue...' "
                             f"(word in lower case letters)")
-        # a built file's clues were screened when it was written; pick() screens again
-        clues = [c for c in parts[2:] if c.strip() and len(c) <= MAX_CLUE]
+        clues = [c for c in parts[2:] if c.strip() and len(c) <= MAX_CLUE
+                 and (trusted or not clue_contains(c, word))]
         if clues:
             entries[word] = (int(parts[1]), clues)
     if not entries:
@@ -227,7 +229,7 @@ def load_clues(spec: str | Path) -> ClueBook:
         if not WORDNET_PATH.is_file():
             raise ClueError(f"the WordNet clue file is missing ({WORDNET_PATH}); rebuild it "
                             f"with scripts/build_wordnet_clues.py")
-        return parse_compact(_text_of(WORDNET_PATH, "clue file"), "WordNet 3.0")
+        return parse_compact(_text_of(WORDNET_PATH, "clue file"), "WordNet 3.0", trusted=True)
     text = _text_of(spec, "clue file")
     if text.startswith(CLUE_MAGIC):
         return parse_compact(text, str(spec))
