@@ -187,7 +187,8 @@ def build(wn: Path, max_clue: int) -> tuple[list[tuple[str, int, list[str]]], in
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--wordnet", default="/usr/share/wordnet", help="WordNet 3.0 dict directory")
-    ap.add_argument("--out", default=str(ROOT / "cryptocomp" / "data" / "clues" / "wordnet-en.tsv.gz"))
+    ap.add_argument("--out", default=str(ROOT / "cryptocomp" / "data" / "clues"
+                                         / "wordnet-en.tsv.gz"))
     ap.add_argument("--max-clue", type=int, default=40, help="longest clue kept (characters)")
     args = ap.parse_args()
     rows, candidates = build(Path(args.wordnet), args.max_clue)

@@ -15,6 +15,7 @@ from cryptocomp.crossword.clues import (CLUE_MAGIC, ClueError, clue_contains, lo
 from cryptocomp.crossword.phrases import (PhraseError, fits, parse_phrases, phrase_letters,
                                           place_evenly, read_phrases, shipped_phrases,
                                           spread_cost)
+from cryptocomp.index.alphabet import ALPHABETS
 
 
 # -- phrases -------------------------------------------------------------------------------
@@ -70,8 +71,8 @@ def test_phrase_file_parsing(tmp_path):
 
 
 def test_shipped_phrase_files():
-    en = read_phrases(shipped_phrases("en"), alphabet="abcdefghijklmnopqrstuvwxyz")
-    ru = read_phrases(shipped_phrases("ru"), alphabet="абвгдеёжзийклмнопрстуфхцчшщъыьэюя")
+    en = read_phrases(shipped_phrases("en"), alphabet=ALPHABETS["en"])
+    ru = read_phrases(shipped_phrases("ru"), alphabet=ALPHABETS["ru"])
     assert len(en) >= 300 and len(ru) >= 250
     assert shipped_phrases("xx") is None
     assert phrase_letters("Don't stop!") == "dontstop"

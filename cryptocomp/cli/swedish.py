@@ -46,8 +46,9 @@ def register(sub) -> None:
                         "word; 30000 with --clues none)")
     p.add_argument("--steps", type=int, default=1000, metavar="N",
                    help="fill step budget of one attempt (default 1000)")
-    p.add_argument("--repairs", type=int, default=0, metavar="N",
-                   help="mask repairs the filler may ask for within one attempt (default 0)")
+    p.add_argument("--repairs", type=int, default=2, metavar="N",
+                   help="mask repairs the filler may ask for within one attempt (default 2; "
+                        "0: a new mask after every failed fill)")
     p.add_argument("--attempts", type=int, default=200, metavar="N",
                    help="attempts a puzzle at most (default 200)")
     p.add_argument("--workers", type=int, default=None, metavar="N",

@@ -61,7 +61,7 @@ class ArrowParams:
     phrases: str = "auto"  # a phrase file | none | auto (the shipped one for the language)
     top: int | None = None  # only the N best-ranked usable words
     steps: int = 1000  # fill step budget (words and letters placed) per fill
-    repairs: int = 0  # mask repairs the filler may ask for within one attempt
+    repairs: int = 2  # mask repairs the filler may ask for in one attempt (README: measured)
     rules: MaskRules | None = None  # None: rules_for(width, height)
     key: str = ""  # names resources registered in-process (API calls with objects)
 
@@ -367,7 +367,7 @@ def arrowword(size: str | tuple[int, int] = (12, 12), *, source: str = "en",
               index: Index | None = None, fold_yo: bool = False,
               clues: str | ClueBook = "auto", phrases: str | PhraseBook = "auto",
               count: int = 1, seed: int = 0, seconds: float | None = None, steps: int = 1000,
-              repairs: int = 0, top: int | None = None, workers: int | None = 1,
+              repairs: int = 2, top: int | None = None, workers: int | None = 1,
               max_attempts: int = 200, on_puzzle: OnPuzzle | None = None) -> ArrowResult:
     """Arrow-word puzzles of ``size`` (``"12x12"`` or ``(width, height)``).
 

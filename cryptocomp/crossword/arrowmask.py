@@ -8,18 +8,20 @@ down).  The words are the maximal runs of letter cells across and down.
 Penalties (weights in :class:`MaskRules`; a penalty is attributed to cells so
 that half of the moves can go where it hurts most):
 
-========================  ====================  ==========================================
-rule                      kind                  charged to
-========================  ====================  ==========================================
-letter in no across word  hard (``hard``)       the letter (its across run has 1 letter)
-letter in no down word    hard (``hard``)       the letter (its down run has 1 letter)
-word longer than allowed  hard, per extra letter the word's letters
-letter off the main area  hard (``hard``)       each letter outside the largest region
-two-letter word           soft (``two``)        its letters
-long word (``long_from``)  soft, per letter over  its letters
-clue cell defining none   soft (``dead``)       the clue cell (never the top-left corner)
-crowded clue cells        soft (``crowd``)      each 2 x 2 block of clue cells
-========================  ====================  ==========================================
+=========================  =========================  ======================================
+rule                       kind                       charged to
+=========================  =========================  ======================================
+letter in no across word   hard (``hard``)            the letter (its across run has 1 letter)
+letter in no down word     hard (``hard``)            the letter (its down run has 1 letter)
+word over ``max_len``      hard, per extra letter     the word's letters
+letter in the frame        hard (``hard``)            the letter (it has no clue cell before)
+letter off the main area   hard (``hard``)            each letter outside the largest region
+two-letter word            soft (``two``)             its letters
+long word                  soft, ``long_weight`` a    its letters
+                           letter from ``long_from``
+clue cell defining none    soft (``dead``)            the clue cell (not the top-left corner)
+crowded clue cells         soft (``crowd``)           each 2 x 2 block of clue cells
+=========================  =========================  ======================================
 
 The first row and column are clue cells (a word needs a clue cell before it)
 and never change.  Search: start with ``density`` of the inner cells as clue

@@ -121,7 +121,7 @@ class ArrowPuzzle:
                     cells.append(f"{n:>3}" if n else "  #")
                 else:
                     cells.append(f" {ch.upper()}{'*' if (r, c) in marked else ' '}")
-            lines.append("".join(cells))
+            lines.append("".join(cells).rstrip())
         if self.hidden:
             lines.append(f"hidden solution (* cells, in reading order): {self.hidden.phrase}")
         for w in sorted(self.words, key=lambda w: (numbers[w.clue_cell], w.direction)):
