@@ -93,7 +93,7 @@ def _check_writable(path: str | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..crossword.arrowgenerator import generate
+    from ..crossword.arrowbatch import generate
 
     width, height = parse_size(args.size)
     for name in ("count", "attempts", "steps"):

@@ -14,7 +14,8 @@ from __future__ import annotations
 import logging
 
 from ..index.index import Index
-from .arrowgenerator import ArrowError, arrowword
+from .arrowbatch import arrowword
+from .arrowgenerator import ArrowError
 from .arrowpuzzle import ArrowPuzzle, ArrowResult
 from .csp import Budget, Problem, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text, read_grid

@@ -1,4 +1,4 @@
-"""Arrow-word generation: mask, fill, clues and hidden solution (seed 001).
+"""Arrow-word generation: one attempt (mask and fill) and the finished puzzle (seed 001).
 
 One *attempt* is a plain function of ``(params, seed)``: :func:`attempt` searches
 a mask, fills it with the crossword engine (clued words only, commoner words and
@@ -8,11 +8,9 @@ out of candidates is drawn again and the fill retried.  The heavy, read-only
 resources (dictionary, clues, phrases) are loaded once per process by
 :func:`workshop`, so a batch layer can call :func:`attempt` anywhere.
 
-:func:`generate` makes a batch: attempts run on a local process pool; puzzle i
-takes the successful attempt with the lowest attempt number k, so a fixed seed
-gives identical puzzles whatever the scheduling.  Clues are drawn and hidden
-phrases chosen in batch order (each phrase at most once a batch), and every
-puzzle is re-checked by :mod:`.arrowcheck` before it is returned.
+:func:`finish` turns a successful attempt into a puzzle: clues drawn, the hidden
+phrase chosen (each phrase at most once a batch), and the puzzle re-checked by
+:mod:`.arrowcheck`.  Batches: :mod:`.arrowbatch`.
 """
 
 from __future__ import annotations
@@ -22,19 +20,20 @@ import math
 import random
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
 from ..errors import CryptocompError
 from ..index.index import Index
+from ..index.store import load_index
 from .arrowcheck import puzzle_problems
 from .arrowmask import ArrowMask, MaskRules, penalties, search_mask
-from .arrowpuzzle import ArrowPuzzle, ArrowResult, ArrowWord, Hidden
+from .arrowpuzzle import ArrowPuzzle, ArrowWord, Hidden
 from .clues import ClueBook, load_clues
 from .lexicon import Lexicon
 from .phrases import PhraseBook, place_evenly, read_phrases, shipped_phrases
 
-__all__ = ["arrowword", "ArrowParams", "ArrowError", "Attempt", "Workshop", "attempt", "workshop",
-           "register_workshop", "finish", "generate", "attempt_seed", "MIN_SIDE", "MAX_SIDE"]
+__all__ = ["ArrowParams", "ArrowError", "Attempt", "Workshop", "attempt", "workshop",
+           "register_workshop", "build_workshop", "check_params", "finish", "attempt_seed",
+           "MIN_SIDE", "MAX_SIDE"]
 
 log = logging.getLogger(__name__)
 
@@ -116,8 +115,6 @@ def workshop(params: ArrowParams) -> Workshop:
     if got is None:
         if params.key:
             raise ArrowError("the resources of this call were not registered in this process")
-        from ..index.store import load_index
-
         got = build_workshop(params, load_index(params.source, fold_yo=params.fold_yo))
         _WORKSHOPS[key] = got
     return got
@@ -213,6 +210,8 @@ def _region(mask: ArrowMask, cells: tuple, radius: int) -> list[tuple[int, int]]
 
 def attempt(params: ArrowParams, seed: int, deadline: float | None = None) -> Attempt:
     """One attempt: a mask, its fill (and up to ``params.repairs`` steered repairs)."""
+    # the engine's one public entry point lives in the package's __init__, which imports
+    # this module: take it at call time
     from . import fill
 
     start = time.process_time()
@@ -319,92 +318,3 @@ def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, atte
         raise RuntimeError(f"generated puzzle breaks a rule ({len(problems)} problems): "
                            f"{problems[0]}")
     return puzzle
-
-
-# -- batches -------------------------------------------------------------------------------------
-
-OnPuzzle = Callable[[int, ArrowPuzzle], None]
-
-
-def generate(params: ArrowParams, *, count: int = 1, seed: int = 0,
-             seconds: float | None = None, workers: int | None = None,
-             max_attempts: int = 200, on_puzzle: OnPuzzle | None = None) -> ArrowResult:
-    """``count`` puzzles; each takes the first successful of at most ``max_attempts``
-    attempts; ``seconds`` bounds the whole run (wall clock)."""
-    from .arrowpool import run_attempts
-
-    check_params(params)
-    if count < 1:
-        raise ArrowError("count must be at least 1")
-    if seconds is not None and seconds <= 0:
-        raise ArrowError("the time budget must be positive")
-    wall = time.monotonic()
-    deadline = None if seconds is None else time.time() + seconds
-    shop = workshop(params)
-    result = ArrowResult([], count)
-    used: set[int] = set()
-
-    def accept(i: int, att: Attempt, attempts: int, cpu: float) -> None:
-        puzzle = finish(params, shop, att, seed=attempt_seed(seed, i, 10**6), attempts=attempts,
-                        cpu=cpu, used=used)
-        result.puzzles.append(puzzle)
-        if on_puzzle is not None:
-            on_puzzle(i, puzzle)
-
-    stats = run_attempts(params, count=count, seed=seed, deadline=deadline, workers=workers,
-                         max_attempts=max_attempts, accept=accept)
-    result.attempts, result.cpu_seconds = stats.attempts, stats.cpu
-    result.wall_seconds = time.monotonic() - wall
-    if len(result.puzzles) < count:
-        why = stats.stop_reason or "attempts exhausted"
-        result.message = f"{len(result.puzzles)} of {count} puzzles finished ({why})"
-    else:
-        result.message = f"{count} puzzle{'s' if count > 1 else ''} finished"
-    return result
-
-
-def arrowword(size: str | tuple[int, int] = (12, 12), *, source: str = "en",
-              index: Index | None = None, fold_yo: bool = False,
-              clues: str | ClueBook = "auto", phrases: str | PhraseBook = "auto",
-              count: int = 1, seed: int = 0, seconds: float | None = None, steps: int = 1000,
-              repairs: int = 2, top: int | None = None, workers: int | None = 1,
-              max_attempts: int = 200, on_puzzle: OnPuzzle | None = None) -> ArrowResult:
-    """Arrow-word puzzles of ``size`` (``"12x12"`` or ``(width, height)``).
-
-    Words come from ``index`` (or the dictionary ``source``: a wordfreq language code
-    or a file), clues from ``clues`` (``wordnet``, ``none``, a clue file or a
-    :class:`ClueBook`; ``auto``: WordNet for English, else none), hidden phrases from
-    ``phrases`` (a file, ``none``, a :class:`PhraseBook`, or ``auto``: the shipped
-    file of the language).  ``seconds`` bounds the run, ``steps`` each fill,
-    ``repairs`` lets the filler steer the mask; ``workers`` > 1 runs attempts on a
-    process pool.  The same arguments and seed give the same puzzles.
-    """
-    if isinstance(size, str):
-        parts = size.lower().replace("×", "x").split("x")
-        try:
-            width, height = int(parts[0]), int(parts[-1])
-        except ValueError:
-            raise ArrowError(f"size {size!r}: expected WxH, like 12x12") from None
-    else:
-        width, height = size
-    objects = index is not None or not isinstance(clues, str) or not isinstance(phrases, str)
-    params = ArrowParams(width, height, source=source, fold_yo=fold_yo,
-                         clues=clues if isinstance(clues, str) else "object",
-                         phrases=phrases if isinstance(phrases, str) else "object",
-                         top=top, steps=steps, repairs=repairs,
-                         key=f"objects:{id(index)}:{id(clues)}:{id(phrases)}" if objects else "")
-    check_params(params)
-    if objects:
-        from ..index.store import load_index
-
-        idx = index if index is not None else load_index(source, fold_yo=fold_yo)
-        shop_params = replace(params, clues="none" if not isinstance(clues, str) else clues,
-                              phrases="none" if not isinstance(phrases, str) else phrases)
-        shop = build_workshop(shop_params, idx,
-                              clues=None if isinstance(clues, str) else clues,
-                              phrases=None if isinstance(phrases, str) else phrases)
-        if not isinstance(clues, str):
-            shop.clues = clues
-        register_workshop(params, shop)
-    return generate(params, count=count, seed=seed, seconds=seconds, workers=workers,
-                    max_attempts=max_attempts, on_puzzle=on_puzzle)

@@ -1,4 +1,4 @@
-"""Running arrow-word attempts: in this process, or on a local process pool.
+"""Arrow-word batches: attempts in this process or on a local process pool, and the API.
 
 Attempt ``k`` of puzzle ``i`` has its own seed (:func:`.arrowgenerator.attempt_seed`);
 puzzle ``i`` takes its successful attempt with the lowest ``k``, decided only when
@@ -15,12 +15,18 @@ import os
 import queue
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
-from .arrowgenerator import ArrowParams, Attempt, attempt, attempt_seed
+from ..index.index import Index
+from ..index.store import load_index
+from .arrowgenerator import (ArrowError, ArrowParams, Attempt, attempt, attempt_seed,
+                             build_workshop, check_params, finish, register_workshop, workshop)
+from .arrowpuzzle import ArrowPuzzle, ArrowResult
+from .clues import ClueBook
+from .phrases import PhraseBook
 
-__all__ = ["run_attempts", "PoolStats"]
+__all__ = ["arrowword", "generate", "run_attempts", "PoolStats"]
 
 log = logging.getLogger(__name__)
 
@@ -163,3 +169,86 @@ def run_attempts(params: ArrowParams, *, count: int, seed: int, deadline: float 
         pool.terminate()
         pool.join()
     return stats
+
+
+# -- batches and the API ----------------------------------------------------------------------
+
+OnPuzzle = Callable[[int, ArrowPuzzle], None]
+
+
+def generate(params: ArrowParams, *, count: int = 1, seed: int = 0,
+             seconds: float | None = None, workers: int | None = None,
+             max_attempts: int = 200, on_puzzle: OnPuzzle | None = None) -> ArrowResult:
+    """``count`` puzzles; each takes the first successful of at most ``max_attempts``
+    attempts; ``seconds`` bounds the whole run (wall clock)."""
+    check_params(params)
+    if count < 1:
+        raise ArrowError("count must be at least 1")
+    if seconds is not None and seconds <= 0:
+        raise ArrowError("the time budget must be positive")
+    wall = time.monotonic()
+    deadline = None if seconds is None else time.time() + seconds
+    shop = workshop(params)
+    result = ArrowResult([], count)
+    used: set[int] = set()
+
+    def accept(i: int, att: Attempt, attempts: int, cpu: float) -> None:
+        puzzle = finish(params, shop, att, seed=attempt_seed(seed, i, 10**6), attempts=attempts,
+                        cpu=cpu, used=used)
+        result.puzzles.append(puzzle)
+        if on_puzzle is not None:
+            on_puzzle(i, puzzle)
+
+    stats = run_attempts(params, count=count, seed=seed, deadline=deadline, workers=workers,
+                         max_attempts=max_attempts, accept=accept)
+    result.attempts, result.cpu_seconds = stats.attempts, stats.cpu
+    result.wall_seconds = time.monotonic() - wall
+    if len(result.puzzles) < count:
+        why = stats.stop_reason or "attempts exhausted"
+        result.message = f"{len(result.puzzles)} of {count} puzzles finished ({why})"
+    else:
+        result.message = f"{count} puzzle{'s' if count > 1 else ''} finished"
+    return result
+
+
+def arrowword(size: str | tuple[int, int] = (12, 12), *, source: str = "en",
+              index: Index | None = None, fold_yo: bool = False,
+              clues: str | ClueBook = "auto", phrases: str | PhraseBook = "auto",
+              count: int = 1, seed: int = 0, seconds: float | None = None, steps: int = 1000,
+              repairs: int = 2, top: int | None = None, workers: int | None = 1,
+              max_attempts: int = 200, on_puzzle: OnPuzzle | None = None) -> ArrowResult:
+    """Arrow-word puzzles of ``size`` (``"12x12"`` or ``(width, height)``).
+
+    Words come from ``index`` (or the dictionary ``source``: a wordfreq language code
+    or a file), clues from ``clues`` (``wordnet``, ``none``, a clue file or a
+    :class:`ClueBook`; ``auto``: WordNet for English, else none), hidden phrases from
+    ``phrases`` (a file, ``none``, a :class:`PhraseBook`, or ``auto``: the shipped
+    file of the language).  ``seconds`` bounds the run, ``steps`` each fill,
+    ``repairs`` lets the filler steer the mask; ``workers`` > 1 runs attempts on a
+    process pool.  The same arguments and seed give the same puzzles.
+    """
+    if isinstance(size, str):
+        parts = size.lower().replace("×", "x").split("x")
+        try:
+            width, height = int(parts[0]), int(parts[-1])
+        except ValueError:
+            raise ArrowError(f"size {size!r}: expected WxH, like 12x12") from None
+    else:
+        width, height = size
+    objects = index is not None or not isinstance(clues, str) or not isinstance(phrases, str)
+    params = ArrowParams(width, height, source=source, fold_yo=fold_yo,
+                         clues=clues if isinstance(clues, str) else "object",
+                         phrases=phrases if isinstance(phrases, str) else "object",
+                         top=top, steps=steps, repairs=repairs,
+                         key=f"objects:{id(index)}:{id(clues)}:{id(phrases)}" if objects else "")
+    check_params(params)
+    if objects:
+        idx = index if index is not None else load_index(source, fold_yo=fold_yo)
+        shop_params = replace(params, clues="none" if not isinstance(clues, str) else clues,
+                              phrases="none" if not isinstance(phrases, str) else phrases)
+        shop = build_workshop(shop_params, idx,
+                              clues=None if isinstance(clues, str) else clues,
+                              phrases=None if isinstance(phrases, str) else phrases)
+        register_workshop(params, shop)
+    return generate(params, count=count, seed=seed, seconds=seconds, workers=workers,
+                    max_attempts=max_attempts, on_puzzle=on_puzzle)
