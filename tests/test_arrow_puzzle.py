@@ -16,7 +16,7 @@ from cryptocomp.crossword.arrowcheck import puzzle_problems, puzzle_quality
 from cryptocomp.crossword.arrowgenerator import (ArrowError, ArrowParams, attempt, build_workshop,
                                                  register_workshop)
 from cryptocomp.crossword.arrowsvg import arrow_svg, wrap_clue
-from cryptocomp.crossword.clues import ClueError, load_clues
+from cryptocomp.crossword.clues import ClueError, load_clues, parse_clue_list
 from cryptocomp.crossword.phrases import PhraseError, parse_phrases
 
 _CYRILLIC = dict(zip("abcdefghijklmnopqrstuvwxyz", "абвгдежзийклмнопрстуфхцчшщ"))
@@ -227,3 +227,27 @@ def test_budget_stops_the_run(english, book):
                        seconds=1.0, steps=5)
     assert not result.complete and "time budget" in result.message
     assert result.wall_seconds < 1.0 * 1.1 + 1
+
+
+def test_clue_file_in_another_alphabet(cyrillic, book):
+    """A word<TAB>clue file for a Cyrillic word list: every word gets one of its clues."""
+    lines = []
+    for w in book:
+        if len(w) <= 8:
+            cyr = "".join(_CYRILLIC[ch] for ch in w)
+            lines += [f"{cyr}\t{c}" for c in book.clues(w)[:2]]
+    clue_book = parse_clue_list("\n".join(lines))
+    p = arrowword((8, 8), index=cyrillic, clues=clue_book, phrases="none", seed=4).puzzle
+    doc = _check(p, cyrillic)
+    for w in doc["words"]:
+        assert w["clue"] in [c[:1].upper() + c[1:] for c in clue_book.clues(w["word"])]
+
+
+def test_yo_is_folded_for_a_folded_dictionary():
+    index = Index.from_counts({"елка": 5, "мед": 3}, params={"lang": "ru", "fold_yo": True})
+    clue_book = parse_clue_list("ёлка\tДерево\nмёд\tСладость\nмед\tЛекарство от пчёл\n")
+    shop = build_workshop(ArrowParams(8, 8, phrases="none"), index, clues=clue_book)
+    assert sorted(shop.index.words) == ["елка", "мед"]
+    assert shop.clue_word["елка"] == "ёлка"
+    phrases = parse_phrases("Ёлка на горке\n", fold_yo=True)
+    assert phrases[0].letters == "елканагорке"
