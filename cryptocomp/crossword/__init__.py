@@ -11,12 +11,11 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
+from typing import TYPE_CHECKING
 
 from ..index.index import Index
-from .arrowbatch import arrowword
-from .arrowgenerator import ArrowError
-from .arrowpuzzle import ArrowPuzzle, ArrowResult
 from .csp import Budget, Problem, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text, read_grid
 from .lexicon import Lexicon
@@ -27,6 +26,25 @@ __all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "Budget
            "FILLED", "NO_FILL", "BUDGET", "arrowword", "ArrowPuzzle", "ArrowResult", "ArrowError"]
 
 log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:
+    from .arrowbatch import arrowword
+    from .arrowgenerator import ArrowError
+    from .arrowpuzzle import ArrowPuzzle, ArrowResult
+
+# the arrow-word generator is imported on first use (PEP 562): `fill` and `square` need not
+# pay for it, and its modules may import `fill` from this package
+_ARROW = {"arrowword": "arrowbatch", "ArrowError": "arrowgenerator",
+          "ArrowPuzzle": "arrowpuzzle", "ArrowResult": "arrowpuzzle"}
+
+
+def __getattr__(name: str):
+    home = _ARROW.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
 
 ENGINES = ("csp", "sat", "auto")
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from ..errors import CryptocompError
 from ..index.index import Index
 from ..index.store import load_index
+from . import fill  # the engine's public entry point (the package imports this module lazily)
 from .arrowcheck import puzzle_problems
 from .arrowmask import ArrowMask, MaskRules, penalties, search_mask
 from .arrowpuzzle import ArrowPuzzle, ArrowWord, Hidden
@@ -210,10 +211,6 @@ def _region(mask: ArrowMask, cells: tuple, radius: int) -> list[tuple[int, int]]
 
 def attempt(params: ArrowParams, seed: int, deadline: float | None = None) -> Attempt:
     """One attempt: a mask, its fill (and up to ``params.repairs`` steered repairs)."""
-    # the engine's one public entry point lives in the package's __init__, which imports
-    # this module: take it at call time
-    from . import fill
-
     start = time.process_time()
     shop = workshop(params)
     rng = random.Random(seed)
