@@ -179,3 +179,10 @@ def test_fuzz_clue_files(lines):
             except KeyError:
                 continue
             assert not clue_contains(clue, w)
+
+
+def test_pick_avoids_clues_printed_already():
+    book = parse_clue_list("in\tLinear unit\nin\tInside\nlea\tLinear unit\nlea\tMeadow\n")
+    assert book.pick("lea", avoid={"Linear unit"}) == "Meadow"
+    only = parse_clue_list("lea\tLinear unit\n")
+    assert only.pick("lea", avoid={"Linear unit"}) == "Linear unit"  # no other: repeated

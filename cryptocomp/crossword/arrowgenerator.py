@@ -277,10 +277,12 @@ def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, atte
     used), the independent checker run."""
     rng = random.Random(f"clues:{seed}")
     words = []
+    printed: set[str] = set()  # one clue printed twice in a puzzle would confuse
     for word, r, c, direction, clue_cell in att.words:
         clue = None
         if shop.clues is not None:
-            clue = shop.clues.pick(shop.clue_word.get(word, word), rng)
+            clue = shop.clues.pick(shop.clue_word.get(word, word), rng, avoid=printed)
+            printed.add(clue)
         words.append(ArrowWord(word, clue, r, c, direction, tuple(clue_cell)))
     hidden = None
     reading_cells = [(r, c) for r, row in enumerate(att.grid) for c, ch in enumerate(row)

@@ -35,7 +35,7 @@ import re
 import unicodedata
 import zlib
 from pathlib import Path
-from typing import Iterator
+from typing import Collection, Iterator
 
 from ..index.alphabet import normalize
 from ..errors import CryptocompError
@@ -112,15 +112,18 @@ class ClueBook:
         e = self._entries.get(word)
         return e[1] if e else ()
 
-    def pick(self, word: Word, rng: random.Random | None = None, *, fit: int = 40) -> Clue:
+    def pick(self, word: Word, rng: random.Random | None = None, *, fit: int = 40,
+             avoid: Collection[Clue] = ()) -> Clue:
         """The clue to print: the best one of at most ``fit`` characters (a drawn one for an
-        unranked book), else the shortest; KeyError when the word has none."""
+        unranked book), else the shortest; clues in ``avoid`` (printed already) only when
+        there is no other.  KeyError when the word has none."""
         clues = [c for c in self._entries[word][1] if not clue_contains(c, word)]
         if not clues:
             raise KeyError(word)
-        short = [c for c in clues if len(c) <= fit] or [min(clues, key=len)]
+        fresh = [c for c in clues if _printed(c) not in avoid] or clues
+        short = [c for c in fresh if len(c) <= fit] or [min(fresh, key=len)]
         clue = short[0] if self.ranked or rng is None else rng.choice(short)
-        return clue[:1].upper() + clue[1:]
+        return _printed(clue)
 
     def _check(self) -> None:
         """Invariants: normalised words, positive senses, clues non-empty and not giving the
@@ -131,6 +134,11 @@ class ClueBook:
             for c in clues:
                 assert c.strip() and "\t" not in c and "\n" not in c
                 assert not clue_contains(c, word), (word, c)
+
+
+def _printed(clue: Clue) -> Clue:
+    """A clue as printed: first letter in upper case."""
+    return clue[:1].upper() + clue[1:]
 
 
 def _text_of(path: str | Path, what: str) -> str:
