@@ -251,3 +251,12 @@ def test_yo_is_folded_for_a_folded_dictionary():
     assert shop.clue_word["елка"] == "ёлка"
     phrases = parse_phrases("Ёлка на горке\n", fold_yo=True)
     assert phrases[0].letters == "елканагорке"
+
+
+def test_svg_solution_of_an_unclued_puzzle_lists_the_answers(cyrillic):
+    p = arrowword((8, 8), index=cyrillic, clues="none", phrases="none", seed=6).puzzle
+    svg = arrow_svg(p, solution=True)
+    ET.fromstring(svg)
+    for w in p.words:
+        assert f" {w.word.upper()}</text>" in svg
+    assert f" {p.words[0].word.upper()}</text>" not in arrow_svg(p)

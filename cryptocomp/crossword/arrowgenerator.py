@@ -41,7 +41,8 @@ log = logging.getLogger(__name__)
 MIN_SIDE = 5
 MAX_SIDE = 32
 _CLUES_NONE_TOP = 30_000  # words used without a clue source: the commonest of the dictionary
-# without clues, words of these languages need a vowel: it keeps out abbreviations (сс, вкл)
+# without clues, words of these languages need a vowel: it keeps out abbreviations (сс, вкл);
+# words of one repeated letter (ааа) are out in every language
 _VOWELS = {"en": frozenset("aeiouy"), "ru": frozenset("аеёиоуыэюя")}
 
 
@@ -156,7 +157,8 @@ def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = N
         for i, w in enumerate(index.words):
             if len(counts) >= limit:
                 break
-            if len(w) >= 2 and w.isalpha() and (vowels is None or not vowels.isdisjoint(w)):
+            if len(w) >= 2 and w.isalpha() and len(set(w)) > 1 \
+                    and (vowels is None or not vowels.isdisjoint(w)):
                 counts[w] = index.counts[i] + 1
     usable = {w: c for w, c in counts.items() if w.isalpha()}
     if limit is not None and len(usable) > limit:

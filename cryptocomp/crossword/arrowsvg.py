@@ -124,7 +124,14 @@ def arrow_svg(puzzle: ArrowPuzzle, *, solution: bool = False, cell: float = _CEL
     box_rows = (max(r for r, _ in boxes) + 1) if boxes else 0
     head = 24.0 if title else 0.0
     grid_top = margin + head
-    total_h = grid_top + h * cell + (box_rows * box * 1.25 + 24 if box_rows else 0) + margin
+    boxes_h = box_rows * box * 1.25 + 24 if box_rows else 0
+    # an unclued puzzle's solution sheet lists its answers, for the author writing the clues
+    answers = _answer_lines(puzzle) if solution and any(
+        word.clue is None for word in puzzle.words) else []
+    columns = max(1, int((w * cell) // 150))
+    answer_rows = -(-len(answers) // columns) if answers else 0
+    answers_h = answer_rows * 15 + 20 if answers else 0
+    total_h = grid_top + h * cell + boxes_h + answers_h + margin
     total_w = w * cell + 2 * margin
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" '
            f'height="{total_h:.0f}" viewBox="0 0 {total_w:.0f} {total_h:.0f}" '
@@ -186,8 +193,23 @@ def arrow_svg(puzzle: ArrowPuzzle, *, solution: bool = False, cell: float = _CEL
                 out.append(f'<text x="{bx + box / 2:.1f}" y="{by + box * 0.78:.1f}" '
                            f'font-size="{box * 0.55:.1f}" text-anchor="middle" '
                            f'font-weight="bold">{escape(letters[k])}</text>')
+    if answers:
+        top = grid_top + h * cell + boxes_h + 24
+        step = (w * cell) / columns
+        for k, line in enumerate(answers):
+            col, row = divmod(k, answer_rows)
+            out.append(f'<text x="{margin + col * step:.1f}" y="{top + row * 15:.1f}" '
+                       f'font-size="11">{escape(line)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _answer_lines(puzzle: ArrowPuzzle) -> list[str]:
+    """'12→ WORD' for every word, by clue-cell number, across first."""
+    numbers = puzzle.numbers()
+    words = sorted(puzzle.words, key=lambda x: (numbers[x.clue_cell], x.direction != "across"))
+    return [f"{numbers[x.clue_cell]}{'→' if x.direction == 'across' else '↓'} {x.word.upper()}"
+            for x in words]
 
 
 def _solution_layout(phrase_words: list[str], present: bool,
