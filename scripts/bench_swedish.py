@@ -131,14 +131,14 @@ def main() -> int:
               f"        {words:6.1f}                  {jokes:7d}  (5,960 jokes)")
     if args.ru_size:
         params = ArrowParams(args.ru_size, args.ru_size, source="ru", clues="none",
-                             steps=args.steps)
+                             steps=args.steps, repairs=args.steer)
         t = time.process_time()
         shop = workshop(params)
         print(f"\nRussian, --clues none: {len(shop.index):,} words (wordfreq ru, most "
               f"frequent), {len(shop.phrases)} phrases; loaded in "
               f"{time.process_time() - t:.1f} s CPU")
         runs = [batch(params, args.attempts, seed) for seed in range(args.repeats)]
-        report("plain", args.ru_size, runs, False)
+        report("steered", args.ru_size, runs, False)
     return 0
 
 
