@@ -16,7 +16,7 @@ from ..errors import CryptocompError
 from ..index.alphabet import normalize
 from .commands import COMMANDS, QUERY_FORMS
 from .render import (JSON_FORMAT, banner_text, error_text, help_table, plain_lines, render_ansi,
-                     result_json, result_table, summary)
+                     result_json, result_parts, summary)
 from .session import Line, ProgressFactory, Session, languages
 
 if TYPE_CHECKING:
@@ -180,11 +180,30 @@ class Screen:
         self.write = write
         self._width = width
         self.color_system = color_system
+        self._writing = False  # a write was cut short (Ctrl-C): its line may be unfinished
+
+    @property
+    def width(self) -> int:
+        return self._width() if callable(self._width) else self._width
 
     def show(self, renderable: "RenderableType", soft_wrap: bool = False) -> None:
-        width = self._width() if callable(self._width) else self._width
-        self.write(render_ansi(renderable, width=width, color_system=self.color_system,
-                               soft_wrap=soft_wrap))
+        text = render_ansi(renderable, width=self.width, color_system=self.color_system,
+                           soft_wrap=soft_wrap)
+        self._writing = True
+        self.write(text)
+        self._writing = False
+
+    def show_parts(self, parts: Iterable["RenderableType"]) -> None:
+        """Show renderables one by one, so that Ctrl-C stops a long table between pieces."""
+        for part in parts:
+            self.show(part)
+
+    def cancelled(self, what: str) -> None:
+        """After Ctrl-C: end a line a cut write left open, then say what was cancelled."""
+        if self._writing:
+            self._writing = False
+            self.write("")  # a newline: the next text starts at the left margin
+        self.error(f"cancelled{what}")
 
     def error(self, text: str) -> None:
         """An error line in bold red (plus, for an expression, the caret lines under it)."""
@@ -200,7 +219,7 @@ def respond(session: Session, line: Line, screen: Screen) -> bool:
     try:
         outcome = session.execute(line)
     except KeyboardInterrupt:
-        screen.error("cancelled")
+        screen.cancelled("")
         return True
     except CryptocompError as exc:
         screen.error(error_text(exc))
@@ -211,12 +230,16 @@ def respond(session: Session, line: Line, screen: Screen) -> bool:
         return True
     if outcome.quit:
         return False
-    if outcome.result is not None:
-        screen.show(result_table(outcome.result, session.settings.top))
-    if outcome.help:
-        screen.show(help_table())
-    if outcome.message:
-        screen.show(outcome.message, soft_wrap=True)
+    try:  # Ctrl-C while drawing stops the drawing only (a long table takes a while)
+        if outcome.result is not None:
+            screen.show_parts(result_parts(outcome.result, session.settings.top))
+        if outcome.help:
+            screen.show(help_table())
+        if outcome.message:
+            screen.show(outcome.message, soft_wrap=True)
+    except KeyboardInterrupt:
+        screen.cancelled(": stopped drawing (:top N shows fewer rows, :save FILE keeps them "
+                         "all)" if outcome.result is not None else "")
     return True
 
 
@@ -252,8 +275,11 @@ def interact(session: Session, *, input=None, output=None, history: Path | None 
             continue  # Ctrl-C at the prompt clears the line, like a shell
         except EOFError:
             break
-        if not respond(session, line, screen):
-            break
+        try:
+            if not respond(session, line, screen):
+                break
+        except KeyboardInterrupt:  # a second Ctrl-C while the first was being reported
+            continue
     return 0
 
 

@@ -9,12 +9,12 @@ import csv
 import io
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from ..errors import CryptocompError, ExpressionError, QueryError
 from ..files import write_atomic
 from .commands import COMMANDS, QUERY_FORMS
-from .result import Result
+from .result import Result, Row
 
 if TYPE_CHECKING:  # the heavy imports stay lazy so the prompt starts fast
     from rich.console import RenderableType
@@ -22,8 +22,9 @@ if TYPE_CHECKING:  # the heavy imports stay lazy so the prompt starts fast
 
     from .session import Session
 
-__all__ = ["JSON_FORMAT", "summary", "result_table", "help_table", "plain_lines", "result_json",
-           "save_result", "render_ansi", "error_text", "banner_text"]
+__all__ = ["JSON_FORMAT", "TABLE_CHUNK", "summary", "result_table", "result_parts", "help_table",
+           "plain_lines", "result_json", "save_result", "render_ansi", "error_text",
+           "banner_text"]
 
 JSON_FORMAT = 1  # version of the JSON values result_json() and :save write
 
@@ -48,40 +49,66 @@ def summary(result: Result) -> str:
 
 def result_table(result: Result, top: int | None) -> "RenderableType":
     """The summary line, a rich table of the first ``top`` rows (all when None), "and K more"."""
-    from rich import box
     from rich.console import Group
-    from rich.table import Table
+
+    return Group(*result_parts(result, top, chunk=max(1, len(result.rows))))
+
+
+TABLE_CHUNK = 200  # rows drawn at a time at the prompt (about 0.1 s each)
+
+
+def result_parts(result: Result, top: int | None, *,
+                 chunk: int | None = None) -> Iterator["RenderableType"]:
+    """The pieces of :func:`result_table`, each table holding at most ``chunk`` rows
+    (default :data:`TABLE_CHUNK`).
+
+    Every piece has the same fixed column widths (measured over all shown rows), so the
+    pieces printed one after another look like one table; a long table is drawn piece by
+    piece, and Ctrl-C between (or during) pieces stops the drawing: rich renders a table
+    in one go, and 80,000 rows took a minute before the first one appeared."""
+    from rich.cells import cell_len
     from rich.text import Text
 
     shown = result.rows[:top] if top is not None else result.rows
     more = result.total - len(shown)
-    table = Table(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False)
     if result.kind == "solve":
-        table.add_column("#", justify="right", style="dim")
-        table.add_column("solution", style="green")
-        for i, row in enumerate(shown, 1):
-            table.add_row(str(i), row.solution)
+        heads = [("#", "right", "dim"), ("solution", "left", "green")]
+        cells = [(str(i), row.solution) for i, row in enumerate(shown, 1)]
     else:
-        table.add_column("rank", justify="right", style="dim")
-        table.add_column("word", style="bold cyan")
-        table.add_column("per million", justify="right")
+        heads = [("rank", "right", "dim"), ("word", "left", "bold cyan"),
+                 ("per million", "right", "")]
         if result.kind == "compose":
-            table.add_column("puzzle")
-            table.add_column("solution", style="green")
-        for row in shown:
-            cells = [f"{row.rank:,}", row.word, _fmt_pm(row.per_million)]
-            if result.kind == "compose":
-                cells += [row.puzzle, row.solution]
-            table.add_row(*cells)
-    parts: list = [Text(summary(result), style="bold")]
-    if shown:
-        parts.append(table)
+            heads += [("puzzle", "left", ""), ("solution", "left", "green")]
+        cells = [_cells(row, result.kind) for row in shown]
+    widths = [max(map(cell_len, {h[0], *(c[j] for c in cells)})) for j, h in enumerate(heads)]
+    yield Text(summary(result), style="bold")
+    step = chunk or TABLE_CHUNK
+    for start in range(0, len(cells), step):
+        yield _table(heads, widths, cells[start:start + step], header=start == 0)
     if more:
         kept = "them all" if len(result.rows) == result.total else \
             f"the first {len(result.rows):,}"
-        parts.append(Text(f"… and {more:,} more (:top N shows more, :save FILE keeps {kept})",
-                          style="italic"))
-    return Group(*parts)
+        yield Text(f"… and {more:,} more (:top N shows more, :save FILE keeps {kept})",
+                   style="italic")
+
+
+def _cells(row: Row, kind: str) -> tuple[str, ...]:
+    cells = (f"{row.rank:,}", row.word, _fmt_pm(row.per_million))
+    return cells + (row.puzzle, row.solution) if kind == "compose" else cells
+
+
+def _table(heads: list[tuple[str, str, str]], widths: list[int],
+           rows: list[tuple[str, ...]], *, header: bool) -> "Table":
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False,
+                  show_header=header)
+    for (name, justify, style), width in zip(heads, widths):
+        table.add_column(name, justify=justify, style=style, width=width)
+    for cells in rows:
+        table.add_row(*cells)
+    return table
 
 
 def help_table() -> "Table":
@@ -91,7 +118,8 @@ def help_table() -> "Table":
     table = Table(box=None, show_header=False, title="cryptocomp prompt", title_style="bold",
                   title_justify="left", caption_justify="left",
                   caption="Tab completes commands, language codes and paths; Up and Right "
-                          "recall history; Ctrl-C cancels a running query; Ctrl-D leaves.")
+                          "recall history; Ctrl-C cancels a running query or stops drawing a "
+                          "long table; Ctrl-D leaves.")
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
     from rich.text import Text
