@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from unittest import mock
 
@@ -202,17 +203,79 @@ def test_cuts_are_the_undominated_partitions():
         assert len(vec) == 25 and list(vec) == sorted(vec, reverse=True)
 
 
-def test_time_limit_reports_best_or_fails_cleanly():
-    tiles = make_tileset({f: (2, i + 1) for i, f in enumerate("abcdef")}, 2)
-    words = ["".join(p) for n in (2, 3) for p in itertools.product("abcdef", repeat=n)]
-    index = Index.from_counts({w: 1 for w in words})
-    try:
-        got = best_bag(tiles, index, max_length=3, time_limit=0)
-    except CryptocompError as exc:
-        assert "no solution found within 0 s" in str(exc)
-    else:
-        assert not got.proved and got.upper_bound >= got.total
-        assert check_bag(got.words, tiles, index, max_length=3) == got.total
+def _clock_bag():
+    """A bag whose search needs two rounds and about 360 nodes (seed 64 of a random family)."""
+    import random
+
+    rng = random.Random(64)
+    tiles = make_tileset({f: (rng.randint(1, 3), rng.randint(1, 8)) for f in "abcdefgh"}, 1)
+    words = {"".join(rng.choice("abcdefgh") for _ in range(rng.randint(2, 5)))
+             for _ in range(800)}
+    return tiles, Index.from_counts({w: 1 for w in words})
+
+
+def _ticking(bagsearch_module):
+    """Replace the search's clock by one that advances a second each time it is read (every
+    64 nodes), so that a time limit of k seconds stops after about 64 k nodes, reproducibly."""
+    import types
+
+    now = [0.0]
+
+    def tick() -> float:
+        now[0] += 1
+        return now[0]
+
+    return mock.patch.object(bagsearch_module, "time", types.SimpleNamespace(perf_counter=tick))
+
+
+def test_time_limit_reports_best_or_the_upper_bound():
+    tiles, index = _clock_bag()
+    full = best_bag(tiles, index, max_length=5, time_limit=None)
+    assert full.proved and full.found and len(full.stats["rounds"]) == 2
+    outcomes = set()
+    for k in range(1, 8):
+        with _ticking(bag_module):
+            got = best_bag(tiles, index, max_length=5, time_limit=k)
+        got._check(tiles, index)
+        assert got.upper_bound >= full.total >= got.total  # the bound is proved, never wrong
+        outcomes.add((got.found, got.proved))
+        if not got.found:
+            assert got.words == [] and got.upper_bound < 5 * sum(
+                tiles.counts[f] * tiles.values[f] for f in tiles.counts)
+    assert (False, False) in outcomes and (True, True) in outcomes
+
+
+@pytest.mark.parametrize("limit", [float("nan"), float("inf"), -1.0])
+def test_time_limit_must_be_finite(limit):
+    with pytest.raises(CryptocompError, match="finite number of seconds"):
+        best_bag("en", Index.from_counts({"a": 1}), time_limit=limit)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e308", "-1", "604801", "ten", ""])
+def test_cli_time_limit_refuses_non_finite_and_absurd_values(capsys, value):
+    assert main(["bag", "--time-limit", value, "--dict", "nowhere.txt"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "argument --time-limit" in err and "Traceback" not in err
+
+
+def test_cli_bag_out_of_time_prints_the_proved_bound(monkeypatch, capsys):
+    import cryptocomp.cli.rack as rack_cli
+
+    tiles, index = _clock_bag()
+    monkeypatch.setattr(rack_cli, "_open", lambda args: (tiles, index))
+    with _ticking(bag_module):
+        assert main(["bag", "--max-length", "5", "--time-limit", "1"]) == 3
+    out = capsys.readouterr().out
+    bound = best_bag(tiles, index, max_length=5, time_limit=1e-9).upper_bound
+    assert out.startswith("no solution found in 1 s; no solution scores more than ")
+    assert int(out.split("more than ")[1].split()[0]) >= bound
+    with _ticking(bag_module):
+        assert main(["bag", "--max-length", "5", "--time-limit", "1", "--json"]) == 3
+    value = json.loads(capsys.readouterr().out)
+    assert value["found"] is False and value["total"] is None and value["words"] == []
+    assert value["upper_bound"] >= 341  # the optimum
+    assert main(["bag", "--max-length", "5", "--time-limit", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("total 341: proved optimal")
 
 
 def test_bad_max_length():
@@ -227,6 +290,11 @@ def test_cli_bag(tmp_path, capsys):
     index = Index.from_counts({"za": 1, "bozo": 1})
     want = best_bag(tiles, index, time_limit=None).total
     assert want == 62
-    # the CLI runs on shipped sets; on English tiles this tiny list cannot use the bag
-    assert main(["bag", "--dict", str(path)]) == 2
-    assert "cannot be used up" in capsys.readouterr().err
+    # the CLI runs on shipped sets; on English tiles this tiny list cannot use the bag: a
+    # proved "no solution" (exit 1), said in one line
+    assert main(["bag", "--dict", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].startswith("cryptocomp: no solution: the en bag cannot be used "
+                                           "up") and "(at most 15 tiles each)" in err
+    assert main(["bag", "--dict", str(path), "--max-length", "1"]) == 1
+    assert "(at most 1 tile each)" in capsys.readouterr().err

@@ -28,8 +28,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered (``only``: just that one, so
     that a one-shot command does not import every system)."""
     from ..version import __version__
+    from .options import Parser
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="cryptocomp",
         description="Compose word puzzles from frequency dictionaries. "
                     "Without a subcommand, opens the interactive prompt.")
@@ -88,3 +89,5 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (e.g. `| head`); nothing left to say
         sys.stderr.close()
         return 0
+    except SystemExit as exc:  # --help, --version: a status for callers of main() too
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2

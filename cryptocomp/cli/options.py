@@ -8,11 +8,38 @@ import sys
 from contextlib import contextmanager
 from typing import Iterator
 
-from ..errors import QueryError
+import math
+
+from ..errors import CryptocompError, QueryError
 from ..domain import Progress
 from ..index.index import Index
 from ..index.store import load_index
 
+MAX_SECONDS = 7 * 24 * 3600.0  # a time limit beyond a week is a typo, not a wish
+
+
+class UsageError(CryptocompError):
+    """The command line does not parse (unknown option, bad value): one line, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (argparse prints the usage too)."""
+
+    def error(self, message: str):
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time limit in seconds, 0 to a week; 0 means none."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"a time limit is 0 (none) or up to {MAX_SECONDS:,.0f} seconds (a week), "
+            f"not {text!r}")
+    return value
 
 
 def add_dict_options(parser: argparse.ArgumentParser) -> None:
@@ -74,3 +101,8 @@ def print_json(obj) -> None:
 def per_million(count: int, total: int) -> float:
     """A count as occurrences per million words of the dictionary."""
     return count * 1e6 / total if total else 0.0
+
+
+def plural(n: int, noun: str) -> str:
+    """``n`` and the noun, in the plural unless n is 1: "1 tile", "2 tiles", "1,000 nodes"."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"

@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .options import add_dict_options, dict_spec, is_terminal
+from .options import Parser, add_dict_options, dict_spec, is_terminal
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="cryptocomp",
         description="Open the interactive prompt (or, with stdin/stdout not a terminal, run one "
                     "query a line). Subcommands: cryptocomp words|index ... (see "

@@ -17,7 +17,7 @@ from ..errors import CryptocompError
 from ..tiles.bag import best_bag
 from ..tiles.rack import rack_words
 from ..tiles.tiles import tileset, tileset_names
-from .options import add_dict_options, is_terminal, open_index, print_json
+from .options import add_dict_options, is_terminal, open_index, plural, print_json, seconds
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +51,10 @@ def register(sub) -> None:
     _tile_options(b)
     b.add_argument("--max-length", type=int, default=15, metavar="N",
                    help="longest word allowed, in tiles (default 15, a board's width)")
-    b.add_argument("--time-limit", type=float, default=600.0, metavar="SECONDS",
-                   help="stop and report the best found after this long (default 600; "
-                        "0 for no limit)")
+    b.add_argument("--time-limit", type=seconds, default=600.0, metavar="SECONDS",
+                   help="stop after this many seconds of wall-clock time and report the best "
+                        "found and the proved upper bound (default 600, at most a week; 0 for "
+                        "no limit)")
     b.add_argument("--json", action="store_true", help="print a JSON object")
     add_dict_options(b)
     b.set_defaults(run=run_bag)
@@ -112,30 +113,37 @@ def run_rack(args: argparse.Namespace) -> int:
 
 
 def run_bag(args: argparse.Namespace) -> int:
-    if args.time_limit < 0:
-        raise CryptocompError("--time-limit must not be negative")
+    """Exit status: 0 a solution (proved optimal or not), 1 proved that none exists, 3 the
+    time limit ran out before any solution was found (the upper bound is printed)."""
     tiles, index = _open(args)
     progress = (lambda message: log.info("bag: %s", message)) if is_terminal(sys.stderr) \
         else None
     result = best_bag(tiles, index, max_length=args.max_length,
                       time_limit=args.time_limit or None, progress=progress)
     if result is None:
-        raise CryptocompError(f"the {tiles.name} bag cannot be used up with words of "
-                              f"{index.name} (at most {args.max_length} tiles each)")
+        print(f"cryptocomp: no solution: the {tiles.name} bag cannot be used up with words of "
+              f"{index.name} (at most {plural(args.max_length, 'tile')} each)", file=sys.stderr)
+        return 1
     if args.json:
-        print_json({"total": result.total, "proved_optimal": result.proved,
+        print_json({"total": result.total if result.found else None,
+                    "proved_optimal": result.proved, "found": result.found,
                     "upper_bound": result.upper_bound, "seconds": round(result.seconds, 2),
                     "nodes": result.nodes, "tiles": tiles.name, "dictionary": index.name,
                     "words": [{"word": w.word, "tiles": list(w.tiles), "blanks": list(w.blanks),
                                "shown": w.display(), "value": w.value, "score": w.score,
                                "anagrams": list(w.anagrams)} for w in result.words]})
-        return 0
-    width = max(len(w.display()) for w in result.words)
+        return 0 if result.found else 3
+    width = max((len(w.display()) for w in result.words), default=0)
     for w in result.words:
         blanks = f"  (blanks: {', '.join(f.upper() for f in w.blanks)})" if w.blanks else ""
         print(f"{w.display():<{width}}  {len(w.tiles):>2} x {w.value:>3} = {w.score:>4}{blanks}")
+    effort = f"({plural(result.nodes, 'node')}, {result.seconds:.1f} s)"
+    if not result.found:
+        print(f"no solution found in {args.time_limit:g} s; no solution scores more than "
+              f"{result.upper_bound} {effort}")
+        return 3
     verdict = ("proved optimal" if result.proved else
                f"best found in {args.time_limit:g} s; no solution scores more than "
                f"{result.upper_bound}")
-    print(f"total {result.total}: {verdict} ({result.nodes} nodes, {result.seconds:.1f} s)")
+    print(f"total {result.total}: {verdict} {effort}")
     return 0

@@ -65,6 +65,7 @@ The search is in :mod:`.bagsearch`.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from functools import lru_cache
 from dataclasses import dataclass, field
@@ -103,7 +104,9 @@ class BagWord:
 
 @dataclass
 class BagResult:
-    """The best bag found: its words, total, and whether it is proved optimal."""
+    """The best bag found: its words, total, and whether it is proved optimal; or, when the
+    time limit ran out before any solution was found (``found`` False, no words, total 0),
+    only the proved upper bound."""
 
     words: list[BagWord]
     total: Score
@@ -114,10 +117,15 @@ class BagResult:
     tiles: str = ""
     max_length: int = 15
     stats: dict = field(default_factory=dict)
+    found: bool = True
 
     def _check(self, ts: TileSet, index: Index) -> None:
         """Re-verify the answer from scratch (see :func:`check_bag`)."""
-        assert check_bag(self.words, ts, index, max_length=self.max_length) == self.total
+        assert self.upper_bound >= self.total and (self.proved <= self.found)
+        if self.found:
+            assert check_bag(self.words, ts, index, max_length=self.max_length) == self.total
+        else:
+            assert not self.words and self.total == 0
 
 
 def bag_score(words: Sequence[BagWord], tiles: TileSet) -> Score:
@@ -176,10 +184,15 @@ def best_bag(tiles: TileSet | str, index: Index, *, max_length: int = 15,
              time_limit: float | None = 60.0, bag: Rack | None = None,
              progress: Callable[[str], None] | None = None) -> BagResult | None:
     """The best whole-bag solution (the rules above), proved optimal unless the time limit
-    (seconds; None for none) ran out first; None when the tiles cannot all be used."""
+    (wall-clock seconds; None for none) ran out first; None when the tiles cannot all be used
+    (proved).  A limit that runs out before any solution gives ``found`` False and the bound."""
     ts = tileset(tiles)
     if max_length < 1 or max_length > 31:
         raise CryptocompError(f"--max-length must be between 1 and 31, not {max_length}")
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit >= 0):
+        # nan compares false with everything: it would silently mean no limit
+        raise CryptocompError(f"the time limit must be a finite number of seconds >= 0 "
+                              f"(None for none), not {time_limit!r}")
     if bag is not None:  # a smaller bag: the same rules on a sub-multiset of the set
         ts = TileSet(ts.name, ts.language, ts.source, {f: bag.counts.get(f, 0) for f in ts.counts},
                      dict(ts.values), bag.blanks)
@@ -192,9 +205,9 @@ def best_bag(tiles: TileSet | str, index: Index, *, max_length: int = 15,
              "nodes_by_depth": {f"{d} words, phase {ell}": n
                                 for (d, ell), n in sorted(search.visits.items())}}
     if search.best_path is None:
-        if search.timed_out:
-            raise CryptocompError(f"no solution found within {time_limit:g} s "
-                                  f"({search.nodes} nodes searched)")
+        if search.timed_out:  # what was refuted still bounds every solution
+            return BagResult([], 0, False, int(ceiling - search.refuted), search.nodes,
+                             seconds, ts.name, max_length, stats, found=False)
         return None
     words = _bag_words(search)
     total = bag_score(words, ts)
