@@ -164,13 +164,21 @@ def test_minfreq_converts_per_million_to_counts_exactly():
     (":limit -3", ":limit wants a positive whole number"),
     (":minfreq -1", ":minfreq wants a positive number"),
     (":minfreq lots", ":minfreq wants a positive number"),
-    (":minfreq 1e999999", "from 1e-30 to 1,000,000 (every word), not '1e999999'"),
+    (":minfreq 1e999999", "from 1e-30 to 1,000,000 (every word), or off, not '1e999999'"),
     (":minfreq 1000000.5", "from 1e-30 to 1,000,000"),
     (":minfreq 1e-999999999", "from 1e-30 to 1,000,000"),  # refused without computing 10**1e9
     (":minfreq -1e999999999", ":minfreq wants a positive number"),
-    (":minfreq 1" + "0" * 5000, "from 1e-30 to 1,000,000 (every word), not '100000"),
+    (":minfreq 1" + "0" * 5000, "from 1e-30 to 1,000,000 (every word), or off, not '100000"),
     (":minfreq 10000001/10", "from 1e-30 to 1,000,000"),
     (":minfreq nan", ":minfreq wants a positive number"),
+    # zero is refused by every filter ("off" turns one off): ":limit 0" meant every word at
+    # the prompt but no word on the command line (issue 12, item 10)
+    (":limit 0", ":limit wants a positive whole number or 'off', not '0'"),
+    (":minfreq 0", ":minfreq wants a positive number of uses per million or 'off', not '0'"),
+    (":limit 1" + "0" * 5000, ":limit wants a positive whole number or 'off'"),
+    (":limit +5", ":limit wants a positive whole number"),
+    (":same 123", "'123' is not a word: '1' is not a letter"),
+    (":same ?o??", "'?o??' is not a word: '?' is not a letter"),
     ("()", "empty operand before ')'"),  # an expression (not a template of letter '(')
     (":same", "usage: :same WORD"),
     (":save", "usage: :save"),
@@ -212,7 +220,7 @@ def test_minfreq_option_out_of_range_is_one_line(capsys):
 
     assert main(["--minfreq", "1e999999"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("cryptocomp: error: :minfreq is in uses per million") and \
+    assert err.startswith("cryptocomp: error: --minfreq is in uses per million") and \
         err.count("\n") == 1
 
 

@@ -11,8 +11,8 @@ from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
 from ..errors import CryptocompError, ExpressionError, QueryError
 from ..files import read_text
-from .options import (add_dict_options, dict_spec, is_terminal, open_index, per_million,
-                      print_json, progress_bar)
+from .options import (add_dict_options, dict_spec, is_terminal, limit, no_result, open_index,
+                      per_million, plural, print_json, progress_bar)
 
 
 def register(sub) -> None:
@@ -34,8 +34,9 @@ def register(sub) -> None:
     p.add_argument("--top", type=int, default=None, metavar="N",
                    help="show at most N puzzles per query (default: 50 on a terminal, all "
                         "when piped)")
-    p.add_argument("--limit", type=int, default=None, metavar="N",
-                   help="use only the N most frequent words of the dictionary")
+    p.add_argument("--limit", type=limit, default=None, metavar="N",
+                   help="use only the N most frequent words of the dictionary (N >= 1, or "
+                        "off: every word, the default)")
     p.add_argument("--min-count", type=int, default=None, metavar="C",
                    help="only words whose count is at least C")
     p.add_argument("--min-length", type=int, default=None, metavar="N", help="shortest word")
@@ -60,7 +61,7 @@ def register(sub) -> None:
 
 
 def _options(args: argparse.Namespace) -> dict:
-    for name in ("top", "limit", "min_count", "min_length", "max_length", "jobs"):
+    for name in ("top", "min_count", "min_length", "max_length", "jobs"):
         value = getattr(args, name, None)
         if value is not None and value < 0:
             raise QueryError(f"--{name.replace('_', '-')} must not be negative")
@@ -90,8 +91,11 @@ def run_compose(args: argparse.Namespace) -> int:
     shown = results[:top] if top is not None else results
     if args.json:
         print_json([r.to_json() for r in shown])
-        return 0
-    _print_results(args.expr, results, shown, index.total)
+    else:
+        _print_results(args.expr, results, shown, index.total)
+    if not results:
+        return no_result(f"{puzzle}: 0 puzzles in {index.name} (no word completes it to a "
+                         f"puzzle with exactly one solution)")
     return 0
 
 
@@ -104,7 +108,7 @@ def _print_results(query: str, results: list[Composed], shown: list[Composed], t
     from rich.table import Table
 
     n = len(results)
-    table = Table(title=f"{query}: {n} puzzle{'s' if n != 1 else ''} with one solution")
+    table = Table(title=f"{query}: {plural(n, 'puzzle')} with one solution")
     table.add_column("rank", justify="right")
     table.add_column("puzzle", style="bold")
     table.add_column("solution")
@@ -188,10 +192,10 @@ def run_solve(args: argparse.Namespace) -> int:
         solved = solve(args.puzzle, cap=args.cap, progress=progress)
     if args.json:
         print_json(solved.to_json())
-        return 0
-    print(f"{solved.puzzle}: {solved.count} solution{'s' if solved.count != 1 else ''}")
+        return 0 if solved.count else 1
+    print(f"{solved.puzzle}: {plural(solved.count, 'solution')}")
     for eq in solved.equations:
         print(eq)
     if solved.count > len(solved.equations):
-        print(f"… and {solved.count - len(solved.equations)} more (use --cap N)")
-    return 0
+        print(f"… and {solved.count - len(solved.equations):,} more (use --cap N)")
+    return 0 if solved.count else 1

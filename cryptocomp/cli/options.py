@@ -42,6 +42,21 @@ def seconds(text: str) -> float:
     return value
 
 
+def limit(text: str) -> int | None:
+    """An argparse type for --limit: N >= 1 most frequent words, or off (None); the same rule
+    as the prompt's :limit (0 is refused: it read as "off" there, as "no word" here)."""
+    from ..prompt.settings import parse_limit
+
+    return parse_limit(text, "--limit")
+
+
+def no_result(message: str) -> int:
+    """Say on stderr that a command found nothing (stdout may be a pipe, showing nothing);
+    return the exit status of "no result", 1."""
+    print(f"cryptocomp: {message}", file=sys.stderr)
+    return 1
+
+
 def add_dict_options(parser: argparse.ArgumentParser) -> None:
     """--lang / --dict / --fold-yo: which dictionary to use."""
     group = parser.add_argument_group("dictionary")

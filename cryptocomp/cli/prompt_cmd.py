@@ -27,9 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show at most N results a query, or all (default: 20 at the prompt, "
                         "all when piped)")
     p.add_argument("--minfreq", default=None, metavar="F",
-                   help="only words used at least F times per million (1e-30 to 1,000,000)")
+                   help="only words used at least F times per million (1e-30 to 1,000,000), "
+                        "or off (the default)")
     p.add_argument("--limit", default=None, metavar="N",
-                   help="only the N most frequent words of the dictionary")
+                   help="only the N most frequent words of the dictionary (N >= 1), or off "
+                        "(the default)")
     p.add_argument("--no-history", action="store_true", help="keep no history file")
     return p
 
@@ -43,14 +45,16 @@ def run(argv: list[str]) -> int:
     interactive = is_terminal(sys.stdin) and is_terminal(sys.stdout) and not args.json
     # the options take the same arguments as the commands, checked before any loading
     settings = Settings(
-        top=parse_top(args.top) if args.top is not None else
+        top=parse_top(args.top, "--top") if args.top is not None else
         (INTERACTIVE_TOP if interactive else None),
-        minfreq=parse_minfreq(args.minfreq) if args.minfreq is not None else None,
-        limit=parse_limit(args.limit) if args.limit is not None else None)
+        minfreq=parse_minfreq(args.minfreq, "--minfreq") if args.minfreq is not None else None,
+        limit=parse_limit(args.limit, "--limit") if args.limit is not None else None)
     progress = delayed_progress() if is_terminal(sys.stderr) else None
     session = Session.open(dict_spec(args), fold_yo=args.fold_yo, progress=progress,
                            settings=settings)
     if not interactive:
+        if hasattr(sys.stdin, "reconfigure"):  # queries are UTF-8; other bytes get an error line
+            sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
         return run_lines(session, sys.stdin, sys.stdout, sys.stderr, as_json=args.json)
     return interact(session, history=None if args.no_history else history_path(),
                     color_system=_color_system())

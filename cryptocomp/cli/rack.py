@@ -17,7 +17,8 @@ from ..errors import CryptocompError
 from ..tiles.bag import best_bag
 from ..tiles.rack import rack_words
 from ..tiles.tiles import tileset, tileset_names
-from .options import add_dict_options, is_terminal, open_index, plural, print_json, seconds
+from .options import (add_dict_options, is_terminal, no_result, open_index, plural, print_json,
+                      seconds)
 
 log = logging.getLogger(__name__)
 
@@ -85,20 +86,21 @@ def run_rack(args: argparse.Namespace) -> int:
     plays = rack_words(args.letters, tiles, index)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     shown = plays[:top] if top is not None else list(plays)
+    none = f"no word of {index.name} can be built from {args.letters} ({tiles.name} tiles)"
     if args.json:
         print_json([{"word": p.word, "score": p.score, "tiles": list(p.tiles),
                      "blanks": list(p.blanks), "shown": p.display(), "count": p.count,
                      "rank": p.rank} for p in shown])
-        return 0
+        return 0 if plays else no_result(none)
     if not is_terminal():
         for p in shown:
             print(f"{p.score}\t{p.word}\t{p.display()}\t{''.join(p.blanks)}")
-        return 0
+        return 0 if plays else no_result(none)
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{len(plays)} word{'s' if len(plays) != 1 else ''} from "
-                        f"{args.letters} ({tiles.name} tiles, {index.name})")
+    table = Table(title=f"{plural(len(plays), 'word')} from {args.letters} ({tiles.name} tiles, "
+                        f"{index.name})")
     table.add_column("score", justify="right")
     table.add_column("word", style="bold")
     table.add_column("tiles (blanks lower case)")
@@ -108,8 +110,8 @@ def run_rack(args: argparse.Namespace) -> int:
     console = Console()
     console.print(table)
     if len(plays) > len(shown):
-        console.print(f"… and {len(plays) - len(shown)} more (use --top N)")
-    return 0
+        console.print(f"… and {len(plays) - len(shown):,} more (use --top N)")
+    return 0 if plays else 1
 
 
 def run_bag(args: argparse.Namespace) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..errors import QueryError
-from .options import add_dict_options, is_terminal, open_index, per_million, print_json
+from .options import (add_dict_options, is_terminal, limit, no_result, open_index, per_million,
+                      plural, print_json)
 
 
 def register(sub) -> None:
@@ -20,8 +21,9 @@ def register(sub) -> None:
                    help="words with the same letter structure as WORD (мама ~ папа)")
     p.add_argument("--top", type=int, default=None, metavar="N",
                    help="show at most N words (default: 50 on a terminal, all when piped)")
-    p.add_argument("--limit", type=int, default=None, metavar="N",
-                   help="use only the N most frequent words of the dictionary")
+    p.add_argument("--limit", type=limit, default=None, metavar="N",
+                   help="use only the N most frequent words of the dictionary (N >= 1, or "
+                        "off: every word, the default)")
     p.add_argument("--min-count", type=int, default=None, metavar="C",
                    help="only words whose count is at least C")
     p.add_argument("--json", action="store_true", help="print a JSON array")
@@ -32,7 +34,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     if bool(args.template) == bool(args.same_pattern):
         raise QueryError("give a TEMPLATE or --same-pattern WORD (one of them)")
-    for name in ("top", "limit", "min_count"):
+    for name in ("top", "min_count"):
         value = getattr(args, name)
         if value is not None and value < 0:
             raise QueryError(f"--{name.replace('_', '-')} must not be negative")
@@ -43,17 +45,19 @@ def run(args: argparse.Namespace) -> int:
         matches = index.same_pattern(args.same_pattern, top=args.limit, min_count=args.min_count)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     shown = matches[:top] if top is not None else list(matches)
+    what = f"no word of {index.name} fits {args.template}" if args.template else \
+        f"no word of {index.name} has the letter structure of {args.same_pattern}"
     if args.json:
         print_json([{"word": e.word, "count": e.count, "rank": e.rank} for e in shown])
-        return 0
+        return 0 if matches else no_result(what)
     if not is_terminal():
         for e in shown:
             print(f"{e.word}\t{e.count}")
-        return 0
+        return 0 if matches else no_result(what)
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{len(matches)} word{'s' if len(matches) != 1 else ''} in {index.name}")
+    table = Table(title=f"{plural(len(matches), 'word')} in {index.name}")
     table.add_column("rank", justify="right")
     table.add_column("word", style="bold")
     table.add_column("per million", justify="right")
@@ -63,4 +67,4 @@ def run(args: argparse.Namespace) -> int:
     console.print(table)
     if len(matches) > len(shown):
         console.print(f"… and {len(matches) - len(shown)} more (use --top N)")
-    return 0
+    return 0 if matches else 1

@@ -563,6 +563,12 @@ class Index:
         word = normalize(word.strip())
         if not word:
             raise QueryError("empty word")
+        # any letters will do (the structure of дядя finds папа in a list without д), but
+        # "123" or "?!?" is no word: its structure would list every word of that shape
+        alien = next((ch for ch in word if not ch.isalpha() and ch not in self._letters), None)
+        if alien is not None:
+            raise QueryError(f"{word!r} is not a word: {alien!r} is not a letter (of any "
+                             f"alphabet, or of dictionary {self.name or '(unnamed)'})")
         return Matches(self, self.select(pattern=pattern(word), top=top, min_count=min_count))
 
     def structure(self, template: Sequence[str | int], *, forbidden: Iterable[str] = (),

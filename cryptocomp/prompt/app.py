@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, TextIO
 
-from ..errors import CryptocompError
+from ..errors import CryptocompError, QueryError
 from ..index.alphabet import normalize
 from .commands import COMMANDS, QUERY_FORMS
 from .render import (JSON_FORMAT, banner_text, error_text, help_table, plain_lines, render_ansi,
@@ -222,7 +222,7 @@ def respond(session: Session, line: Line, screen: Screen) -> bool:
         screen.cancelled("")
         return True
     except CryptocompError as exc:
-        screen.error(error_text(exc))
+        screen.error(error_text(exc, width=screen.width))
         return True
     except Exception as exc:  # a bug must not cost the user the session
         log.debug("internal error on %r", line, exc_info=True)
@@ -305,11 +305,15 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
     Return 0, or 2 if some line failed.
     """
     status = 0
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         line = line.rstrip("\n")
         try:
+            if _undecodable(line):
+                shown = _readable(line)
+                raise QueryError(f"line {number} is not UTF-8 text: {shown}")
             outcome = session.execute(line)
         except CryptocompError as exc:
+            line = _readable(line)
             status = 2
             if as_json:
                 _json_line(out, {"format": JSON_FORMAT, "query": line, "error": str(exc)})
@@ -317,6 +321,7 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
                 err.write(f"cryptocomp: {error_text(exc)}\n")
             continue
         except Exception as exc:  # a bug must not cost the user the rest of the input
+            line = _readable(line)
             log.debug("internal error on %r", line, exc_info=True)
             status = 2
             message = f"internal error: {type(exc).__name__}: {exc} (please report it)"
@@ -350,6 +355,21 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
             err.write(f"cryptocomp: {outcome.message}\n")
         out.flush()
     return status
+
+
+def _undecodable(line: str) -> bool:
+    """Whether a line holds bytes that were not UTF-8 (read with errors="surrogateescape")."""
+    return any("\ud800" <= ch <= "\udfff" for ch in line)
+
+
+def _readable(line: str) -> str:
+    """A line for an error message: bytes that were not UTF-8 as \\xNN escapes."""
+    if not _undecodable(line):
+        return line
+    try:
+        return line.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that no byte stands for
+        return line.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _json_line(out: TextIO, obj: dict) -> None:

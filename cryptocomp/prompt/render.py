@@ -197,12 +197,44 @@ def render_ansi(renderable: "RenderableType", *, width: int = 100,
     return out.getvalue().rstrip("\n")
 
 
-def error_text(exc: CryptocompError) -> str:
-    """An error as its one line, plus the expression and a caret for a bad expression."""
+def error_text(exc: CryptocompError, width: int | None = None) -> str:
+    """An error as its one line, plus the expression and a caret for a bad expression.
+
+    With a ``width`` (the terminal's), an expression longer than a line is cut to a window
+    around the faulty column, marked with "…": the terminal would wrap the expression and
+    the caret line each on their own, and the caret would land under the wrong row."""
     text = f"error: {exc}"
-    if isinstance(exc, ExpressionError) and exc.caret():
-        text += "\n" + "\n".join("  " + line for line in exc.caret().splitlines())
+    if isinstance(exc, ExpressionError) and exc.text is not None and exc.position is not None:
+        shown, column = _window(exc.text, exc.position, None if width is None else width - 3)
+        text += f"\n  {shown}\n  {' ' * column}^"
     return text
+
+
+def _window(text: str, position: int, room: int | None) -> tuple[str, int]:
+    """The part of ``text`` around ``position`` that fits in ``room`` cells (all of it when
+    it fits or room is None), and the cell column of ``position`` in it."""
+    from rich.cells import cell_len
+
+    cells = [cell_len(ch) for ch in text]
+    position = max(0, min(position, len(text)))
+    if room is None or sum(cells) < room:
+        return text, sum(cells[:position])
+    budget = max(1, room - 2)  # two cells for the "…" marks
+    lo = position
+    hi = min(position + 1, len(text))
+    used = sum(cells[lo:hi]) if hi > lo else 1  # a caret past the end takes a cell
+    while lo > 0 and used + cells[lo - 1] <= budget // 2:  # up to half the room before it
+        lo -= 1
+        used += cells[lo]
+    while hi < len(text) and used + cells[hi] <= budget:  # the rest after it
+        used += cells[hi]
+        hi += 1
+    while lo > 0 and used + cells[lo - 1] <= budget:  # near the end: more before it
+        lo -= 1
+        used += cells[lo]
+    head = "…" if lo > 0 else ""
+    tail = "…" if hi < len(text) else ""
+    return head + text[lo:hi] + tail, len(head) + sum(cells[lo:position])
 
 
 def banner_text(session: Session) -> "RenderableType":

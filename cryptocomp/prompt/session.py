@@ -118,12 +118,12 @@ class Session:
 
     def banner(self) -> str:
         return (f"cryptocomp {__version__} · dictionary {self.dictionary}: "
-                f"{len(self.index):,} words · index {self.index_location()}\n"
+                f"{_words(len(self.index))} · index {self.index_location()}\n"
                 "Type SEND+MORE to compose, SEND+MORE=MONEY to solve, ?р??а for words, "
                 ":help for more.")
 
     def toolbar(self) -> str:
-        return (f" {self.short_name} · {len(self.index):,} words · "
+        return (f" {self.short_name} · {_words(len(self.index))} · "
                 f"{self.settings.describe()} · :help ")
 
     # -- dispatch -------------------------------------------------------------------------
@@ -192,7 +192,7 @@ class Session:
         # the old dictionary stays until the new one is fully loaded (errors, Ctrl-C)
         source, index = _load(spec, self.fold_yo, self.progress)
         self.index, self.source, self.last = index, source, None
-        return Outcome(message=f"dictionary {self.dictionary}: {len(index):,} words · "
+        return Outcome(message=f"dictionary {self.dictionary}: {_words(len(index))} · "
                                f"index {self.index_location()}")
 
     def _filters(self) -> Outcome:
@@ -319,6 +319,10 @@ class Session:
         rows = [Row(None, "", 0, 0.0, solved.puzzle, eq, dict(sol))
                 for eq, sol in zip(solved.equations, solved.solutions)]
         return Result("solve", text, solved.puzzle, self.short_name, rows, solved.count)
+
+
+def _words(n: int) -> str:
+    return f"{n:,} word{'' if n == 1 else 's'}"
 
 
 def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> tuple["Source", "Index"]:

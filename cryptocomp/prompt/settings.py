@@ -97,18 +97,25 @@ def fraction_text(x: Fraction) -> str:
     return f"{mantissa:g}e{power:+d}"
 
 
-def parse_top(arg: str) -> int | None:
+# Filters take a positive value or "off" (also "none"; :top takes "all"). Zero is refused
+# everywhere, prompt and command line alike: ":limit 0" read as "off" at the prompt but as an
+# empty dictionary on the command line, and a zero that means "everything" in one place and
+# "nothing" in another is a trap; "off" says what it means.
+_OFF = ("off", "none")
+
+
+def parse_top(arg: str, name: str = ":top") -> int | None:
     """The argument of :top / --top: a positive count, or all (None)."""
-    return None if arg.strip().lower() in ("all", "off") else _positive_int(":top", arg)
+    return None if arg.strip().lower() in ("all", *_OFF) else _positive_int(name, arg, "all")
 
 
-def parse_minfreq(arg: str) -> Fraction | None:
+def parse_minfreq(arg: str, name: str = ":minfreq") -> Fraction | None:
     """The argument of :minfreq / --minfreq: uses per million (exact, MIN_MINFREQ to
     MAX_MINFREQ), or off (None)."""
     text = arg.strip()
-    if text.lower() in ("off", "0", "none"):
+    if text.lower() in _OFF:
         return None
-    shown = repr(arg) if len(arg) <= 40 else repr(arg[:37] + "...")
+    shown = _shown(arg)
     # a decimal is read as a Decimal, whose exponent stays an exponent: Fraction("1e-999999999")
     # would compute 10**999999999; Fraction reads the rest ("1/3") exactly
     try:
@@ -120,31 +127,31 @@ def parse_minfreq(arg: str) -> Fraction | None:
             value = Fraction(text)
         elif rough.is_finite() and rough > 0:
             if not _MIN_DECIMAL <= rough <= _MAX_DECIMAL:
-                raise _minfreq_range(shown)
+                raise _minfreq_range(name, shown)
             value = Fraction(rough)
         else:
             value = None
     except (ValueError, ZeroDivisionError):
         value = None
     if value is None or value <= 0:
-        raise QueryError(f":minfreq wants a positive number of uses per million or 'off', "
+        raise QueryError(f"{name} wants a positive number of uses per million or 'off', "
                          f"not {shown}")
     if not MIN_MINFREQ <= value <= MAX_MINFREQ:
-        raise _minfreq_range(shown)
+        raise _minfreq_range(name, shown)
     return value
 
 
 _MIN_DECIMAL, _MAX_DECIMAL = Decimal("1e-30"), Decimal(1_000_000)  # exact copies of the bounds
 
 
-def _minfreq_range(shown: str) -> QueryError:
-    return QueryError(f":minfreq is in uses per million, from 1e-30 to 1,000,000 "
-                      f"(every word), not {shown}")
+def _minfreq_range(name: str, shown: str) -> QueryError:
+    return QueryError(f"{name} is in uses per million, from 1e-30 to 1,000,000 "
+                      f"(every word), or off, not {shown}")
 
 
-def parse_limit(arg: str) -> int | None:
+def parse_limit(arg: str, name: str = ":limit") -> int | None:
     """The argument of :limit / --limit: a positive number of words, or off (None)."""
-    return None if arg.strip().lower() in ("off", "0", "none") else _positive_int(":limit", arg)
+    return None if arg.strip().lower() in _OFF else _positive_int(name, arg, "off")
 
 
 def parse_letters(arg: str, command: str) -> str:
@@ -172,8 +179,8 @@ def parse_length(arg: str) -> tuple[int | None, int | None]:
     lo_text, dash, hi_text = text.partition("-")
     if not dash:
         hi_text = lo_text
-    lo = _positive_int(":length", lo_text) if lo_text.strip() else None
-    hi = _positive_int(":length", hi_text) if hi_text.strip() else None
+    lo = _positive_int(":length", lo_text, "off") if lo_text.strip() else None
+    hi = _positive_int(":length", hi_text, "off") if hi_text.strip() else None
     if lo is None and hi is None:
         raise QueryError(f":length wants N, LO-HI, LO-, -HI or 'off', not {arg!r}")
     if lo is not None and hi is not None and lo > hi:
@@ -181,11 +188,16 @@ def parse_length(arg: str) -> tuple[int | None, int | None]:
     return (lo, hi)
 
 
-def _positive_int(command: str, arg: str) -> int:
-    try:
-        value = int(arg.strip().replace("_", "").replace(",", ""))
-    except ValueError:
-        value = 0
+def _positive_int(name: str, arg: str, off: str) -> int:
+    text = arg.strip().replace("_", "").replace(",", "")
+    # digits only (int() would take "+5", " 5", "٥"); a hundred of them is "every word"
+    # already, and int() refuses 4,300 or more
+    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 100 else 0
     if value < 1:
-        raise QueryError(f"{command} wants a positive whole number, not {arg!r}")
+        raise QueryError(f"{name} wants a positive whole number or {off!r}, not {_shown(arg)}")
     return value
+
+
+def _shown(arg: str) -> str:
+    """An argument quoted for an error line, cut short when long."""
+    return repr(arg) if len(arg) <= 40 else repr(arg[:37] + "...")

@@ -146,8 +146,9 @@ class TileSet:
                 raise TileError(f"{face.upper()!r} is not a tile of the {self.name} set "
                                 f"(tiles: {shown}, ? for a blank)")
         if blanks > self.blanks:
-            raise TileError(f"the rack has {blanks} blanks but the {self.name} set has only "
-                            f"{self.blanks}")
+            has = f"only {self.blanks}" if self.blanks else "none"
+            raise TileError(f"the rack has {blanks} blank{'s' if blanks > 1 else ''} but the "
+                            f"{self.name} set has {has}")
         for face, n in counts.items():
             if n > self.counts[face]:
                 raise TileError(f"the rack has {n} x {face.upper()} but the {self.name} set has "
