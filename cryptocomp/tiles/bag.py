@@ -148,7 +148,8 @@ def check_bag(words: Sequence[BagWord], tiles: TileSet | str, index: Index, *,
     firsts = set()
     for w in words:
         assert w.word in index, f"{w.word!r} is not in the dictionary"
-        assert "".join(w.tiles) == w.word and w.tiles in ts.tilings(w.word), f"bad tiling {w}"
+        assert "".join(w.tiles) == ts.write(w.word) and w.tiles in ts.tilings(w.word), \
+            f"bad tiling {w}"
         assert len(w.tiles) <= max_length, f"{w.word!r} is longer than {max_length}"
         assert w.tiles[0] not in firsts, f"two words start with {w.tiles[0]!r}"
         firsts.add(w.tiles[0])

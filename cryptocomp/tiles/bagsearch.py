@@ -150,11 +150,15 @@ class BagSearch:
     def _collect_letters(self, index: Index, ids, solver) -> tuple[list[_Candidate], np.ndarray]:
         """Single-letter faces: counts straight from the index's letter-count matrix."""
         rows, matrix = solver.letter_counts(ids)
+        # a word as written in the tiles (accents folded, ß as ss) may be longer than itself
+        fits = matrix.sum(axis=1) <= self.L
+        rows, matrix = rows[fits], matrix[fits]
         counts = np.zeros((len(rows), len(self.faces)), dtype=np.int16)
         for j, letter in enumerate(solver.letters):
             counts[:, self.code[letter]] = matrix[:, j]
         words = index.words
-        first = np.array([self.code[words[i][0]] for i in rows.tolist()], dtype=np.int16)
+        written = {i: self.ts.write(words[i]) for i in rows.tolist()}
+        first = np.array([self.code[written[i][0]] for i in rows.tolist()], dtype=np.int16)
         # group equal (counts, first) rows: pack each row into a few int64 columns (5 bits a
         # count) and sort them together, far quicker than np.unique(axis=0)
         per = 12
@@ -169,7 +173,7 @@ class BagSearch:
         group = np.cumsum(new_group) - 1
         heads = order[new_group]
         values = (counts[heads].astype(np.int64) @ self.values).tolist()
-        cands = [_Candidate(tuple(words[rows[h]]), (), int(first[h]), v)
+        cands = [_Candidate(tuple(written[int(rows[h])]), (), int(first[h]), v)
                  for h, v in zip(heads.tolist(), values)]
         for g, i in zip(group.tolist(), rows[order].tolist()):
             cands[g].words.append(words[i])

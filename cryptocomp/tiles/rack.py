@@ -95,16 +95,53 @@ class RackSolver:
     def __init__(self, tiles: TileSet | str, index: Index):
         self.tiles = tileset(tiles)
         self.index = index
-        letters = self.tiles.letters
-        alien = [c for c in index.alphabet if c not in letters]
-        # words with a character no face shows can never be played
-        self._unspellable = FrozenBitMap.union(_EMPTY, *(index.having(c) for c in alien))
-        self.letters = [c for c in index.alphabet if c in letters]  # the counted letters
+        alphabet = index.alphabet
+        written = {c: self.tiles.letter(c) for c in alphabet}
+        # words with a letter the set cannot write (by its spelling rules) never play
+        self._unspellable = FrozenBitMap.union(
+            _EMPTY, *(index.having(c) for c, w in written.items() if w is None))
+        # the characters the tiles show, each with the alphabet letters written with it and
+        # how often (French e <- e, é, è, ê, ë; German s <- s, ß twice): words are counted
+        # in these characters, as written in the tiles
+        self._sources: dict[str, dict[str, int]] = {}
+        for c, w in written.items():
+            for ch in w or "":
+                self._sources.setdefault(ch, {})
+                self._sources[ch][c] = self._sources[ch].get(c, 0) + 1
+        self.letters = sorted(self._sources)  # the counted characters
+        self._identity = all(w in (None, c) for c, w in written.items())
+        # alphabet letter counts -> character counts: columns when every letter is written
+        # as itself, else a small matrix product
+        self._columns = np.array([alphabet.index(c) for c in self.letters], dtype=np.int64) \
+            if self._identity else None
+        self._fold = np.zeros((len(alphabet), len(self.letters)), dtype=np.int16)
+        for a, c in enumerate(alphabet):
+            for ch in written[c] or "":
+                self._fold[a, self.letters.index(ch)] += 1
+        self._folded: dict[tuple[str, int], FrozenBitMap] = {}
         self._longest_face = max(len(f) for f in self.tiles.counts)
         self._exact = not self.tiles.multi_letter
-        # the alphabet position of each of self.letters: columns of the letter counts
-        self._columns = np.array([index.alphabet.index(c) for c in self.letters],
-                                 dtype=np.int64)
+
+    def _chars(self, counts: np.ndarray) -> np.ndarray:
+        """Alphabet letter counts (rows: words) as counts of :attr:`letters`."""
+        if self._columns is not None:
+            return counts[:, self._columns]
+        return counts @ self._fold
+
+    def _at_least(self, ch: str, k: int) -> FrozenBitMap:
+        """Ids of the words whose written form has at least ``k`` of character ``ch``."""
+        if self._sources[ch] == {ch: 1}:  # written as itself alone: the index knows
+            return self.index.at_least(ch, k)
+        bm = self._folded.get((ch, k))
+        if bm is None:
+            column = self.letters.index(ch)
+            parts = []
+            for n in self.index.lengths():
+                enc = self.index.encoded(n)
+                counts = enc.letter_counts() @ self._fold[:, column]
+                parts.append(enc.ids[counts >= k])
+            bm = self._folded[ch, k] = FrozenBitMap(np.concatenate(parts).astype(np.uint32))
+        return bm
 
     def candidates(self, rack: Rack) -> FrozenBitMap:
         """Ids of words whose character deficit against the rack is small enough: exactly the
@@ -116,7 +153,7 @@ class RackSolver:
                 have[c] = have.get(c, 0) + n
         limit = rack.blanks * self._longest_face
         if limit == 0:
-            over = FrozenBitMap.union(_EMPTY, *(idx.at_least(c, have.get(c, 0) + 1)
+            over = FrozenBitMap.union(_EMPTY, *(self._at_least(c, have.get(c, 0) + 1)
                                                 for c in self.letters))
         else:
             # running[j]: words with at least j + 1 units of deficit so far
@@ -124,7 +161,7 @@ class RackSolver:
             for c in self.letters:
                 h = have.get(c, 0)
                 for j in range(1, limit + 2):
-                    units = idx.at_least(c, h + j)
+                    units = self._at_least(c, h + j)
                     if not units:
                         break
                     for k in range(limit, 0, -1):
@@ -162,7 +199,7 @@ class RackSolver:
         rows, blocks = [np.zeros(0, dtype=np.int64)], [np.zeros((0, len(self.letters)), np.int16)]
         for sub, counts in self._blocks(ids, longest):
             rows.append(sub)
-            blocks.append(counts[:, self._columns])
+            blocks.append(self._chars(counts))
         order = np.argsort(np.concatenate(rows), kind="stable")
         return np.concatenate(rows)[order], np.concatenate(blocks)[order]
 
@@ -182,15 +219,15 @@ class RackSolver:
 
     def _score_exact(self, ids: FrozenBitMap, rack: Rack) -> tuple[np.ndarray, np.ndarray]:
         # single-letter faces: every candidate is playable, with one tiling; blanks cover
-        # exactly the shortfall, so a word scores the values of min(count, have) per letter
-        # per letter of the alphabet (candidates hold no letter the tiles lack)
-        alphabet = self.index.alphabet
-        values = np.array([self.tiles.values.get(c, 0) for c in alphabet], dtype=np.int64)
-        have = np.array([rack.counts.get(c, 0) for c in alphabet], dtype=np.int16)
+        # exactly the shortfall, so a word scores the values of min(count, have) per
+        # character as written (candidates hold no letter the tiles cannot write)
+        values = np.array([self.tiles.values.get(c, 0) for c in self.letters], dtype=np.int64)
+        have = np.array([rack.counts.get(c, 0) for c in self.letters], dtype=np.int16)
         rows, scores = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
-        for sub, counts in self._blocks(ids, rack.size):  # no word is longer than the rack
+        # no word is longer than the rack (a letter is written as one character or more)
+        for sub, counts in self._blocks(ids, rack.size):
             rows.append(sub)
-            scores.append(np.minimum(counts, have) @ values)
+            scores.append(np.minimum(self._chars(counts), have) @ values)
         ids_all, scores_all = np.concatenate(rows), np.concatenate(scores)
         order = np.lexsort((ids_all, -scores_all))
         return ids_all[order], scores_all[order]

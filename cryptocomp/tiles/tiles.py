@@ -5,22 +5,34 @@ A tile set maps each *face* to a count and a value, plus a number of blanks
 tiles (Hungarian CS, GY, SZ; Welsh CH, LL; Spanish CH, LL, RR ...): such a tile
 is one tile that shows several letters.
 
-Spelling rule (multi-letter tiles)
-----------------------------------
-A word is *spelled* by any tiling of its letters, left to right, into faces of
-the set: ``"szasz"`` in Hungarian can be S+Z+A+S+Z, SZ+A+SZ, S+Z+A+SZ or
-SZ+A+S+Z.  A word is playable from a rack when SOME tiling fits the rack (each
-face used no more often than the rack has it, the shortfall covered by blanks),
-and it scores by the best-scoring such tiling.  A blank plays any one face of
-the set, a multi-letter face included.  Words with a letter that no face can
-spell are never playable.
+Spelling rules (each set's own, see :class:`Spelling`)
+------------------------------------------------------
+A word is first *written in the set's letters*: letters with a face of their
+own stay; letters the set maps (German ß as SS, French œ as OE, Greek final ς as
+Σ) are replaced; with ``fold`` (the sets without tiles for accented letters, and
+the accents a set has no tile for: French été as ETE, Spanish canción as
+CANCION, but Spanish Ñ and German Ä stay, having tiles) a letter without a face
+is written as its base letter, its marks dropped.  A word with a letter that is
+still not in the set is never playable.
 
-Data format (``cryptocomp/data/tiles.json``, tiles format 1)
+The written word is then *tiled*: cut left to right into faces of the set.
+``"szasz"`` in Hungarian can be S+Z+A+S+Z, SZ+A+SZ, S+Z+A+SZ or SZ+A+S+Z; but a
+face listed as ``tile_only`` (Spanish CH, LL, RR) must be played as that tile
+wherever its letters occur, never as single letters.  A word is playable from a
+rack when SOME tiling fits the rack (each face used no more often than the rack
+has it, the shortfall covered by blanks), and it scores by the best-scoring
+such tiling.  A blank plays any one face of the set, a multi-letter face
+included.
+
+Data format (``cryptocomp/data/tiles.json``, tiles format 2)
 ------------------------------------------------------------
-A JSON object ``{"format": 1, "note": ..., "sets": {CODE: SET, ...}}`` where
+A JSON object ``{"format": 2, "note": ..., "sets": {CODE: SET, ...}}`` where
 each SET is ``{"language": str, "source": str, "blanks": int,
-"tiles": {face: [count, value], ...}}`` (faces lower case, NFC) and may list
-``"changes"`` made to the source.  :func:`load_tilesets` checks all of it.
+"tiles": {face: [count, value], ...}, "spelling": SPELLING}`` (faces lower case,
+NFC) and may list ``"changes"`` made to the source.  SPELLING is
+``{"fold": bool, "map": {letter: letters}, "tile_only": [face, ...], "rule":
+str}``: ``rule`` states the set's rule in words (README shows it).  Format 1 had
+no ``spelling``.  :func:`load_tilesets` checks all of it.
 """
 
 from __future__ import annotations
@@ -29,22 +41,35 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 from typing import Iterable, Mapping, Sequence
 
 from ..errors import TileError
 from ..index.alphabet import normalize
 
-__all__ = ["TileSet", "Rack", "TileError", "Face", "Tiling", "BLANK", "TILES_FORMAT",
-           "load_tilesets", "tileset", "tileset_names", "make_tileset", "show_tiles"]
+__all__ = ["TileSet", "Rack", "Spelling", "TileError", "Face", "Tiling", "BLANK", "TILES_FORMAT",
+           "EXACT", "load_tilesets", "tileset", "tileset_names", "make_tileset", "show_tiles"]
 
 Face = str  # what a tile shows: "a", or "cs" for a multi-letter tile
 Tiling = tuple[Face, ...]  # a word cut into faces: ("cs", "ó", "k")
 
 BLANK = "?"
-TILES_FORMAT = 1
+TILES_FORMAT = 2  # 2: each set states its spelling rules (format 1 had none)
 _MAX_TILINGS = 4096  # a word with more tilings than this is refused (none comes close)
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How a set writes words in its tiles (see the module docstring)."""
+
+    fold: bool = False  # a letter without a face is written as its base letter (marks dropped)
+    map: Mapping[str, str] = field(default_factory=dict)  # letter -> letters (ß -> ss)
+    tile_only: frozenset[Face] = frozenset()  # faces whose letters are never single tiles
+    rule: str = "every letter needs a tile of its own"
+
+
+EXACT = Spelling()  # no folding, no mapping, any tiling
 
 
 @dataclass(frozen=True)
@@ -74,7 +99,9 @@ class TileSet:
     counts: Mapping[Face, int]
     values: Mapping[Face, int]
     blanks: int
+    spelling: Spelling = EXACT
     _by_first: Mapping[str, tuple[Face, ...]] = field(init=False, repr=False, compare=False)
+    _written: dict[str, str | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_first: dict[str, list[Face]] = {}
@@ -82,6 +109,7 @@ class TileSet:
             by_first.setdefault(face[0], []).append(face)
         object.__setattr__(self, "_by_first", {c: tuple(sorted(fs, key=len, reverse=True))
                                                for c, fs in by_first.items()})
+        object.__setattr__(self, "_written", {})
         self._check()
 
     # -- facts ---------------------------------------------------------------------------
@@ -111,8 +139,28 @@ class TileSet:
 
     # -- spelling ------------------------------------------------------------------------
 
+    def letter(self, ch: str) -> str | None:
+        """How one letter is written in the set's letters (``"é"`` -> ``"e"`` when folding,
+        ``"ß"`` -> ``"ss"``), or None when it cannot be."""
+        known = self._written.get(ch, ...)
+        if known is ...:
+            known = self._written[ch] = _write_letter(self, ch)
+        return known
+
+    def write(self, word: str) -> str | None:
+        """``word`` in the set's letters (see :meth:`letter`), or None when some letter cannot
+        be written: the string that tilings cut into faces."""
+        out = []
+        for ch in word:
+            written = self.letter(ch)
+            if written is None:
+                return None
+            out.append(written)
+        return "".join(out)
+
     def tilings(self, word: str) -> list[Tiling]:
-        """Every way to cut ``word`` into faces of the set (none when it cannot be spelled)."""
+        """Every way to cut ``word`` (written in the set's letters) into faces of the set, by
+        the set's rules (none when it cannot be spelled)."""
         return list(_tilings(self, word))
 
     def spellable(self, word: str) -> bool:
@@ -125,11 +173,12 @@ class TileSet:
         """A rack from text or from a sequence of faces; a :class:`TileError` names any bad tile.
 
         In text, ``?`` is a blank and each character is a tile, except that ``[cs]`` is one
-        multi-letter tile; tiles may also be separated by spaces or commas, a token that is
-        a face being one tile (``"cs a s ?"``)."""
+        multi-letter tile, and so are letters that are no tile of their own with the rest
+        of their face (``l·l``, ``qu`` in Catalan); tiles may also be separated by spaces or
+        commas, a token that is a face being one tile (``"cs a s ?"``)."""
         if isinstance(text, str):
             faces = [f for token in re.split(r"[\s,]+", normalize(text.strip())) if token
-                     for f in ([token] if token in self.counts else _split_rack(token))]
+                     for f in ([token] if token in self.counts else _split_rack(token, self.counts))]
         else:
             faces = [normalize(f) for f in text]
         if not faces:
@@ -172,18 +221,52 @@ class TileSet:
                     raise TileError(f"tile set {self.name}: bad {what} {v!r} for {face!r}")
         if not isinstance(self.blanks, int) or self.blanks < 0:
             raise TileError(f"tile set {self.name}: bad blank count {self.blanks!r}")
+        sp = self.spelling
+        if not isinstance(sp.fold, bool) or not isinstance(sp.rule, str) or not sp.rule:
+            raise TileError(f"tile set {self.name}: bad spelling rule")
+        letters = self.letters
+        for ch, to in sp.map.items():
+            if len(ch) != 1 or ch != normalize(ch) or not to or not set(to) <= letters:
+                raise TileError(f"tile set {self.name}: bad spelling map {ch!r} -> {to!r}")
+        for face in sp.tile_only:
+            if face not in self.counts or len(face) < 2:
+                raise TileError(f"tile set {self.name}: tile_only {face!r} is not a "
+                                f"multi-letter face")
+
+
+def _write_letter(ts: TileSet, ch: str) -> str | None:
+    sp = ts.spelling
+    if ch in sp.map:
+        return sp.map[ch]
+    if ch in ts.letters:
+        return ch
+    if not sp.fold:
+        return None
+    # compatibility decomposition, marks dropped: é -> e, ŀ -> l·, ĳ -> ij, ǆ -> dž -> dz
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                   if not unicodedata.combining(c))
+    base = unicodedata.normalize("NFC", base).lower()
+    if not base or base == ch:
+        return None
+    written = [_write_letter(ts, c) if c != ch else None for c in base]
+    return None if any(w is None for w in written) else "".join(written)  # type: ignore[misc]
 
 
 @lru_cache(maxsize=4096)
 def _tilings_cached(ts: TileSet, word: str) -> tuple[Tiling, ...]:
     by_first = ts._by_first
     n = len(word)
+    # forced[i]: the tile-only faces whose letters start at i: a face must start there and
+    # be one of them, and no face may run across i
+    forced: list[tuple[Face, ...]] = [tuple(f for f in ts.spelling.tile_only
+                                            if word.startswith(f, i)) for i in range(n)]
     # tails[i]: the tilings of word[i:]; built right to left
     tails: list[tuple[Tiling, ...]] = [()] * n + [((),)]
     for i in range(n - 1, -1, -1):
         out: list[Tiling] = []
-        for face in by_first.get(word[i], ()):
-            if word.startswith(face, i):
+        for face in forced[i] or by_first.get(word[i], ()):
+            if word.startswith(face, i) and \
+                    not any(forced[j] for j in range(i + 1, i + len(face))):
                 out.extend((face,) + t for t in tails[i + len(face)])
         if len(out) > _MAX_TILINGS:
             raise TileError(f"{word!r} has more than {_MAX_TILINGS} tilings in the {ts.name} set")
@@ -192,17 +275,28 @@ def _tilings_cached(ts: TileSet, word: str) -> tuple[Tiling, ...]:
 
 
 def _tilings(ts: TileSet, word: str) -> tuple[Tiling, ...]:
+    written = ts.write(word)
+    if written is None:
+        return ()
     if not ts.multi_letter:  # one tiling at most: the letters themselves
-        return (tuple(word),) if all(c in ts.counts for c in word) else ()
-    return _tilings_cached(ts, word)
+        return (tuple(written),)
+    return _tilings_cached(ts, written)
 
 
-def _split_rack(text: str) -> list[Face]:
-    """Faces of one rack token: a character a tile, ``[xy]`` one multi-letter tile."""
+def _split_rack(text: str, counts: Mapping[Face, int]) -> list[Face]:
+    """Faces of one rack token: a character a tile, ``[xy]`` one multi-letter tile, and a
+    multi-letter face whose letters are not all tiles of their own one tile (Catalan
+    ``l·l``, ``qu``, Hungarian ``gy``: there is no ·, Q or Y tile)."""
+    whole = sorted((f for f in counts if len(f) > 1 and any(c not in counts for c in f)),
+                   key=len, reverse=True)
     faces: list[Face] = []
     i = 0
     while i < len(text):
-        if text[i] == "[":
+        face = next((f for f in whole if text.startswith(f, i)), None)
+        if face is not None:
+            faces.append(face)
+            i += len(face)
+        elif text[i] == "[":
             j = text.find("]", i)
             if j < 0:
                 raise TileError(f"unclosed [ in rack {text!r}")
@@ -240,8 +334,25 @@ def _parse_sets(data: object, origin: str) -> dict[str, TileSet]:
             counts[unicodedata.normalize("NFC", face)] = cv[0]
             values[unicodedata.normalize("NFC", face)] = cv[1]
         out[code] = TileSet(code, str(entry.get("language", code)), entry["source"], counts,
-                            values, entry.get("blanks", 0))
+                            values, entry.get("blanks", 0), _parse_spelling(entry, code, bad))
     return out
+
+
+def _parse_spelling(entry: dict, code: str, bad) -> Spelling:
+    sp = entry.get("spelling")
+    if not isinstance(sp, dict) or set(sp) != {"fold", "map", "tile_only", "rule"}:
+        raise bad(f"set {code!r}: 'spelling' must hold exactly fold, map, tile_only and rule")
+    fold, mapping, tile_only, rule = sp["fold"], sp["map"], sp["tile_only"], sp["rule"]
+    if not isinstance(fold, bool) or not isinstance(rule, str) or not rule.strip():
+        raise bad(f"set {code!r}: spelling 'fold' must be true or false and 'rule' a text")
+    if not isinstance(mapping, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                for k, v in mapping.items()):
+        raise bad(f"set {code!r}: spelling 'map' must map letters to letters")
+    if not isinstance(tile_only, list) or not all(isinstance(f, str) for f in tile_only):
+        raise bad(f"set {code!r}: spelling 'tile_only' must be a list of faces")
+    nfc = partial(unicodedata.normalize, "NFC")
+    return Spelling(fold, {nfc(k): nfc(v) for k, v in mapping.items()},
+                    frozenset(map(nfc, tile_only)), rule)
 
 
 @lru_cache(maxsize=1)
@@ -268,12 +379,11 @@ def tileset(name: str | TileSet) -> TileSet:
 
 
 def make_tileset(tiles: Mapping[Face, tuple[int, int]], blanks: int = 0, *,
-                 name: str = "custom") -> TileSet:
+                 name: str = "custom", spelling: Spelling = EXACT) -> TileSet:
     """A tile set from ``{face: (count, value)}`` (faces normalised), e.g. for tests."""
     counts = {normalize(f): cv[0] for f, cv in tiles.items()}
     values = {normalize(f): cv[1] for f, cv in tiles.items()}
-    return TileSet(name, name, "given", counts, values, blanks)
-
+    return TileSet(name, name, "given", counts, values, blanks, spelling)
 
 
 def show_tiles(tiling: Sequence[Face], blanks: Sequence[Face]) -> str:
