@@ -4,9 +4,11 @@
                                  [--bag-runs N] [--no-racks]
 
 Rack: random racks drawn from the English bag (fixed seed), the index loaded beforehand;
-for each shape the median over racks of the median of R runs (targets: <= 5 ms for 7
-tiles, <= 50 ms for 15 tiles with 2 blanks).  The first query of a solver also builds its
-letter-count matrix; that one-off cost is printed apart.
+for each shape the median over racks of the median of R runs, in CPU milliseconds (targets:
+<= 5 ms for 7 tiles, <= 50 ms for 15 tiles with 2 blanks): the solve (ranked ids and
+scores), then what `cryptocomp rack --json` adds: every Play built, and the JSON text of
+every play (issue 12, item 13: the solve and the plays <= 20 ms for 15 tiles).  The first
+query of a solver also builds its letter-count matrix; that one-off cost is printed apart.
 Bag: best_bag('en', ENABLE) with its setup, and whether the optimum was proved (target
 <= 60 s); each of N runs with its wall and CPU seconds and node count, then the medians (the
 machine is shared: CPU time and nodes are the steadier figures).
@@ -15,6 +17,8 @@ machine is shared: CPU time and nodes are the steadier figures).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import random
 import statistics
 import sys
@@ -25,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cryptocomp import load_index  # noqa: E402
 from cryptocomp.tiles.bag import best_bag  # noqa: E402
-from cryptocomp.cli.rack import enable_path  # noqa: E402
+from cryptocomp.cli.options import print_json  # noqa: E402
+from cryptocomp.cli.rack import enable_path, play_objects  # noqa: E402
 from cryptocomp.tiles.rack import RackSolver  # noqa: E402
 from cryptocomp.tiles.tiles import tileset  # noqa: E402
 
@@ -53,22 +58,33 @@ def main() -> int:
           f"{(time.perf_counter() - t) * 1000:.1f} ms")
     bag = [f for f, n in en.counts.items() for _ in range(n)]
     rng = random.Random(6)
-    print(f"{'rack':>14} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} {'words (median)':>15}")
+    print(f"{'rack':>14} {'solve ms':>9} {'p90':>7} {'max':>7} {'+plays ms':>10} "
+          f"{'+json ms':>9} {'words':>7}   (medians; CPU time)")
     for tiles, blanks in [] if args.no_racks else SHAPES:
-        per_rack, sizes = [], []
+        per_rack, built, encoded, sizes = [], [], [], []
         for _ in range(args.racks):
             rack = "".join(rng.sample(bag, tiles - blanks)) + "?" * blanks
-            runs = []
+            runs, builds, jsons = [], [], []
             for _ in range(args.repeat):
-                t = time.perf_counter()
+                t = time.process_time()
                 plays = solver.solve(rack)
-                runs.append(time.perf_counter() - t)
+                t1 = time.process_time()
+                every = list(plays)
+                t2 = time.process_time()
+                _json_text(every)
+                t3 = time.process_time()
+                runs.append(t1 - t)
+                builds.append(t2 - t1)
+                jsons.append(t3 - t2)
             per_rack.append(statistics.median(runs) * 1000)
+            built.append(statistics.median(builds) * 1000)
+            encoded.append(statistics.median(jsons) * 1000)
             sizes.append(len(plays))
         per_rack.sort()
-        print(f"{f'{tiles} tiles, {blanks} ?':>14} {statistics.median(per_rack):>10.2f} "
-              f"{per_rack[int(0.9 * (len(per_rack) - 1))]:>8.2f} {per_rack[-1]:>8.2f} "
-              f"{statistics.median(sizes):>15.0f}")
+        print(f"{f'{tiles} tiles, {blanks} ?':>14} {statistics.median(per_rack):>9.2f} "
+              f"{per_rack[int(0.9 * (len(per_rack) - 1))]:>7.2f} {per_rack[-1]:>7.2f} "
+              f"{statistics.median(built):>10.2f} {statistics.median(encoded):>9.2f} "
+              f"{statistics.median(sizes):>7.0f}")
     if args.no_bag:
         return 0
     walls, cpus = [], []
@@ -86,6 +102,14 @@ def main() -> int:
     for w in result.words:
         print(f"  {w.display():<16} {w.score}")
     return 0
+
+
+def _json_text(plays) -> str:
+    """The text `cryptocomp rack --json` prints for these plays."""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        print_json(play_objects(plays))
+    return buf.getvalue()
 
 
 if __name__ == "__main__":

@@ -164,3 +164,56 @@ def test_cli_rack(tmp_path, capsys):
 def test_cli_rack_shipped_enable(capsys):
     assert main(["rack", "jukebox", "--dict", "enable", "--top", "1"]) == 0
     assert capsys.readouterr().out.split("\t")[:2] == ["27", "jukebox"]
+
+
+# -- plays built in batches (issue 12, item 13) --------------------------------------------
+
+def _show_tiles_oracle(tiling, blanks):
+    """The display rule, face by face: blank-played faces lower case on their last
+    occurrences, multi-letter faces in brackets."""
+    left = Counter(blanks)
+    out = []
+    for face in reversed(tiling):
+        shown = face.lower() if left[face] else face.upper()
+        left[face] -= 1 if left[face] else 0
+        out.append(f"[{shown}]" if len(face) > 1 else shown)
+    return "".join(reversed(out))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "e", "ß", "'", "cs", "é"]), min_size=1, max_size=8),
+       st.data())
+def test_show_tiles_matches_the_face_by_face_rule(tiling, data):
+    from cryptocomp.tiles.tiles import show_tiles
+
+    blanks = data.draw(st.lists(st.sampled_from(sorted(set(tiling))), max_size=len(tiling)))
+    blanks = [f for f in blanks if blanks.count(f) <= tiling.count(f)]
+    assert show_tiles(tuple(tiling), tuple(sorted(blanks))) == \
+        _show_tiles_oracle(tiling, sorted(blanks))
+
+
+@settings(max_examples=60, deadline=None)
+@given(WORDS, st.text(alphabet="abcdeq", min_size=1, max_size=9), st.integers(0, 2),
+       st.sampled_from(["en", "fr", "de"]))
+def test_plays_built_in_batches_equal_plays_built_one_by_one(words, letters, blanks, code):
+    tiles = tileset(code)
+    letters = "".join(c * min(n, tiles.counts[c]) for c, n in sorted(Counter(letters).items()))
+    index = Index.from_counts({w: i + 1 for i, w in enumerate(words + ["été", "ßa", "qé"])})
+    rack = tiles.parse_rack(letters + "?" * blanks)
+    plays = rack_words(rack, tiles, index)
+    one_by_one = [play_of(index.words[int(i)], rack, tiles, count=index.counts[int(i)],
+                          id=int(i)) for i in plays.ids]
+    assert list(plays) == plays[:] == one_by_one
+    assert [p.display() for p in plays] == [_show_tiles_oracle(p.tiles, p.blanks) for p in plays]
+    if len(plays):
+        assert plays[-1] == one_by_one[-1] and plays[1:3] == one_by_one[1:3]
+        assert plays[::2] == one_by_one[::2]
+
+
+def test_blanks_of_many_shortfalls_do_not_overflow():
+    # a set with many blanks: the batch's shortfall codes would pass 2**63
+    ts = make_tileset({c: (1, 1) for c in "abcdefghijklmnopqrstuvwxyz"}, 20, name="wide")
+    index = Index.from_counts({"zyxwvutsrqponmlk": 1, "ab": 2})
+    plays = rack_words("a" + "?" * 20, ts, index)
+    assert [(p.word, len(p.blanks)) for p in plays] == [("ab", 1), ("zyxwvutsrqponmlk", 16)]
+    assert plays[1].blanks == tuple(sorted("zyxwvutsrqponmlk"))

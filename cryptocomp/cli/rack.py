@@ -79,6 +79,12 @@ def _open(args: argparse.Namespace):
     return tiles, open_index(args)
 
 
+def play_objects(plays) -> list[dict]:
+    """The plays as the JSON objects --json prints."""
+    return [{"word": p.word, "score": p.score, "tiles": list(p.tiles), "blanks": list(p.blanks),
+             "shown": p.display(), "count": p.count, "rank": p.id + 1} for p in plays]
+
+
 def run_rack(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 0:
         raise CryptocompError("--top must not be negative")
@@ -88,9 +94,7 @@ def run_rack(args: argparse.Namespace) -> int:
     shown = plays[:top] if top is not None else list(plays)
     none = f"no word of {index.name} can be built from {args.letters} ({tiles.name} tiles)"
     if args.json:
-        print_json([{"word": p.word, "score": p.score, "tiles": list(p.tiles),
-                     "blanks": list(p.blanks), "shown": p.display(), "count": p.count,
-                     "rank": p.rank} for p in shown])
+        print_json(play_objects(shown))
         return 0 if plays else no_result(none)
     if not is_terminal():
         for p in shown:

@@ -389,6 +389,20 @@ def make_tileset(tiles: Mapping[Face, tuple[int, int]], blanks: int = 0, *,
 def show_tiles(tiling: Sequence[Face], blanks: Sequence[Face]) -> str:
     """A tiling for people: real tiles upper case, blank-played ones lower case (on the last
     occurrences of their faces), multi-letter tiles in brackets: ``[SZ]AKá[CS]``."""
+    text = "".join(tiling)
+    if len(text) == len(tiling):  # one character a face: string methods do it (--json of
+        shown = text.upper()      # 20,000 plays called this 20,000 times)
+        if len(shown) == len(text):  # (upper case may be longer: ß is SS)
+            if not blanks:
+                return shown
+            chars = list(shown)
+            end: dict[Face, int] = {}
+            for face in blanks:  # each on the last occurrence of its face not yet taken
+                k = text.rfind(face, 0, end.get(face, len(text)))
+                if k >= 0:
+                    chars[k] = face.lower()
+                    end[face] = k
+            return "".join(chars)
     left: dict[Face, int] = {}
     for face in blanks:
         left[face] = left.get(face, 0) + 1
