@@ -12,7 +12,7 @@ from pathlib import Path
 from ..crossword import ENGINES, FillResult, fill, read_grid
 from ..crossword.grid import GridError, format_text
 from ..crossword.square import square_grid
-from .options import add_dict_options, is_terminal, open_index, print_json
+from .options import MAX_SECONDS, add_dict_options, is_terminal, open_index, print_json
 
 _EXIT = {"filled": 0, "no_fill": 1, "budget": 3}
 
@@ -80,8 +80,10 @@ def _check_args(args: argparse.Namespace) -> None:
         value = getattr(args, name)
         if value is not None and value < (1 if name == "count" else 0):
             raise GridError(f"--{name.replace('_', '-')} is out of range: {value}")
-    if args.time is not None and args.time <= 0:
-        raise GridError("--time must be positive")
+    # nan compares false with every deadline: it would mean no budget at all
+    if args.time is not None and not (0 < args.time <= MAX_SECONDS):
+        raise GridError(f"--time must be a positive number of seconds, at most "
+                        f"{MAX_SECONDS:,.0f} (a week), not {args.time:g}")
 
 
 _SHIPPED = Path(__file__).resolve().parent.parent / "data" / "grids"
