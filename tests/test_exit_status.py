@@ -190,6 +190,16 @@ def test_caret_stays_under_its_column_however_long_the_expression(text, data, wi
         assert shown == "  " + text  # short expressions are shown whole
 
 
+def test_control_characters_under_an_error_are_escaped_and_the_caret_follows():
+    # found by the fuzz suite: a \x1e or \u2028 in a piped line split its caret lines
+    text = "a\x1eb\u2028\t*c"
+    exc = ExpressionError("bad", text.index("*"), text)
+    for width in (None, 12, 80):
+        _, shown, caret = error_text(exc, width=width).split("\n")
+        assert not any(ord(ch) < 32 or ch in "\u2028\u2029\x85" for ch in shown + caret)
+        assert shown[caret.index("^")] == "*"
+
+
 def test_caret_without_a_width_shows_the_whole_expression():
     text = "+".join(["send"] * 40) + "+*more"
     exc = ExpressionError("empty operand before '*'", text.index("*"), text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
@@ -215,10 +216,11 @@ def _window(text: str, position: int, room: int | None) -> tuple[str, int]:
     it fits or room is None), and the cell column of ``position`` in it."""
     from rich.cells import cell_len
 
-    cells = [cell_len(ch) for ch in text]
+    pieces = [_visible(ch) for ch in text]  # a control character would break the line
+    cells = [cell_len(p) for p in pieces]
     position = max(0, min(position, len(text)))
     if room is None or sum(cells) < room:
-        return text, sum(cells[:position])
+        return "".join(pieces), sum(cells[:position])
     budget = max(1, room - 2)  # two cells for the "…" marks
     lo = position
     hi = min(position + 1, len(text))
@@ -234,7 +236,15 @@ def _window(text: str, position: int, room: int | None) -> tuple[str, int]:
         used += cells[lo]
     head = "…" if lo > 0 else ""
     tail = "…" if hi < len(text) else ""
-    return head + text[lo:hi] + tail, len(head) + sum(cells[lo:position])
+    return head + "".join(pieces[lo:hi]) + tail, len(head) + sum(cells[lo:position])
+
+
+def _visible(ch: str) -> str:
+    """A character as shown under an error: control and line-separating characters (which
+    would start a new line or move the cursor) as escapes, like \\x1e."""
+    if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+        return ch.encode("unicode_escape").decode("ascii")
+    return ch
 
 
 def banner_text(session: Session) -> "RenderableType":
