@@ -1,8 +1,24 @@
-"""Shared fixtures: every test runs with its own CRYPTOCOMP_HOME, so no real index is touched."""
+"""Shared fixtures: every test runs with its own CRYPTOCOMP_HOME, so no real index is touched.
+
+Hypothesis profiles: ``ci`` (the default) is derandomized, so CI runs the same examples every
+time; ``long`` draws 20 times as many fresh examples for local fuzzing, e.g.
+``HYPOTHESIS_PROFILE=long python -m pytest tests/test_fuzz_cli.py``.  The fuzz tests scale
+their example counts by :data:`FUZZ_SCALE` (read from the profile's ``max_examples``).
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", derandomize=True, database=None, max_examples=100,
+                          deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=2000, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)
