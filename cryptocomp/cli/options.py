@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from contextlib import contextmanager
 from typing import Iterator
-
-import math
 
 from ..errors import CryptocompError, QueryError
 from ..domain import Progress
