@@ -217,3 +217,24 @@ def test_blanks_of_many_shortfalls_do_not_overflow():
     plays = rack_words("a" + "?" * 20, ts, index)
     assert [(p.word, len(p.blanks)) for p in plays] == [("ab", 1), ("zyxwvutsrqponmlk", 16)]
     assert plays[1].blanks == tuple(sorted("zyxwvutsrqponmlk"))
+
+
+def test_an_alphabet_too_large_for_letter_count_matrices(monkeypatch):
+    """Found by hand while fuzzing: a Chinese-sized alphabet made the index refuse its
+    letter-count matrix (ValueError, a traceback from `cryptocomp rack`); the solver then
+    counts the letters the tiles can write itself, with the same results."""
+    from cryptocomp.index import Encoded
+
+    words = {"été": 9, "tea": 8, "eat": 7, "中文": 6, "ab": 5, "straße": 4, "ba": 3}
+    index = Index.from_counts(words)
+    want = {code: [(p.word, p.score, p.blanks) for p in rack_words("etae??", code, index)]
+            for code in ("en", "fr", "de")}
+
+    def refuse(self):
+        raise ValueError("alphabet too large for a letter-count matrix")
+
+    monkeypatch.setattr(Encoded, "letter_counts", refuse)
+    index = Index.from_counts(words)
+    for code, plays in want.items():
+        assert [(p.word, p.score, p.blanks) for p in rack_words("etae??", code, index)] == plays
+    assert {p.word for p in rack_words("etae??", "fr", index)} >= {"été", "tea"}

@@ -36,6 +36,7 @@ import numpy as np
 from pyroaring import FrozenBitMap
 
 from ..domain import Word
+from ..index import Encoded
 from ..index.index import Index
 from .tiles import BLANK, Face, Rack, TileSet, Tiling, show_tiles, tileset
 
@@ -123,8 +124,16 @@ class RackSolver:
         self._longest_face = max(len(f) for f in self.tiles.counts)
         self._exact = not self.tiles.multi_letter
 
-    def _chars(self, counts: np.ndarray) -> np.ndarray:
-        """Alphabet letter counts (rows: words) as counts of :attr:`letters`."""
+    def _chars(self, enc: Encoded, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """Counts of :attr:`letters` (as written in the tiles) in rows ``rows`` of ``enc``."""
+        try:
+            counts = enc.letter_counts()[rows]
+        except ValueError:  # an alphabet too large for a whole letter-count matrix (Chinese):
+            codes = enc.codes[rows]  # count only the letters the tiles can write
+            out = np.zeros((len(codes), len(self.letters)), dtype=np.int16)
+            for a in np.flatnonzero(self._fold.any(axis=1)).tolist():
+                out += (codes == a).sum(axis=1, dtype=np.int16)[:, None] * self._fold[a]
+            return out
         if self._columns is not None:
             return counts[:, self._columns]
         return counts @ self._fold
@@ -139,8 +148,7 @@ class RackSolver:
             parts = []
             for n in self.index.lengths():
                 enc = self.index.encoded(n)
-                counts = enc.letter_counts() @ self._fold[:, column]
-                parts.append(enc.ids[counts >= k])
+                parts.append(enc.ids[self._chars(enc)[:, column] >= k])
             bm = self._folded[ch, k] = FrozenBitMap(np.concatenate(parts).astype(np.uint32))
         return bm
 
@@ -255,13 +263,13 @@ class RackSolver:
         rows, blocks = [np.zeros(0, dtype=np.int64)], [np.zeros((0, len(self.letters)), np.int16)]
         for sub, counts in self._blocks(ids, longest):
             rows.append(sub)
-            blocks.append(self._chars(counts))
+            blocks.append(counts)
         order = np.argsort(np.concatenate(rows), kind="stable")
         return np.concatenate(rows)[order], np.concatenate(blocks)[order]
 
     def _blocks(self, ids: FrozenBitMap, longest: int | None):
-        """(ids, letter counts over the whole alphabet) of the words of ``ids``, one length at
-        a time; the counts of a length are computed once and kept by the index's encoded
+        """(ids, counts of :attr:`letters`) of the words of ``ids``, one length at a time;
+        the letter counts of a length are computed once and kept by the index's encoded
         words."""
         for n in self.index.lengths():
             if longest is not None and n > longest:
@@ -271,7 +279,7 @@ class RackSolver:
                 continue
             full = self.index.encoded(n)
             sub_ids = np.frombuffer(sub.to_array(), dtype=np.uint32).astype(np.int64)
-            yield sub_ids, full.letter_counts()[np.searchsorted(full.ids, sub_ids)]
+            yield sub_ids, self._chars(full, np.searchsorted(full.ids, sub_ids))
 
     def _score_exact(self, ids: FrozenBitMap, rack: Rack) -> tuple[np.ndarray, np.ndarray]:
         # single-letter faces: every candidate is playable, with one tiling; blanks cover
@@ -283,7 +291,7 @@ class RackSolver:
         # no word is longer than the rack (a letter is written as one character or more)
         for sub, counts in self._blocks(ids, rack.size):
             rows.append(sub)
-            scores.append(np.minimum(self._chars(counts), have) @ values)
+            scores.append(np.minimum(counts, have) @ values)
         ids_all, scores_all = np.concatenate(rows), np.concatenate(scores)
         order = np.lexsort((ids_all, -scores_all))
         return ids_all[order], scores_all[order]
