@@ -11,7 +11,7 @@ import unicodedata
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from cryptocomp import Index
 from cryptocomp.tiles.bag import best_bag, check_bag
@@ -240,3 +240,55 @@ def test_catalan_and_ukrainian_exports_keep_their_in_word_characters():
     keep = word_filter("uk", [("пам'ять", 1.0), ("мама", 1.0)])
     assert keep("пам'ять") and not keep("'мама") and not keep("мама'") and not keep("ab")
     assert not word_filter("fr", [("été", 1.0)])("aujourd'hui")  # French has no such tile
+
+
+# -- forced tilings: every multi-letter face tile-only, racks scored on face counts --------
+
+FORCED = make_tileset({"a": (3, 1), "e": (2, 1), "c": (2, 3), "h": (1, 4), "l": (2, 1),
+                       "y": (1, 4), "ch": (1, 5), "ll": (1, 8), "ny": (1, 7), "ñ": (1, 8),
+                       "n": (2, 1)}, 2, name="forced",
+                      spelling=Spelling(True, {}, frozenset({"ch", "ll", "ny"}), "test rules."))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="aecçhlñnyéqŀ·", min_size=1, max_size=7), min_size=1,
+                max_size=30, unique=True),
+       st.lists(st.sampled_from(sorted(FORCED.counts) + ["l·l", "qu"]), min_size=1, max_size=8),
+       st.integers(0, 2), st.sampled_from(["forced", "es", "ca"]))
+def test_forced_tilings_score_like_the_plain_scan(words, faces, blanks, code):
+    from cryptocomp.tiles.rack import RackSolver, play_of
+
+    ts = FORCED if code == "forced" else tileset(code)
+    counts = Counter(f for f in faces if f in ts.counts)
+    counts = Counter({f: min(n, ts.counts[f]) for f, n in counts.items()})
+    index = Index.from_counts({w: i + 1 for i, w in enumerate(words)})
+    assume(counts or blanks)
+    rack = ts.parse_rack(list(counts.elements()) + ["?"] * blanks)
+    solver = RackSolver(ts, index)
+    assert solver._forced  # the fast path is what is tested
+    plays = solver.solve(rack)
+    want = {w: s for w in index.words if (s := _best(ts, w, counts, blanks)) is not None}
+    assert {p.word: p.score for p in plays} == want
+    one_by_one = [play_of(p.word, rack, ts, count=p.count, id=p.id) for p in plays]
+    assert list(plays) == one_by_one
+    keys = [(-p.score, p.id) for p in plays]
+    assert keys == sorted(keys)
+
+
+def test_forced_counting_and_word_by_word_tiling_together():
+    # Catalan ŀ is written as two characters (l·): its words are tiled word by word, the
+    # others counted; one ranking
+    from cryptocomp.tiles.rack import RackSolver, play_of
+
+    ca = tileset("ca")
+    index = Index.from_counts({"coŀlecció": 9, "col·lecció": 8, "colla": 7, "any": 6})
+    rack = ca.parse_rack("co[l·l]ecio??")
+    solver = RackSolver(ca, index)
+    assert solver._forced and solver._several
+    plays = solver.solve(rack)
+    keys = [(-p.score, p.id) for p in plays]
+    assert keys == sorted(keys) and [p.word for p in plays][:2] == ["coŀlecció", "col·lecció"]
+    counts = Counter(f for f, n in rack.counts.items() for _ in range(n))
+    assert {p.word: p.score for p in plays} == \
+        {w: s for w in index.words if (s := _best(ca, w, counts, 2)) is not None}
+    assert list(plays) == [play_of(p.word, rack, ca, count=p.count, id=p.id) for p in plays]

@@ -29,6 +29,7 @@ longest face) gives a superset, and every candidate's tilings are then checked.
 from __future__ import annotations
 
 import logging
+import re
 from functools import partial
 from typing import NamedTuple, Sequence
 
@@ -121,22 +122,44 @@ class RackSolver:
             for ch in written[c] or "":
                 self._fold[a, self.letters.index(ch)] += 1
         self._folded: dict[tuple[str, int], FrozenBitMap] = {}
+        self._written_counts: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._longest_face = max(len(f) for f in self.tiles.counts)
         self._exact = not self.tiles.multi_letter
+        # multi-letter sets whose every multi-letter face is tile-only (Spanish CH LL RR,
+        # Catalan L·L NY QU), each letter written as one character: a word has at most one
+        # tiling, found by counting the faces' occurrences, so racks score like single-letter
+        # sets, on face counts (word by word they took seconds)
+        multi = [f for f in self.tiles.counts if len(f) > 1]
+        self._forced = multi if multi and set(multi) <= self.tiles.spelling.tile_only else None
+        # words with a letter written as several characters (Catalan ŀ as l·) are tiled
+        # word by word, as in the other multi-letter sets
+        self._several = FrozenBitMap.union(
+            _EMPTY, *(index.having(c) for c, w in written.items() if w and len(w) > 1))
+        self._faces = sorted(self.tiles.counts)  # face-count columns, in sorted order
+        # per alphabet letter, the character it is written as (-1: none, or several)
+        self._written_code = np.array([self.letters.index(w) if w and len(w) == 1 else -1
+                                       for w in written.values()], dtype=np.int64)
+        longest_first = sorted(multi, key=len, reverse=True)
+        self._split = re.compile("".join(re.escape(f) + "|" for f in longest_first) + ".",
+                                 re.S).findall  # a forced tiling, from the written word
 
-    def _chars(self, enc: Encoded, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
-        """Counts of :attr:`letters` (as written in the tiles) in rows ``rows`` of ``enc``."""
+    def _chars(self, enc: Encoded, rows: np.ndarray | slice = slice(None),
+               fold: np.ndarray | None = None) -> np.ndarray:
+        """Counts of :attr:`letters` (as written in the tiles) in rows ``rows`` of ``enc``;
+        with ``fold`` (columns of ``self._fold``), of those characters only."""
+        fold = self._fold if fold is None else fold
         try:
             counts = enc.letter_counts()[rows]
         except ValueError:  # an alphabet too large for a whole letter-count matrix (Chinese):
             codes = enc.codes[rows]  # count only the letters the tiles can write
-            out = np.zeros((len(codes), len(self.letters)), dtype=np.int16)
-            for a in np.flatnonzero(self._fold.any(axis=1)).tolist():
-                out += (codes == a).sum(axis=1, dtype=np.int16)[:, None] * self._fold[a]
+            out = np.zeros((len(codes), fold.shape[1]), dtype=np.int16)
+            for a in np.flatnonzero(fold.any(axis=1)).tolist():
+                out += (codes == a).sum(axis=1, dtype=np.int16)[:, None] * fold[a]
             return out
-        if self._columns is not None:
+        if self._columns is not None and fold is self._fold:
             return counts[:, self._columns]
-        return counts @ self._fold
+        used = np.flatnonzero(fold.any(axis=1))  # the letters written with these characters
+        return counts[:, used] @ fold[used]
 
     def _at_least(self, ch: str, k: int) -> FrozenBitMap:
         """Ids of the words whose written form has at least ``k`` of character ``ch``."""
@@ -144,13 +167,21 @@ class RackSolver:
             return self.index.at_least(ch, k)
         bm = self._folded.get((ch, k))
         if bm is None:
-            column = self.letters.index(ch)
-            parts = []
+            ids, counts = self._written_count(ch)
+            bm = self._folded[ch, k] = FrozenBitMap(ids[counts >= k].astype(np.uint32))
+        return bm
+
+    def _written_count(self, ch: str) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, how often ``ch`` occurs written) of every word, computed once a solver."""
+        if ch not in self._written_counts:
+            fold = self._fold[:, [self.letters.index(ch)]]
+            ids, counts = [], []
             for n in self.index.lengths():
                 enc = self.index.encoded(n)
-                parts.append(enc.ids[self._chars(enc)[:, column] >= k])
-            bm = self._folded[ch, k] = FrozenBitMap(np.concatenate(parts).astype(np.uint32))
-        return bm
+                ids.append(enc.ids)
+                counts.append(self._chars(enc, fold=fold)[:, 0])
+            self._written_counts[ch] = (np.concatenate(ids), np.concatenate(counts))
+        return self._written_counts[ch]
 
     def candidates(self, rack: Rack) -> FrozenBitMap:
         """Ids of words whose character deficit against the rack is small enough: exactly the
@@ -190,17 +221,31 @@ class RackSolver:
         built: list[Play] | None = None
         if self._exact:
             order, scores = self._score_exact(ids, rack)
+        elif self._forced and not (ids & self._several):
+            order, scores = self._score_forced(ids, rack)
+        elif self._forced:  # counted, and the few words with a letter written as several
+            fast, slow = self._score_forced(ids - self._several, rack), \
+                self._score_tilings(ids & self._several, rack)[1:]
+            order, scores = (np.concatenate(pair) for pair in zip(fast, slow))
+            ranked = np.lexsort((order, -scores))
+            order, scores = order[ranked], scores[ranked]
         else:  # scored by building every play: keep them
-            words, counts = self.index.words, self.index.counts
-            built = [p for p in (play_of(words[i], rack, self.tiles, count=counts[i], id=i)
-                                 for i in ids) if p is not None]
-            built.sort(key=lambda p: (-p.score, p.id))
-            order = np.fromiter((p.id for p in built), dtype=np.int64, count=len(built))
-            scores = np.fromiter((p.score for p in built), dtype=np.int64, count=len(built))
+            built, order, scores = self._score_tilings(ids, rack)
         if top is not None:
             order, scores = order[:max(0, top)], scores[:max(0, top)]
             built = built[:max(0, top)] if built is not None else None
         return Plays(self, rack, order, scores, built)
+
+    def _score_tilings(self, ids: FrozenBitMap, rack: Rack
+                       ) -> tuple[list[Play], np.ndarray, np.ndarray]:
+        """Every play of ``ids`` built word by word (all tilings tried), ranked."""
+        words, counts = self.index.words, self.index.counts
+        built = [p for p in (play_of(words[i], rack, self.tiles, count=counts[i], id=i)
+                             for i in ids) if p is not None]
+        built.sort(key=lambda p: (-p.score, p.id))
+        order = np.fromiter((p.id for p in built), dtype=np.int64, count=len(built))
+        scores = np.fromiter((p.score for p in built), dtype=np.int64, count=len(built))
+        return built, order, scores
 
     def plays(self, rack: Rack, ids: np.ndarray, scores: np.ndarray) -> list[Play]:
         """The plays of words ``ids`` (with their ``scores``) from ``rack``, built together.
@@ -210,32 +255,40 @@ class RackSolver:
         :func:`play_of` word by word (which cost 25 us a play: 0.15 s CPU for the 20,000
         plays of a 15-tile rack with two blanks)."""
         words, counts = self.index.words, self.index.counts
-        if not self._exact:
+        chosen_ids = FrozenBitMap(ids.astype(np.uint32))
+        if not self._exact and (not self._forced or chosen_ids & self._several):
             out = [play_of(words[i], rack, self.tiles, count=counts[i], id=i)
                    for i in ids.tolist()]
             assert all(p is not None for p in out), "rack scoring disagrees"
             return out  # type: ignore[return-value]
-        rows, matrix = self.letter_counts(FrozenBitMap(ids.astype(np.uint32)))
-        have = np.array([rack.counts.get(c, 0) for c in self.letters], dtype=np.int16)
+        if self._exact:
+            rows, matrix = self.letter_counts(chosen_ids)
+            columns = self.letters
+        else:
+            rows, matrix, _ = self._face_counts(chosen_ids)
+            columns = self._faces
+        have = np.array([rack.counts.get(c, 0) for c in columns], dtype=np.int16)
         short = np.maximum(matrix[np.searchsorted(rows, ids)] - have, 0)
         id_list = ids.tolist()
         chosen = [words[i] for i in id_list]
-        tilings = map(tuple, chosen if self._identity else map(self.tiles.write, chosen))
+        if self._forced:
+            tilings = map(tuple, map(self._split, map(self.tiles.write, chosen)))
+        else:
+            tilings = map(tuple, chosen if self._identity else map(self.tiles.write, chosen))
         # tuple.__new__ of the named tuple: the loop stays in C (about a microsecond a play)
         return list(map(partial(tuple.__new__, Play),
-                        zip(chosen, scores.tolist(), tilings, self._blanks(short),
+                        zip(chosen, scores.tolist(), tilings, self._blanks(short, columns),
                             [counts[i] for i in id_list], id_list)))
 
-    def _blanks(self, short: np.ndarray) -> list[tuple[Face, ...]]:
-        """Per row of shortfalls (rows: plays; columns: :attr:`letters`), the sorted faces the
-        blanks play; a row's faces are coded as one number, and each distinct code (a few
+    def _blanks(self, short: np.ndarray, letters: list[str]) -> list[tuple[Face, ...]]:
+        """Per row of shortfalls (rows: plays; columns: ``letters``, sorted), the sorted faces
+        the blanks play; a row's faces are coded as one number, and each distinct code (a few
         hundred at most) is turned into a tuple once."""
         if not len(short):
             return []
         rows, cols = np.nonzero(short)
         reps = short[rows, cols].astype(np.int64)
         rows, cols = np.repeat(rows, reps), np.repeat(cols, reps)  # row-major: cols sorted
-        letters = self.letters
         base = len(letters) + 1
         if base ** int(short.sum(axis=1).max()) >= 2 ** 62:  # codes would overflow
             out: list[list[Face]] = [[] for _ in range(len(short))]
@@ -280,6 +333,72 @@ class RackSolver:
             full = self.index.encoded(n)
             sub_ids = np.frombuffer(sub.to_array(), dtype=np.uint32).astype(np.int64)
             yield sub_ids, self._chars(full, np.searchsorted(full.ids, sub_ids))
+
+    def _face_counts(self, ids: FrozenBitMap, longest: int | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(word ids ascending, face counts (columns: the sorted faces), valid) of the words
+        of ``ids`` in a set whose tilings are forced: each tile-only face where its letters
+        occur, every other letter a tile of its own.  A word is not valid when two
+        occurrences overlap (llll) or a letter that is no face of its own is left over
+        (Catalan y outside ny)."""
+        rows_all, faces_all, valid_all = [np.zeros(0, dtype=np.int64)], [], []
+        width = len(self._faces)
+        face_column = {f: j for j, f in enumerate(self._faces)}
+        letter_code = {c: j for j, c in enumerate(self.letters)}
+        for n in self.index.lengths():
+            if longest is not None and n > longest:
+                break
+            sub = ids & self.index.by_length(n)
+            if not sub:
+                continue
+            enc = self.index.encoded(n)
+            sub_ids = np.frombuffer(sub.to_array(), dtype=np.uint32).astype(np.int64)
+            written = self._written_code[enc.codes[np.searchsorted(enc.ids, sub_ids)]]
+            m = len(sub_ids)
+            chars = self._chars(enc, np.searchsorted(enc.ids, sub_ids)).astype(np.int16)
+            faces = np.zeros((m, width), dtype=np.int16)
+            inside = np.zeros((m, n), dtype=bool)  # a position inside an occurrence
+            valid = np.ones(m, dtype=bool)
+            starts = []
+            for f in self._forced:  # type: ignore[union-attr]
+                if len(f) > n or any(ch not in letter_code for ch in f):
+                    continue  # no word of this index holds it
+                span = n - len(f) + 1
+                at = np.ones((m, span), dtype=bool)
+                for k, ch in enumerate(f):
+                    at &= written[:, k:k + span] == letter_code[ch]
+                for d in range(1, len(f)):
+                    inside[:, d:d + span] |= at
+                starts.append((f, at))
+            for f, at in starts:
+                valid &= ~(at & inside[:, :at.shape[1]]).any(axis=1)
+                occurrences = at.sum(axis=1, dtype=np.int16)
+                faces[:, face_column[f]] = occurrences
+                for ch in f:
+                    chars[:, letter_code[ch]] -= occurrences
+            for ch, j in letter_code.items():
+                if ch in face_column:
+                    faces[:, face_column[ch]] = chars[:, j]
+                else:  # only ever part of a multi-letter face
+                    valid &= chars[:, j] == 0
+            rows_all.append(sub_ids)
+            faces_all.append(faces)
+            valid_all.append(valid)
+        order = np.argsort(np.concatenate(rows_all), kind="stable")
+        faces = np.concatenate(faces_all) if faces_all else np.zeros((0, width), np.int16)
+        valid = np.concatenate(valid_all) if valid_all else np.zeros(0, dtype=bool)
+        return np.concatenate(rows_all)[order], faces[order], valid[order]
+
+    def _score_forced(self, ids: FrozenBitMap, rack: Rack) -> tuple[np.ndarray, np.ndarray]:
+        # forced tilings: a valid word plays when its face shortfall is at most the blanks,
+        # and scores the values of min(count, have) per face
+        values = np.array([self.tiles.values[f] for f in self._faces], dtype=np.int64)
+        have = np.array([rack.counts.get(f, 0) for f in self._faces], dtype=np.int16)
+        rows, faces, valid = self._face_counts(ids, rack.size * self._longest_face)
+        fits = valid & (np.maximum(faces - have, 0).sum(axis=1) <= rack.blanks)
+        rows, scores = rows[fits], np.minimum(faces[fits], have) @ values
+        order = np.lexsort((rows, -scores))
+        return rows[order], scores[order]
 
     def _score_exact(self, ids: FrozenBitMap, rack: Rack) -> tuple[np.ndarray, np.ndarray]:
         # single-letter faces: every candidate is playable, with one tiling; blanks cover
