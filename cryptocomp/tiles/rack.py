@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import re
+import weakref
 from functools import partial
 from typing import NamedTuple, Sequence
 
@@ -121,8 +122,6 @@ class RackSolver:
         for a, c in enumerate(alphabet):
             for ch in written[c] or "":
                 self._fold[a, self.letters.index(ch)] += 1
-        self._folded: dict[tuple[str, int], FrozenBitMap] = {}
-        self._written_counts: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._longest_face = max(len(f) for f in self.tiles.counts)
         self._exact = not self.tiles.multi_letter
         # multi-letter sets whose every multi-letter face is tile-only (Spanish CH LL RR,
@@ -163,25 +162,30 @@ class RackSolver:
 
     def _at_least(self, ch: str, k: int) -> FrozenBitMap:
         """Ids of the words whose written form has at least ``k`` of character ``ch``."""
-        if self._sources[ch] == {ch: 1}:  # written as itself alone: the index knows
+        sources = self._sources[ch]
+        if sources == {ch: 1}:  # written as itself alone: the index knows
             return self.index.at_least(ch, k)
-        bm = self._folded.get((ch, k))
-        if bm is None:
+        # kept with the index, like its own bitmaps: a solver is made for every query
+        known = _FOLDED.setdefault(self.index, {})
+        key = (tuple(sorted(sources.items())), k)
+        if key not in known:
             ids, counts = self._written_count(ch)
-            bm = self._folded[ch, k] = FrozenBitMap(ids[counts >= k].astype(np.uint32))
-        return bm
+            known[key] = FrozenBitMap(ids[counts >= k].astype(np.uint32))
+        return known[key]
 
     def _written_count(self, ch: str) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, how often ``ch`` occurs written) of every word, computed once a solver."""
-        if ch not in self._written_counts:
+        """(ids, how often ``ch`` occurs written) of every word, kept with the index."""
+        known = _FOLDED.setdefault(self.index, {})
+        key = tuple(sorted(self._sources[ch].items()))
+        if key not in known:
             fold = self._fold[:, [self.letters.index(ch)]]
             ids, counts = [], []
             for n in self.index.lengths():
                 enc = self.index.encoded(n)
                 ids.append(enc.ids)
                 counts.append(self._chars(enc, fold=fold)[:, 0])
-            self._written_counts[ch] = (np.concatenate(ids), np.concatenate(counts))
-        return self._written_counts[ch]
+            known[key] = (np.concatenate(ids), np.concatenate(counts))
+        return known[key]
 
     def candidates(self, rack: Rack) -> FrozenBitMap:
         """Ids of words whose character deficit against the rack is small enough: exactly the
@@ -460,6 +464,11 @@ class Plays(Sequence[Play]):
 
 
 _BATCH = 4096  # plays built at a time when iterating
+
+# per index, what its words count of a character written from several letters (French e from
+# e, é, è, ê, ë), keyed by those letters: (ids, counts), and "at least k" bitmaps; kept as long
+# as the index lives, like the letter counts the index keeps itself
+_FOLDED: "weakref.WeakKeyDictionary[Index, dict]" = weakref.WeakKeyDictionary()
 
 
 def _faces(rack: Rack) -> list[Face]:
