@@ -152,7 +152,7 @@ def expressions(draw, depth: int = 0) -> str:
 @st.composite
 def operand_chains(draw) -> str:
     """Long sums and products: hundreds of operands (the parser's limits)."""
-    n = draw(st.sampled_from([2, 10, 100, 500, 900]))
+    n = draw(st.sampled_from([2, 10, 100, 500, 999, 1000, 1001]))
     op = draw(st.sampled_from("+-*/"))
     return op.join(["a"] * n) + draw(st.sampled_from(["", "=?", "=b", "+?"]))
 
@@ -430,9 +430,8 @@ def test_real_subprocesses(dict_path, data):
 # -- known limits, pinned -------------------------------------------------------------------
 
 @pytest.mark.parametrize("operands", [990, 995, 1000, 1001])
-@pytest.mark.xfail(strict=False, reason="issue 12 item 5 (wt-crypt): 991-1000 operands raise "
-                                        "RecursionError; passes once that fix lands")
 def test_operand_limit_is_one_error_line(operands):
+    """Issue 12 item 5 (fixed on the crypt branch): 991-1000 operands raised RecursionError."""
     check(run_cli(["solve", "+".join(["a"] * operands) + "=b"]), statuses=(0, 1, 2))
     check(run_cli(["compose", "+".join(["a"] * operands) + "=?"]), statuses=(0, 1, 2))
 
