@@ -15,11 +15,10 @@ Bitmap families (pyroaring ``FrozenBitMap``, see :mod:`.family`), each keyed as 
 ``at_least(c, k)``             words containing ``c`` at least ``k`` times
 ============================  ==============================================
 
-Besides the bitmaps the index owns the words *encoded*: :meth:`Index.encoded`
-gives the words of one length as letter-code matrices (:mod:`.encoding`), the
-one place the composer, the crossword CSP and the rack solver get them from; and
-the word order (ids sorted by word and by reversed word) behind the prefix and
-suffix ranges of wildcard templates (:mod:`.wildcards`).
+The index also owns the words *encoded* (:meth:`Index.encoded`: letter-code matrices
+per length, :mod:`.encoding`), where the composer, the crossword CSP and the rack solver
+get them; the word orders behind wildcard prefixes and suffixes (:mod:`.wildcards`);
+and tables other systems derive from the words, kept by :meth:`Index.derived`.
 
 Queries combine the bitmaps by intersection and difference and return a
 :class:`Matches`, a lazy ranked sequence of :class:`Entry` (word, count, id).
@@ -43,7 +42,7 @@ import array
 import logging
 import re
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 from pyroaring import FrozenBitMap
@@ -54,18 +53,8 @@ from .alphabet import normalize, script_of
 from .encoding import Encoded, code_dtype, first_positions, pattern
 from .family import BitmapFamily, Corrupt
 from .matches import Entry, Matches
-from .state import (
-    FAMILIES,
-    InMemorySections,
-    Sections,
-    build_state,
-    check_index,
-    corrupt_value,
-    pattern_key,
-    read_meta,
-    read_section,
-    write_sections,
-)
+from .state import (FAMILIES, InMemorySections, Sections, build_state, check_index,
+                    corrupt_value, pattern_key, read_meta, read_section, write_sections)
 
 if TYPE_CHECKING:
     from .wildcards import WordOrder
@@ -74,7 +63,6 @@ __all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "Word", "WordId", 
            "Pattern", "WILDCARDS"]
 
 log = logging.getLogger(__name__)
-
 
 WILDCARDS = frozenset("?.*")
 _EMPTY = FrozenBitMap()
@@ -186,6 +174,7 @@ class Index:
         self._longer: dict[int, FrozenBitMap] = {}
         self._scripts: dict[str, FrozenBitMap] = {}
         self._word_orders: dict[bool, WordOrder | None] = {False: None, True: None}
+        self._derived: dict[Hashable, Any] = {}
 
     @cached_property
     def counts(self) -> array.array:
@@ -322,6 +311,13 @@ class Index:
         if codes.size and int(codes.max()) >= len(self.alphabet):
             raise self._corrupt(f"the encoded words of length {n} are damaged")
         return Encoded(ids, codes, first_positions(codes), len(self.alphabet))
+
+    def derived(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """``compute()`` once per ``key``, kept while the index lives: tables other systems
+        derive from the words (the index never changes, so a key names its value for good)."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]
 
     def written_in(self, script: str) -> FrozenBitMap:
         """Words written entirely in letters of one Unicode script ('LATIN', 'CYRILLIC', ...:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import logging
 import re
-import weakref
 from functools import partial
 from typing import NamedTuple, Sequence
 
@@ -165,27 +164,27 @@ class RackSolver:
         sources = self._sources[ch]
         if sources == {ch: 1}:  # written as itself alone: the index knows
             return self.index.at_least(ch, k)
-        # kept with the index, like its own bitmaps: a solver is made for every query
-        known = _FOLDED.setdefault(self.index, {})
-        key = (tuple(sorted(sources.items())), k)
-        if key not in known:
+
+        def compute() -> FrozenBitMap:
             ids, counts = self._written_count(ch)
-            known[key] = FrozenBitMap(ids[counts >= k].astype(np.uint32))
-        return known[key]
+            return FrozenBitMap(ids[counts >= k].astype(np.uint32))
+
+        # kept with the index, like its own bitmaps: a solver is made for every query
+        return self.index.derived(("rack:at-least", tuple(sorted(sources.items())), k), compute)
 
     def _written_count(self, ch: str) -> tuple[np.ndarray, np.ndarray]:
         """(ids, how often ``ch`` occurs written) of every word, kept with the index."""
-        known = _FOLDED.setdefault(self.index, {})
-        key = tuple(sorted(self._sources[ch].items()))
-        if key not in known:
+        def compute() -> tuple[np.ndarray, np.ndarray]:
             fold = self._fold[:, [self.letters.index(ch)]]
             ids, counts = [], []
             for n in self.index.lengths():
                 enc = self.index.encoded(n)
                 ids.append(enc.ids)
                 counts.append(self._chars(enc, fold=fold)[:, 0])
-            known[key] = (np.concatenate(ids), np.concatenate(counts))
-        return known[key]
+            return np.concatenate(ids), np.concatenate(counts)
+
+        return self.index.derived(("rack:written", tuple(sorted(self._sources[ch].items()))),
+                                  compute)
 
     def candidates(self, rack: Rack) -> FrozenBitMap:
         """Ids of words whose character deficit against the rack is small enough: exactly the
@@ -464,12 +463,6 @@ class Plays(Sequence[Play]):
 
 
 _BATCH = 4096  # plays built at a time when iterating
-
-# per index, what its words count of a character written from several letters (French e from
-# e, é, è, ê, ë), keyed by those letters: (ids, counts), and "at least k" bitmaps; kept as long
-# as the index lives, like the letter counts the index keeps itself
-_FOLDED: "weakref.WeakKeyDictionary[Index, dict]" = weakref.WeakKeyDictionary()
-
 
 def _faces(rack: Rack) -> list[Face]:
     return [f for f, n in rack.counts.items() for _ in range(n)] + [BLANK] * rack.blanks
