@@ -298,3 +298,19 @@ def test_cli_bag(tmp_path, capsys):
                                            "up") and "(at most 15 tiles each)" in err
     assert main(["bag", "--dict", str(path), "--max-length", "1"]) == 1
     assert "(at most 1 tile each)" in capsys.readouterr().err
+
+
+def test_check_bag_raises_a_real_exception_naming_the_rule():
+    """check_bag is a validator: it raises InvalidBag (not an assert, which -O would drop)."""
+    from cryptocomp.tiles.bag import BagWord, InvalidBag
+
+    tiles = make_tileset({"a": (1, 1), "b": (1, 3)})
+    index = Index.from_counts({"ab": 5, "ba": 4})
+    good = [BagWord("ab", ("a", "b"), (), 4, 8)]
+    assert check_bag(good, tiles, index, max_length=2) == 8
+    for bad, why in [([BagWord("zz", ("z", "z"), (), 0, 0)], "not in the dictionary"),
+                     ([BagWord("ab", ("a", "b"), (), 4, 9)], "wrong value or score"),
+                     ([], "the tiles used differ"),
+                     (good, "longer than 1")]:
+        with pytest.raises(InvalidBag, match=why):
+            check_bag(bad, tiles, index, max_length=1 if why.startswith("longer") else 2)

@@ -79,7 +79,8 @@ from ..index.index import Index
 from .bagsearch import BagSearch
 from .tiles import Face, Rack, TileSet, Tiling, show_tiles, tileset
 
-__all__ = ["BagWord", "BagResult", "best_bag", "bag_score", "check_bag", "Word", "Score"]
+__all__ = ["BagWord", "BagResult", "InvalidBag", "best_bag", "bag_score", "check_bag", "Word",
+           "Score"]
 
 log = logging.getLogger(__name__)
 
@@ -139,29 +140,41 @@ def bag_score(words: Sequence[BagWord], tiles: TileSet) -> Score:
     return total
 
 
+class InvalidBag(ValueError):
+    """A bag solution breaks a rule of the puzzle; the message names the first one broken."""
+
+
 def check_bag(words: Sequence[BagWord], tiles: TileSet | str, index: Index, *,
               max_length: int = 15) -> Score:
-    """Verify a bag solution against the rules and return its score (AssertionError if not)."""
+    """Verify a bag solution against the rules and return its score; raise
+    :class:`InvalidBag` naming the first rule it breaks."""
     ts = tileset(tiles)
     used: dict[Face, int] = {}
     blanks = 0
     firsts = set()
+
+    def require(ok: bool, why: str) -> None:
+        if not ok:
+            raise InvalidBag(why)
+
     for w in words:
-        assert w.word in index, f"{w.word!r} is not in the dictionary"
-        assert "".join(w.tiles) == ts.write(w.word) and w.tiles in ts.tilings(w.word), \
-            f"bad tiling {w}"
-        assert len(w.tiles) <= max_length, f"{w.word!r} is longer than {max_length}"
-        assert w.tiles[0] not in firsts, f"two words start with {w.tiles[0]!r}"
+        require(w.word in index, f"{w.word!r} is not in the dictionary")
+        require("".join(w.tiles) == ts.write(w.word) and w.tiles in ts.tilings(w.word),
+                f"bad tiling {w}")
+        require(len(w.tiles) <= max_length, f"{w.word!r} is longer than {max_length}")
+        require(w.tiles[0] not in firsts, f"two words start with {w.tiles[0]!r}")
         firsts.add(w.tiles[0])
         real = list(w.tiles)
         for f in w.blanks:
-            real.remove(f)  # ValueError if a blank plays a face the word lacks
+            require(f in real, f"a blank of {w.word!r} plays {f!r}, which the word lacks")
+            real.remove(f)
         for f in real:
             used[f] = used.get(f, 0) + 1
         blanks += len(w.blanks)
-        assert w.value == sum(ts.values[f] for f in real) and w.score == len(w.tiles) * w.value
-    assert blanks == ts.blanks, f"{blanks} blanks used, the bag has {ts.blanks}"
-    assert used == {f: n for f, n in ts.counts.items() if n}, "the tiles used differ from the bag"
+        require(w.value == sum(ts.values[f] for f in real)
+                and w.score == len(w.tiles) * w.value, f"wrong value or score for {w.word!r}")
+    require(blanks == ts.blanks, f"{blanks} blanks used, the bag has {ts.blanks}")
+    require(used == {f: n for f, n in ts.counts.items() if n}, "the tiles used differ from the bag")
     return bag_score(words, ts)
 
 
