@@ -121,6 +121,8 @@ def run_rack(args: argparse.Namespace) -> int:
 def run_bag(args: argparse.Namespace) -> int:
     """Exit status: 0 a solution (proved optimal or not), 1 proved that none exists, 3 the
     time limit ran out before any solution was found (the upper bound is printed)."""
+    if not 1 <= args.max_length <= 31:
+        raise CryptocompError(f"--max-length must be between 1 and 31, not {args.max_length}")
     tiles, index = _open(args)
     progress = (lambda message: log.info("bag: %s", message)) if is_terminal(sys.stderr) \
         else None

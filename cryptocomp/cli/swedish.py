@@ -101,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
             raise ArrowError(f"--{name} must be at least 1")
     if args.workers is not None and args.workers < 1:
         raise ArrowError("--workers must be at least 1")
+    if args.top is not None and args.top < 1:
+        raise ArrowError("--top must be at least 1")
     if args.time is not None and args.time <= 0:
         raise ArrowError("--time must be positive")
     _check_writable(args.svg)

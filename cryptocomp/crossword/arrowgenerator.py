@@ -89,7 +89,7 @@ def check_params(params: ArrowParams) -> None:
     if params.repairs < 0:
         raise ArrowError("repairs must be 0 or more")
     if params.top is not None and params.top < 1:
-        raise ArrowError("--top must be at least 1")
+        raise ArrowError("the word source (top) must keep at least 1 word")
 
 
 # -- resources -----------------------------------------------------------------------------

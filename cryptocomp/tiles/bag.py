@@ -202,7 +202,8 @@ def best_bag(tiles: TileSet | str, index: Index, *, max_length: int = 15,
     (proved).  A limit that runs out before any solution gives ``found`` False and the bound."""
     ts = tileset(tiles)
     if max_length < 1 or max_length > 31:
-        raise CryptocompError(f"--max-length must be between 1 and 31, not {max_length}")
+        raise CryptocompError(f"the longest word (max_length) must be 1 to 31 tiles, "
+                              f"not {max_length}")
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit >= 0):
         # nan compares false with everything: it would silently mean no limit
         raise CryptocompError(f"the time limit must be a finite number of seconds >= 0 "
