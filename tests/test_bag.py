@@ -278,9 +278,11 @@ def test_cli_bag_out_of_time_prints_the_proved_bound(monkeypatch, capsys):
     assert capsys.readouterr().out.splitlines()[-1].startswith("total 341: proved optimal")
 
 
-def test_bad_max_length():
-    with pytest.raises(CryptocompError, match="between 1 and 31"):
+def test_bad_max_length(capsys):
+    with pytest.raises(CryptocompError, match="must be 1 to 31 tiles"):
         best_bag("en", Index.from_counts({"a": 1}), max_length=0)
+    assert main(["bag", "--max-length", "40"]) == 2
+    assert "--max-length must be between 1 and 31" in capsys.readouterr().err
 
 
 def test_cli_bag(tmp_path, capsys):
