@@ -121,16 +121,16 @@ def test_screen_bound_never_exceeds_the_exact_pairing(words, counts, values, bla
     checked = []
     exact_check = BagSearch._children_hopeful
 
-    def compare(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit,
-                choices):
-        args = (ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit, choices)
+    def compare(self, node):
+        P, rows, sub, real, choices = node.phase, node.rows, node.sub, node.real, node.choices
+        remaining, blanks, deficit = node.remaining, node.blanks, node.deficit
         picked = np.arange(len(choices))
-        exact, fits = self._child_bounds(*args, picked, None, None)
+        exact, fits = self._child_bounds(node, picked, None, None)
         for n_top in range(len(rows)):
             top = np.sort(np.argsort(-P.value[rows], kind="stable")[:n_top])
             rest = np.setdiff1d(np.arange(len(rows)), top)
             pad = int(P.value[rows][rest].max())
-            screened = self._child_bounds(*args, picked, top, pad)[0]
+            screened = self._child_bounds(node, picked, top, pad)[0]
             assert (screened <= exact).all()
         for a, j in enumerate(choices):
             child = remaining - real[j]
@@ -140,7 +140,7 @@ def test_screen_bound_never_exceeds_the_exact_pairing(words, counts, values, bla
                         and i not in choices[:a + 1])
                 assert fits[a, i] == want
         checked.append(len(choices))
-        return exact_check(self, *args)
+        return exact_check(self, node)
 
     with mock.patch.object(BagSearch, "_children_hopeful", compare):
         got = best_bag(tiles, index, max_length=max_length, time_limit=None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
@@ -84,6 +85,26 @@ class _Phase:
         weights = np.left_shift(np.int64(1), np.arange(n_faces, dtype=np.int64))
         self.present = (self.counts > 0).astype(np.int64) @ weights
         self.all_rows = np.arange(len(cands))
+
+
+@dataclass(frozen=True)
+class Branching:
+    """A node about to branch on a face in phase ``ell``: its state and the rows (fitting
+    ``ell``-words) it chooses among.  Row arrays are aligned: row ``i`` is candidate
+    ``phase.cands[rows[i]]``."""
+
+    ell: int                 # the phase: words of ell tiles
+    remaining: np.ndarray    # tiles left, per face
+    blanks: int              # blanks left
+    bans: int                # bit mask of faces no further ell-word may hold
+    loss: int                # loss so far
+    phase: _Phase            # the phase's candidates
+    rows: np.ndarray         # fitting rows of the phase
+    sub: np.ndarray          # rows x faces: the tiles each row needs
+    real: np.ndarray         # rows x faces: the real tiles it takes (blanks the rest)
+    value: np.ndarray        # per row: the value of its real tiles
+    deficit: np.ndarray      # per row: blanks it needs
+    choices: np.ndarray      # the rows holding the branching face, best value first
 
 
 class BagSearch:
@@ -259,9 +280,8 @@ class BagSearch:
                 break
         return base * total_value + best_extra
 
-    def _children_hopeful(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value,
-                          deficit, choices) -> tuple[np.ndarray, np.ndarray | None]:
-        """For each child (choosing row ``choices[a]``), whether a cheap version of its bound
+    def _children_hopeful(self, node: Branching) -> tuple[np.ndarray, np.ndarray | None]:
+        """For each child (choosing row ``node.choices[a]``), whether a cheap version of its bound
         -- computed for all children at once -- leaves it a chance of beating the best loss;
         and, near the leaves, each child's fitting rows (None: the caller works them out).
 
@@ -280,17 +300,16 @@ class BagSearch:
 
         Near the leaves most children die of their value caps, which the screen sees at a
         fraction of the cost of pairing with every row."""
-        n_children = len(choices)
+        n_children, rows = len(node.choices), node.rows
         if n_children == 0:
             return np.zeros(0, dtype=bool), None
         # pairing up pays near the leaves only, where a child can hold at most two more
         # ell-words and most children die of their value caps
-        if int(remaining.sum()) + blanks - ell >= 4 * ell:
+        if int(node.remaining.sum()) + node.blanks - node.ell >= 4 * node.ell:
             return np.ones(n_children, dtype=bool), None
-        args = (ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit, choices)
         hopeful = np.ones(n_children, dtype=bool)
         if len(rows) > 2 * _SCREEN:
-            row_values = P.value[rows]
+            row_values = node.phase.value[rows]
             top = np.sort(np.argpartition(-row_values, _SCREEN)[:_SCREEN])  # keeps P's order
             rest = np.ones(len(rows), dtype=bool)
             rest[top] = False
@@ -298,20 +317,20 @@ class BagSearch:
             chunk = max(1, 100_000 // _SCREEN)
             for i in range(0, n_children, chunk):
                 picked = np.arange(i, min(i + chunk, n_children))
-                hopeful[picked] = self._child_bounds(*args, picked, top, pad)[0] < self.best
+                hopeful[picked] = self._child_bounds(node, picked, top, pad)[0] < self.best
             self.screened += n_children - int(hopeful.sum())
         fits = np.zeros((n_children, len(rows)), dtype=bool)
         alive = np.flatnonzero(hopeful)
         chunk = max(1, 100_000 // max(1, len(rows)))  # bounds the c x k x F temporaries
         for i in range(0, len(alive), chunk):
             picked = alive[i:i + chunk]
-            bound, fits[picked] = self._child_bounds(*args, picked, None, None)
+            bound, fits[picked] = self._child_bounds(node, picked, None, None)
             hopeful[picked] = bound < self.best
         return hopeful, fits
 
-    def _child_bounds(self, ell, remaining, blanks, bans, loss, P, rows, sub, real, value,
-                      deficit, choices, picked, cols, pad) -> tuple[np.ndarray, np.ndarray]:
-        """For the children ``choices[picked]``: a cheap lower bound on their loss, and which
+    def _child_bounds(self, node: Branching, picked: np.ndarray, cols: np.ndarray | None,
+                      pad: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """For the children ``node.choices[picked]``: a cheap lower bound on their loss, and which
         rows fit each.  ``cols`` None: pair them with every row; else with the rows at
         ``cols`` only, every other row counting as a word worth ``pad`` (the screen of
         :meth:`_children_hopeful`): the i-th best true cap word is worth at most the larger
@@ -323,6 +342,10 @@ class BagSearch:
         them; its cheapest tiles are charged at its own free tiles; the cut refinement is
         as in :meth:`_bound`.  Where this bound is weaker than the child's own it is still
         a lower bound."""
+        ell, remaining, blanks, bans, loss = (node.ell, node.remaining, node.blanks, node.bans,
+                                              node.loss)
+        P, rows, sub, real, value = node.phase, node.rows, node.sub, node.real, node.value
+        deficit, choices = node.deficit, node.choices
         n_children = len(picked)
         children = choices[picked]
         L, base, vals = self.L, self.L - ell, self.values
@@ -530,8 +553,8 @@ class BagSearch:
             x = int(np.flatnonzero(live)[np.argmin(holding[live])])
             choices = np.flatnonzero(sub[:, x] > 0)
             choices = choices[np.argsort(-value[choices], kind="stable")]
-            hopeful, child_fits = self._children_hopeful(ell, remaining, blanks, bans, loss, P,
-                                                         rows, sub, real, value, deficit, choices)
+            hopeful, child_fits = self._children_hopeful(Branching(
+                ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit, choices))
             allowed = np.ones(len(rows), dtype=bool)
             for a, (j, hope) in enumerate(zip(choices, hopeful)):
                 # words holding x tried before j are left out below j: each set of words
