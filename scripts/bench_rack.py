@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cryptocomp import load_index  # noqa: E402
 from cryptocomp.tiles.bag import best_bag  # noqa: E402
 from cryptocomp.cli.options import print_json  # noqa: E402
-from cryptocomp.cli.rack import enable_path, play_objects  # noqa: E402
+from cryptocomp.cli.rack import enable_path  # noqa: E402
 from cryptocomp.tiles.rack import RackSolver  # noqa: E402
 from cryptocomp.tiles.tiles import tileset  # noqa: E402
 
@@ -108,7 +108,7 @@ def _json_text(plays) -> str:
     """The text `cryptocomp rack --json` prints for these plays."""
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        print_json(play_objects(plays))
+        print_json([p.to_json() for p in plays])
     return buf.getvalue()
 
 

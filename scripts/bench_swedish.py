@@ -65,7 +65,7 @@ def batch(params: ArrowParams, attempts: int, seed: int) -> dict:
         if not att.ok:
             continue
         puzzle = finish(params, shop, att, seed=k, attempts=1, cpu=att.cpu, used=used)
-        hard += len(puzzle_problems(puzzle.as_json(), words=shop.index.__contains__,
+        hard += len(puzzle_problems(puzzle.to_json(), words=shop.index.__contains__,
                                     clued=shop.clues is not None, fold_yo=shop.fold_yo))
         finished.append(puzzle)
     return {"attempts": attempts, "finished": len(finished), "cpu": cpu, "hard": hard,

@@ -46,7 +46,7 @@ PHRASES = parse_phrases("Time is money\nLet it be\nSeize the day\nAll is well\nB
 
 
 def _check(puzzle, index, clued=True):
-    doc = puzzle.as_json()
+    doc = puzzle.to_json()
     assert puzzle_problems(doc, words=index.__contains__, clued=clued) == []
     return doc
 
@@ -90,7 +90,7 @@ def test_fixed_seeds_give_identical_puzzles_whatever_the_workers(english, book):
     def run(workers):
         r = arrowword((7, 7), index=english, clues=book, phrases=PHRASES, count=2, seed=42,
                       workers=workers)
-        return [{k: v for k, v in p.as_json().items() if k != "stats"} | {
+        return [{k: v for k, v in p.to_json().items() if k != "stats"} | {
             "attempts": p.stats["attempts"]} for p in r.puzzles]
 
     one = run(1)
@@ -109,7 +109,7 @@ def test_attempt_is_a_plain_function_of_params_and_seed(english, book):
 
 
 def test_the_checker_catches_broken_puzzles(english, book):
-    doc = arrowword((7, 7), index=english, clues=book, phrases=PHRASES, seed=3).puzzle.as_json()
+    doc = arrowword((7, 7), index=english, clues=book, phrases=PHRASES, seed=3).puzzle.to_json()
     assert puzzle_problems(doc, words=english.__contains__) == []
 
     def broken(change):

@@ -144,7 +144,7 @@ def test_auto_engine_and_json():
     words = ["car", "cat", "cob", "ten", "bun", "arc", "tar"]
     result = fill(parse_text("...\n.#.\n..."), _index(words), engine="auto")
     assert result.filled
-    doc = result.as_json()
+    doc = result.to_json()
     assert doc["format"] == 1 and doc["status"] == "filled"
     assert doc["fills"][0]["grid"][1][1] == "#"
 

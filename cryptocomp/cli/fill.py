@@ -126,7 +126,7 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
                   letter_branch=50 if args.letter_branch is None else args.letter_branch)
     _write_files(args, result, clues, title)
     if args.json:
-        print_json(result.as_json())
+        print_json(result.to_json())
     elif is_terminal():
         _print_rich(result)
     else:

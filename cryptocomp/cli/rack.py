@@ -79,12 +79,6 @@ def _open(args: argparse.Namespace):
     return tiles, open_index(args)
 
 
-def play_objects(plays) -> list[dict]:
-    """The plays as the JSON objects --json prints."""
-    return [{"word": p.word, "score": p.score, "tiles": list(p.tiles), "blanks": list(p.blanks),
-             "shown": p.display(), "count": p.count, "rank": p.id + 1} for p in plays]
-
-
 def run_rack(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 0:
         raise CryptocompError("--top must not be negative")
@@ -94,7 +88,7 @@ def run_rack(args: argparse.Namespace) -> int:
     shown = plays[:top] if top is not None else list(plays)
     none = f"no word of {index.name} can be built from {args.letters} ({tiles.name} tiles)"
     if args.json:
-        print_json(play_objects(shown))
+        print_json([p.to_json() for p in shown])
         return 0 if plays else no_result(none)
     if not is_terminal():
         for p in shown:
@@ -133,13 +127,7 @@ def run_bag(args: argparse.Namespace) -> int:
               f"{index.name} (at most {plural(args.max_length, 'tile')} each)", file=sys.stderr)
         return 1
     if args.json:
-        print_json({"total": result.total if result.found else None,
-                    "proved_optimal": result.proved, "found": result.found,
-                    "upper_bound": result.upper_bound, "seconds": round(result.seconds, 2),
-                    "nodes": result.nodes, "tiles": tiles.name, "dictionary": index.name,
-                    "words": [{"word": w.word, "tiles": list(w.tiles), "blanks": list(w.blanks),
-                               "shown": w.display(), "value": w.value, "score": w.score,
-                               "anagrams": list(w.anagrams)} for w in result.words]})
+        print_json({**result.to_json(), "dictionary": index.name})
         return 0 if result.found else 3
     width = max((len(w.display()) for w in result.words), default=0)
     for w in result.words:

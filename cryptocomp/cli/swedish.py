@@ -128,10 +128,10 @@ def run(args: argparse.Namespace) -> int:
                 _write(_numbered(args.svg_solution, i), arrow_svg(puzzle, solution=True))
         if args.json:
             if args.count > 1:
-                sys.stdout.write(json.dumps(puzzle.as_json(), ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps(puzzle.to_json(), ensure_ascii=False) + "\n")
                 sys.stdout.flush()
             else:
-                print_json(puzzle.as_json())
+                print_json(puzzle.to_json())
         else:
             if i:
                 print()

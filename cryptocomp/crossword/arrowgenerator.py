@@ -313,7 +313,7 @@ def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, atte
         "fill_steps": att.fill_steps,
         "words": len(words),
     }
-    problems = puzzle_problems(puzzle.as_json(), words=shop.index.__contains__,
+    problems = puzzle_problems(puzzle.to_json(), words=shop.index.__contains__,
                                clued=shop.clues is not None, fold_yo=shop.fold_yo)
     if problems:
         raise RuntimeError(f"generated puzzle breaks a rule ({len(problems)} problems): "

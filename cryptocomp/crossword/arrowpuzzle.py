@@ -90,9 +90,9 @@ class ArrowPuzzle:
 
     def quality(self) -> dict[str, int]:
         """Soft faults counted from the grid (see :func:`.arrowcheck.puzzle_quality`)."""
-        return puzzle_quality(self.as_json())
+        return puzzle_quality(self.to_json())
 
-    def as_json(self) -> dict:
+    def to_json(self) -> dict:
         """The puzzle as a JSON-ready object (format ``PUZZLE_FORMAT``)."""
         numbers = self.numbers()
         return {

@@ -21,7 +21,7 @@ __all__ = ["FillResult", "FILLED", "NO_FILL", "BUDGET", "RESULT_FORMAT"]
 FILLED = "filled"
 NO_FILL = "no_fill"
 BUDGET = "budget"
-RESULT_FORMAT = 1  # version of as_json()
+RESULT_FORMAT = 1  # version of to_json()
 
 
 @dataclass
@@ -57,7 +57,7 @@ class FillResult:
         words = self.fills[k] if self.fills else (self.partial or [])
         return self.grid.letters_of(words)
 
-    def as_json(self) -> dict:
+    def to_json(self) -> dict:
         """A JSON-ready summary (format ``RESULT_FORMAT``)."""
         from .grid import format_text
 

@@ -152,7 +152,7 @@ def result_json(result: Result, top: int | None = None) -> dict:
     shown = result.rows[:top] if top is not None else result.rows
     return {"format": JSON_FORMAT, "query": result.query, "kind": result.kind,
             "title": result.title, "dictionary": result.dictionary, "total": result.total,
-            "results": [row.as_dict(result.kind) for row in shown]}
+            "results": [row.to_json(result.kind) for row in shown]}
 
 
 def save_result(result: Result, path: Path) -> None:

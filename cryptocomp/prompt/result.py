@@ -26,7 +26,7 @@ class Row:
     solution: str = ""  # in digits, e.g. "9567+1085=10652"
     assignment: dict[str, int] | None = None
 
-    def as_dict(self, kind: Kind) -> dict:
+    def to_json(self, kind: Kind) -> dict:
         """The row as a JSON object with the fields its kind has."""
         if kind == "solve":
             return {"solution": self.solution, "assignment": self.assignment}

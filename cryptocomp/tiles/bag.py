@@ -102,6 +102,12 @@ class BagWord:
         """The word in tiles (see :func:`cryptocomp.tiles.show_tiles`)."""
         return show_tiles(self.tiles, self.blanks)
 
+    def to_json(self) -> dict:
+        """The word as a JSON object."""
+        return {"word": self.word, "tiles": list(self.tiles), "blanks": list(self.blanks),
+                "shown": self.display(), "value": self.value, "score": self.score,
+                "anagrams": list(self.anagrams)}
+
 
 @dataclass
 class BagResult:
@@ -119,6 +125,14 @@ class BagResult:
     max_length: int = 15
     stats: dict = field(default_factory=dict)
     found: bool = True
+
+    def to_json(self) -> dict:
+        """The result as a JSON object (what ``bag --json`` prints); ``total`` is null when
+        nothing was found."""
+        return {"total": self.total if self.found else None, "proved_optimal": self.proved,
+                "found": self.found, "upper_bound": self.upper_bound,
+                "seconds": round(self.seconds, 2), "nodes": self.nodes, "tiles": self.tiles,
+                "words": [w.to_json() for w in self.words]}
 
     def _check(self, ts: TileSet, index: Index) -> None:
         """Re-verify the answer from scratch (see :func:`check_bag`)."""

@@ -67,6 +67,12 @@ class Play(NamedTuple):
         """The word in tiles (see :func:`cryptocomp.tiles.show_tiles`)."""
         return show_tiles(self.tiles, self.blanks)
 
+    def to_json(self) -> dict:
+        """The play as a JSON object (what ``rack --json`` prints, one per play)."""
+        return {"word": self.word, "score": self.score, "tiles": list(self.tiles),
+                "blanks": list(self.blanks), "shown": self.display(), "count": self.count,
+                "rank": self.rank}
+
 
 def play_of(word: Word, rack: Rack, tiles: TileSet, *, count: int = 0, id: int = -1) -> Play | None:
     """The best play of ``word`` from ``rack`` (the rules above), or None if unplayable."""
