@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from ..index.index import Index
 from .csp import Budget, Problem, solve_csp
-from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text, read_grid
+from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text
+from .gridfile import read_grid
 from .lexicon import Lexicon
 from .result import BUDGET, FILLED, NO_FILL, FillResult
 

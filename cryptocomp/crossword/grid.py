@@ -35,15 +35,13 @@ Size limit (every format, ipuz too): width and height are at most
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Mapping
 
 from ..errors import CryptocompError
-from ..files import read_text
 from ..index.alphabet import normalize
 
 __all__ = ["Cell", "Letter", "Slot", "Grid", "GridError", "parse_text", "format_text",
-           "parse_slots", "format_slots", "read_grid", "given_letter", "check_size", "BLOCK",
+           "parse_slots", "format_slots", "is_slot_list", "given_letter", "check_size", "BLOCK",
            "EMPTY", "MAX_SIDE"]
 
 Cell = tuple[int, int]  # (row, column), 0-based
@@ -340,15 +338,7 @@ def _is_int(token: str) -> bool:
     return token.isascii() and token.lstrip("-").isdigit()
 
 
-def read_grid(path: str | Path) -> Grid:
-    """Read a grid file: ``.ipuz`` (JSON), a slot list (first line ``W H``), else a text grid."""
-    path = Path(path)
-    stripped = read_text(path, "grid file", GridError).lstrip()
-    if path.suffix.lower() == ".ipuz" or stripped.startswith("{"):
-        from .ipuz import parse_ipuz
-
-        return parse_ipuz(stripped, source=str(path))
-    first = next((line.split() for line in stripped.splitlines() if line.strip()), [])
-    if len(first) == 2 and all(_is_int(t) for t in first):
-        return parse_slots(stripped)
-    return parse_text(stripped)
+def is_slot_list(text: str) -> bool:
+    """Whether ``text`` is in the slot-list format (its first line is ``W H``)."""
+    first = next((line.split() for line in text.splitlines() if line.strip()), [])
+    return len(first) == 2 and all(_is_int(t) for t in first)
