@@ -971,3 +971,78 @@ def test_a_thousand_operands_in_pipe_mode():
     assert out.getvalue().splitlines()[0].split("\t")[1] == "bbb"
     assert "more than 1000 operands" in err.getvalue().splitlines()[0]
     assert "internal error" not in err.getvalue()
+
+
+# -- one enumeration shared by puzzles of one shape (batch composition) ----------------------
+
+def _renamed(text: str, mapping: dict[str, str]) -> str:
+    return "".join(mapping.get(ch, ch) for ch in text)
+
+
+@st.composite
+def _alike_cases(draw):
+    """(texts, counts): a small puzzle with the unknown anywhere, and 2-4 renamings of its
+    letters into a pool that the dictionary's words share (so that results differ)."""
+    left, right, counts = draw(st.one_of(
+        _shape_cases(), _right_cases().map(lambda c: (c[0], ("?",), c[1]))))
+    text = _text(left) + ("" if right == ("?",) else "=" + _text(right))
+    letters = _letters(_words(left) + _words(right))
+    pool = "abcdexyz"
+    texts = [text]
+    for _ in range(draw(st.integers(1, 3))):
+        image = draw(st.permutations(pool))[:len(letters)]
+        texts.append(_renamed(text, dict(zip(letters, image))))
+    return texts, counts
+
+
+@_SETTINGS
+@given(_alike_cases())
+def test_compose_alike_equals_composing_each(case):
+    from cryptocomp.cryptarithm.compose import alike_key, compose_alike, compose_puzzle
+    from cryptocomp.cryptarithm.expr import parse
+
+    texts, counts = case
+    index = Index.from_counts(counts, name="t")
+    puzzles = [parse(t) for t in texts]
+    assert len({alike_key(p) for p in puzzles}) == 1
+    try:
+        each = [compose_puzzle(p, index) for p in puzzles]
+    except ExpressionError:
+        with pytest.raises(ExpressionError):
+            compose_alike(puzzles, index)
+        return
+    assert compose_alike(puzzles, index) == each
+    assert compose_alike(puzzles, index, top=1) == [rs[:1] for rs in each]
+
+
+def test_compose_alike_refuses_other_shapes():
+    from cryptocomp.cryptarithm.compose import alike_key, compose_alike
+    from cryptocomp.cryptarithm.expr import parse
+
+    index = Index.from_counts(_EN)
+    assert alike_key(parse("send+more")) == alike_key(parse("SEND + MORE")) == \
+        "0123+4561=? LATIN"
+    assert alike_key(parse("send+more")) != alike_key(parse("send-more"))
+    assert alike_key(parse("ab+cd")) != alike_key(parse("аб+вг"))
+    with pytest.raises(ValueError):
+        compose_alike([parse("send+more"), parse("send-more")], index)
+    assert compose_alike([], index) == []
+
+
+def test_compose_alike_with_templates_and_constraints():
+    """Puzzles of one key whose unknowns have different templates: each gets its own
+    candidate words, the enumeration is still shared."""
+    from cryptocomp.cryptarithm.compose import alike_key, compose_alike, compose_puzzle
+    from cryptocomp.cryptarithm.expr import parse
+
+    index = Index.from_counts(_EN)
+    texts = ["send+more=m????", "send+more", "send+more=?o???", "dens+more=[*y]"]
+    puzzles = [parse(t) for t in texts]
+    assert len({alike_key(p) for p in puzzles}) == 1
+    for options in ({}, {"contains": "o"}, {"excludes": "q", "max_length": 5}):
+        each = [compose_puzzle(p, index, **options) for p in puzzles]
+        assert compose_alike(puzzles, index, **options) == each
+    assert any(compose_puzzle(p, index) for p in puzzles)
+    # one puzzle's own error (its template's letter is excluded) is raised for the group
+    with pytest.raises(ExpressionError, match="letter 'y' of the template is excluded"):
+        compose_alike(puzzles, index, excludes="y")
