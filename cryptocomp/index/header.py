@@ -53,7 +53,7 @@ from pathlib import Path
 
 from ..errors import IndexFileError
 
-__all__ = ["MAGIC", "FORMAT", "SUFFIX", "SCHEMA", "Header", "read_header", "corrupt",
+__all__ = ["MAGIC", "FORMAT", "SUFFIX", "SCHEMA", "Header", "read_header", "header_from", "corrupt",
            "check_header", "encode_header", "DEFAULT_HINT", "REQUIRED_SECTIONS"]
 
 MAGIC = b"CRYPTOCOMP-INDEX\0"
@@ -201,23 +201,28 @@ def read_header(path: Path, *, hint: str | None = None) -> Header:
     path = Path(path)
     try:
         with open(path, "rb") as fh:
-            size_on_disk = os.fstat(fh.fileno()).st_size
-            magic = fh.read(len(MAGIC))
-            if magic != MAGIC:
-                raise corrupt(path, "not a cryptocomp index file (bad magic)", hint)
-            raw = fh.read(_LEN.size)
-            if len(raw) < _LEN.size:
-                raise corrupt(path, "truncated header", hint)
-            (size,) = _LEN.unpack(raw)
-            if size > _MAX_HEADER:
-                raise corrupt(path, "corrupt header length", hint)
-            head = fh.read(size)
+            return header_from(fh, path, os.fstat(fh.fileno()).st_size, hint)
     except FileNotFoundError:
         raise IndexFileError(f"{path}: no such index file") from None
     except IsADirectoryError:
         raise IndexFileError(f"{path}: is a directory, not an index file") from None
     except OSError as exc:
         raise IndexFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def header_from(fh, path: Path, size_on_disk: int, hint: str | None = None) -> Header:
+    """The checked header of the index file open in ``fh`` (at its start; ``path`` names
+    it in errors): a file on disk, or the bytes of one sent to a batch worker."""
+    magic = fh.read(len(MAGIC))
+    if magic != MAGIC:
+        raise corrupt(path, "not a cryptocomp index file (bad magic)", hint)
+    raw = fh.read(_LEN.size)
+    if len(raw) < _LEN.size:
+        raise corrupt(path, "truncated header", hint)
+    (size,) = _LEN.unpack(raw)
+    if size > _MAX_HEADER:
+        raise corrupt(path, "corrupt header length", hint)
+    head = fh.read(size)
     if len(head) < size:
         raise corrupt(path, "truncated header", hint)
     if _depth(head) > _MAX_DEPTH:

@@ -49,11 +49,13 @@ from .freqdict import (
     wordfreq_languages,
     wordfreq_text,
 )
-from .header import FORMAT, MAGIC, SUFFIX, Header, corrupt, encode_header, read_header
+from .header import (FORMAT, MAGIC, SUFFIX, Header, corrupt, encode_header, header_from,
+                     read_header)
 from .index import Index
 from .state import STATE_VERSION
 
-__all__ = ["load_index", "build_index", "read_header", "read_index", "save_index", "list_indexes",
+__all__ = ["load_index", "build_index", "read_header", "read_index", "read_index_bytes",
+           "index_checksum", "save_index", "list_indexes",
            "resolve_source", "stale_reason", "Source", "Header", "data_home", "index_dir",
            "freqdict_dir", "write_atomic", "temporaries", "FORMAT", "MAGIC", "SUFFIX"]
 
@@ -206,25 +208,33 @@ class _FileSections:
     """The sections of one index file, each read and checked when first asked for.
 
     The file stays open (closed with this object), so a file replaced meanwhile by a
-    rebuild is still read whole from the version that was loaded."""
+    rebuild is still read whole from the version that was loaded.  With ``data`` (the
+    file's bytes, as sent to a batch worker) the sections come from memory instead."""
 
-    def __init__(self, path: Path, header: Header, hint: str):
-        self.path, self.header, self.hint = path, header, hint
+    def __init__(self, path: Path, header: Header, hint: str, data: bytes | None = None):
+        self.path, self.header, self.hint, self.data = path, header, hint, data
+        if data is not None:
+            return
         try:
             self.fd = os.open(path, os.O_RDONLY)
         except OSError as exc:
             raise IndexFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
         weakref.finalize(self, os.close, self.fd)
 
+    def _read(self, offset: int, length: int) -> bytes:
+        if self.data is not None:
+            return self.data[offset:offset + length]
+        try:
+            return os.pread(self.fd, length, offset)
+        except OSError as exc:
+            raise IndexFileError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
+
     def load(self, key: str) -> object:
         entry = self.header["sections"].get(key)
         if entry is None:
             raise corrupt(self.path, f"no {key} section", self.hint)
         start, length, digest = entry
-        try:
-            data = os.pread(self.fd, length, self.header.payload_offset + start)
-        except OSError as exc:
-            raise IndexFileError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
+        data = self._read(self.header.payload_offset + start, length)
         if len(data) < length:
             raise corrupt(self.path, f"truncated file (section {key})", self.hint)
         if hashlib.sha256(data).hexdigest() != digest:
@@ -244,12 +254,45 @@ def read_index(path: Path, header: Header | None = None, *, hint: str | None = N
     path = Path(path)
     header = header or read_header(path, hint=hint)
     hint = hint or header.rebuild_hint
+    return _open(_FileSections(path, header, hint), hint)
+
+
+def read_index_bytes(data: bytes, *, label: str = "index data", checksum: str | None = None,
+                     hint: str | None = None) -> Index:
+    """:func:`read_index` for the bytes of an index file (as sent to a batch worker), with
+    the same checks; ``checksum``: the :func:`index_checksum` the bytes must have."""
+    path = Path(label)
+    header = header_from(io.BytesIO(data), path, len(data), hint)
+    if checksum is not None and _frame_digest(data[:header.payload_offset]) != checksum:
+        raise corrupt(path, "not the expected index (checksum differs)", hint)
+    return _open(_FileSections(path, header, hint or header.rebuild_hint, data),
+                 hint or header.rebuild_hint)
+
+
+def index_checksum(path: Path) -> str:
+    """The identity of an index file's contents (hex): the SHA-256 of its magic and header,
+    which lists the SHA-256 of every section, each checked when the section is read."""
+    path = Path(path)
+    header = read_header(path)
+    try:
+        with open(path, "rb") as fh:
+            return _frame_digest(fh.read(header.payload_offset))
+    except OSError as exc:
+        raise IndexFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def _frame_digest(frame: bytes) -> str:
+    return hashlib.sha256(frame).hexdigest()
+
+
+def _open(sections: _FileSections, hint: str) -> Index:
+    """The index whose sections these are, after the checks every reader makes."""
+    path, header = sections.path, sections.header
     if header["format"] != FORMAT or header["state_version"] != STATE_VERSION:
         raise IndexFileError(f"{path}: index format {header['format']} (state "
                              f"{header['state_version']}) is not {FORMAT} (state "
                              f"{STATE_VERSION}): written by another version; rebuild it with "
                              f"`{hint}`")
-    sections = _FileSections(path, header, hint)
     index = Index.from_sections(
         sections, corrupt=lambda why: corrupt(path, f"refused payload ({why})", hint))
     if len(index) != header["words"]:
