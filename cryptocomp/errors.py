@@ -14,6 +14,8 @@ __all__ = [
     "QueryError",
     "ExpressionError",
     "TileError",
+    "BatchError",
+    "BatchStopped",
 ]
 
 
@@ -52,3 +54,18 @@ class ExpressionError(CryptocompError):
 
 class TileError(CryptocompError):
     """A tile set or a rack is malformed (unknown letter, too many blanks, empty)."""
+
+
+class BatchError(CryptocompError):
+    """A batch cannot start or go on: a busy output file, an unreachable scheduler."""
+
+
+class BatchStopped(BatchError):
+    """A batch ended before its last item; what finished is kept (``done`` of ``total``
+    items) and, with an output file, the same command with ``--resume`` finishes it."""
+
+    def __init__(self, message: str, done: int = 0, total: int = 0, interrupted: bool = False):
+        self.done = done
+        self.total = total
+        self.interrupted = interrupted
+        super().__init__(message)

@@ -1,0 +1,54 @@
+"""Batch work: many independent items against one read-only index, on all cores or a
+Dask cluster, written in order, resumable and lossless.
+
+One execution layer for every batch command (``compose --batch``, ``square``/``fill
+--attempts``, the arrow-word generator's ``--count``): a :class:`Workload` says what the
+items are and how to pack them into tasks; a backend runs the tasks (this process, a
+:class:`ProcessPool`, or a :class:`DaskBackend` on a scheduler or a LocalCluster); a sink
+takes the groups in order (a :class:`StreamSink` on stdout, or a :class:`Journal` output
+file that ``--resume`` finishes); :func:`run_batch` drives them.  The index travels to each
+worker once (:class:`IndexShipment`).
+
+A tour on a tiny dictionary, in this process:
+
+>>> import io, tempfile
+>>> from pathlib import Path
+>>> from cryptocomp import Index
+>>> from cryptocomp.index.store import save_index
+>>> from cryptocomp.batch import (ComposeJob, ComposeWorkload, IndexShipment, QueryGrid,
+...                               SerialBackend, StreamSink, batch_id, run_batch)
+>>> tmp = Path(tempfile.mkdtemp())
+>>> _ = save_index(Index.from_counts({"money": 9, "nodes": 3}, name="tiny"), tmp / "tiny.ccidx")
+>>> shipment = IndexShipment.of_file(tmp / "tiny.ccidx", "tiny")
+>>> work = ComposeWorkload(QueryGrid(["send"], "+", ["more", "mere"]), ComposeJob())
+>>> out = io.StringIO()
+>>> summary = run_batch(work, shipment, SerialBackend(), StreamSink(out),
+...                     ident=batch_id(work, shipment.checksum))
+>>> print(out.getvalue(), end="")  # doctest: +NORMALIZE_WHITESPACE
+# send+more: 2 puzzles
+send+more=money	9567+1085=10652	9
+send+more=nodes	5619+8346=13965	3
+# send+mere: 0 puzzles
+>>> summary.computed, summary.tasks
+(2, 2)
+"""
+
+from __future__ import annotations
+
+from .attempts import AttemptJob, AttemptsWorkload, Attempt
+from .cluster import SHIP_MODES, DaskBackend, dask_available
+from .composition import ComposeJob, ComposeWorkload, QueryGrid
+from .journal import Journal, StreamSink, batch_id
+from .pool import ProcessPool, SerialBackend
+from .progress import Meter, Progress
+from .runner import Summary, run_batch
+from .shipment import IndexShipment
+from .workload import Outcome, Task, Workload
+
+__all__ = [
+    "run_batch", "Summary", "batch_id",
+    "Workload", "Task", "Outcome", "ComposeWorkload", "ComposeJob", "QueryGrid",
+    "AttemptsWorkload", "AttemptJob", "Attempt",
+    "SerialBackend", "ProcessPool", "DaskBackend", "dask_available", "SHIP_MODES",
+    "Journal", "StreamSink", "IndexShipment", "Progress", "Meter",
+]

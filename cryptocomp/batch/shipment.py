@@ -1,0 +1,125 @@
+"""How the index reaches the workers: once per worker process, never per task.
+
+An :class:`IndexShipment` is a few hundred bytes that travel with every task: the index
+file's path on the client's machine, its checksum (the SHA-256 an index file ends
+with), its name and the cryptocomp version of the client.  On a worker,
+:func:`worker_index` returns the index from a per-process cache keyed by the checksum;
+on the first task it loads it, either
+
+* by **path**, when the worker sees the same file (same machine, or a shared file
+  system): the file's checksum must be the shipment's, or the task fails with one line
+  saying so; or
+* from the **bytes** of the file, sent once to each worker (Dask ``scatter`` with
+  ``broadcast``) and checked on arrival like a file read from disk: magic, header,
+  payload length, the payload's SHA-256 against the checksum, and the checksum against
+  the shipment's.
+
+The cached index keeps what the engines derive from it (the composer's encoded words by
+length, for instance) from one task to the next.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import BatchError, CryptocompError
+from ..index.index import Index
+from ..index.store import index_checksum, read_index_bytes
+
+__all__ = ["IndexShipment", "worker_index", "worker_name", "loaded_indexes"]
+
+log = logging.getLogger(__name__)
+
+_CACHE: dict[str, Index] = {}
+_LOCK = threading.Lock()   # a Dask worker may run tasks in several threads
+
+
+@dataclass(frozen=True)
+class IndexShipment:
+    """What a task needs to find its index on any worker (small: sent with every task)."""
+
+    path: str
+    checksum: str
+    name: str
+    version: str
+
+    @classmethod
+    def of_file(cls, path: Path, name: str) -> "IndexShipment":
+        """The shipment of an index file on this machine."""
+        from ..version import __version__
+
+        return cls(str(Path(path).resolve()), index_checksum(Path(path)), name, __version__)
+
+    def read_bytes(self) -> bytes:
+        """The file's bytes, to send to workers that cannot see the file."""
+        try:
+            data = Path(self.path).read_bytes()
+        except OSError as exc:
+            raise BatchError(f"cannot read the index file {self.path}: "
+                             f"{exc.strerror or exc}") from None
+        if data[-32:].hex() != self.checksum:
+            raise BatchError(f"the index file {self.path} changed during the batch; rerun it")
+        return data
+
+    def visible(self) -> bool:
+        """True when this process sees the very index file the shipment names."""
+        try:
+            return index_checksum(Path(self.path)) == self.checksum
+        except CryptocompError:
+            return False
+
+
+def worker_name() -> str:
+    """``host:pid`` of this process, to say where something happened."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def worker_index(shipment: IndexShipment, data: bytes | None = None) -> Index:
+    """The shipment's index in this process: loaded once (from ``data`` when given, else
+    from the path), then served from the cache."""
+    index = _CACHE.get(shipment.checksum)
+    if index is not None:
+        return index
+    with _LOCK:
+        index = _CACHE.get(shipment.checksum)
+        if index is None:
+            index = _load(shipment, data)
+            _CACHE[shipment.checksum] = index
+    return index
+
+
+def loaded_indexes() -> int:
+    """How many indexes this process has loaded (the tests check it stays at one)."""
+    return len(_CACHE)
+
+
+def _load(shipment: IndexShipment, data: bytes | None) -> Index:
+    from ..version import __version__
+    from ..errors import IndexFileError
+
+    where = worker_name()
+    if shipment.version != __version__:
+        raise BatchError(f"worker {where} runs cryptocomp {__version__}, the client "
+                         f"{shipment.version}: install the same version everywhere")
+    source = "bytes"
+    if data is None:
+        source = shipment.path
+        try:
+            data = Path(shipment.path).read_bytes()
+        except OSError as exc:
+            raise BatchError(f"worker {where} cannot read the index file {shipment.path} "
+                             f"({exc.strerror or exc}); use --ship-index bytes when workers "
+                             f"do not share the file system") from None
+    try:
+        index = read_index_bytes(data, label=f"{shipment.name} index on {where}",
+                                 checksum=shipment.checksum)
+    except IndexFileError as exc:
+        hint = "" if source == "bytes" else " (use --ship-index bytes)"
+        raise BatchError(f"{exc}{hint}") from None
+    log.debug("worker %s: index %s loaded from %s", where, shipment.name, source)
+    return index

@@ -1,0 +1,117 @@
+"""What a batch runs: items in a fixed order, packed into tasks, each item one output group.
+
+A :class:`Workload` lives on the client: it names its items (``key(i)`` for position
+``i``), packs positions into :class:`Task` s and knows how to read its output groups
+back (:meth:`Workload.frame`, to check an output file before resuming it).  Its :attr:`Workload.job` is the worker
+side: a small picklable callable that turns a task's items into one encoded group each,
+given the index.  :func:`execute` is what a pool or a Dask worker runs for a task.
+
+Groups are UTF-8 text.  In text form a group is a header line ``# KEY: ...`` that says
+how many lines follow; in JSON form it is one JSON Lines object.  Both are deterministic
+(no timings), so a resumed batch writes the same bytes as an uninterrupted one.
+
+>>> units = [Unit((0, 1), 0.4), Unit((2,), 0.1), Unit((3,), 0.1), Unit((4, 5), 2.0)]
+>>> [t.positions for t in pack(units, target=0.5)]
+[(0, 1, 2), (3, 4, 5)]
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Protocol
+
+from ..index.index import Index
+from .shipment import IndexShipment, worker_index, worker_name
+
+__all__ = ["Task", "Unit", "Outcome", "Job", "Workload", "execute", "pack"]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """Positions that must run together (they share work), with an estimated cost (s)."""
+
+    positions: tuple[int, ...]
+    cost: float
+
+
+@dataclass(frozen=True)
+class Task:
+    """Positions run as one task on one worker, and their items."""
+
+    number: int
+    positions: tuple[int, ...]
+    items: tuple = ()
+    cost: float = 0.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished task: one encoded group per position, and what it cost the worker."""
+
+    groups: tuple[bytes, ...]
+    cpu: float          # worker CPU seconds (process time) of the task
+    wall: float         # worker wall seconds of the task
+    worker: str         # host:pid
+
+
+class Job(Protocol):
+    """The worker side of a workload (picklable; sent with every task, so keep it small)."""
+
+    def __call__(self, index: Index, items: tuple) -> list[bytes]:
+        """One encoded group per item, in order."""
+
+
+class Workload(Protocol):
+    """The client side of a batch."""
+
+    kind: str           # "compose", "square", ... (recorded in the output file's header)
+    unit: str           # what an item is called in messages: "queries", "attempts"
+    total: int          # number of items
+    json: bool          # groups are JSON Lines objects, else text
+    job: Job
+
+    def key(self, position: int) -> str:
+        """The item's key, as its group names it."""
+
+    def item(self, position: int):
+        """The item the job receives for this position."""
+
+    def identity(self) -> dict:
+        """Everything besides the index that decides the output (JSON-able)."""
+
+    def plan(self, positions: list[int], *, workers: int, min_cost: float) -> Iterator[Task]:
+        """The positions packed into tasks of at least ``min_cost`` estimated seconds
+        where possible, in the order of their first position."""
+
+    def frame(self, line: str, key: str) -> int | None:
+        """How many lines follow ``line`` in its group if it starts the group of ``key``,
+        else None (a resumed output file is checked group by group with it)."""
+
+
+def execute(job: Job, shipment: IndexShipment, task: Task, data: bytes | None = None) -> Outcome:
+    """Run a task on a worker: the index from the process's cache, then the job."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    index = worker_index(shipment, data)
+    groups = job(index, task.items)
+    if len(groups) != len(task.positions):
+        raise RuntimeError(f"job returned {len(groups)} groups for {len(task.positions)} items")
+    return Outcome(tuple(groups), time.process_time() - cpu, time.perf_counter() - wall,
+                   worker_name())
+
+
+def pack(units: Iterable[Unit], *, target: float, first: int = 0) -> Iterator[Task]:
+    """Consecutive units merged into tasks of at least ``target`` estimated seconds
+    (the last may be smaller); a unit is never split."""
+    number = first
+    positions: list[int] = []
+    cost = 0.0
+    for unit in units:
+        positions.extend(unit.positions)
+        cost += unit.cost
+        if cost >= target:
+            yield Task(number, tuple(positions), cost=cost)
+            number += 1
+            positions, cost = [], 0.0
+    if positions:
+        yield Task(number, tuple(positions), cost=cost)
