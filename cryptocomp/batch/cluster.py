@@ -188,7 +188,7 @@ class DaskBackend:
         running: dict = {}
         try:
             data = self._ship(shipment)
-            pending = as_completed()
+            pending = as_completed(loop=client.loop)
             exhausted = False
             while True:
                 cap = 2 * max(1, sum(client.nthreads().values())) + 1

@@ -2,7 +2,7 @@
 
 Queries are packed so that work is shared: within a window of consecutive queries, those
 of one shape (``когда+если`` and ``время+меня``: letters in the same places, see
-:func:`cryptocomp.cryptarithm.compose.shape`) form one unit that a worker composes with a single
+:func:`cryptocomp.cryptarithm.compose.alike_key`) form one unit that a worker composes with a single
 enumeration of digit assignments (:func:`cryptocomp.cryptarithm.compose.compose_alike`); units are
 then packed into tasks big enough that scheduling costs little.  The planner's shape is
 a quick guess from the text; the worker groups by the exact shape of the parsed puzzles,
@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from ..cryptarithm.compose import Composed, check_composable, compose_alike, compose_puzzle, shape
+from ..cryptarithm.compose import Composed, check_composable, alike_key, compose_alike, compose_puzzle
 from ..errors import CryptocompError
 from ..cryptarithm.expr import MAX_LETTERS, parse
 from ..index.index import Index
@@ -99,6 +99,8 @@ class ComposeJob:
     min_count: int | None = None
     min_length: int | None = None
     max_length: int | None = None
+    contains: str = ""
+    excludes: str = ""
     top: int | None = None
     json: bool = False
 
@@ -112,9 +114,10 @@ class ComposeJob:
             except CryptocompError as exc:
                 out[i] = self.render_error(query, exc)
                 continue
-            alike.setdefault(shape(puzzle), []).append((i, puzzle))
+            alike.setdefault(alike_key(puzzle), []).append((i, puzzle))
         options = dict(limit=self.limit, min_count=self.min_count, min_length=self.min_length,
-                       max_length=self.max_length)
+                       max_length=self.max_length, contains=self.contains,
+                       excludes=self.excludes)
         for members in alike.values():
             try:
                 found = compose_alike([p for _, p in members], index, **options)
@@ -178,7 +181,8 @@ class ComposeWorkload:
                 "queries_sha256": digest.hexdigest(),
                 "options": {"limit": self.job.limit, "min_count": self.job.min_count,
                             "min_length": self.job.min_length,
-                            "max_length": self.job.max_length, "top": self.job.top,
+                            "max_length": self.job.max_length, "contains": self.job.contains,
+                            "excludes": self.job.excludes, "top": self.job.top,
                             "json": self.job.json}}
 
     def plan(self, positions: list[int], *, workers: int, min_cost: float) -> Iterator[Task]:

@@ -50,7 +50,7 @@ class Outcome:
     """A finished task: one encoded group per position, and what it cost the worker."""
 
     groups: tuple[bytes, ...]
-    cpu: float          # worker CPU seconds (process time) of the task
+    cpu: float          # CPU seconds of the worker thread that ran the task
     wall: float         # worker wall seconds of the task
     worker: str         # host:pid
 
@@ -91,12 +91,13 @@ class Workload(Protocol):
 
 def execute(job: Job, shipment: IndexShipment, task: Task, data: bytes | None = None) -> Outcome:
     """Run a task on a worker: the index from the process's cache, then the job."""
-    wall, cpu = time.perf_counter(), time.process_time()
+    # thread time: a Dask worker runs other threads (its event loop, other tasks)
+    wall, cpu = time.perf_counter(), time.thread_time()
     index = worker_index(shipment, data)
     groups = job(index, task.items)
     if len(groups) != len(task.positions):
         raise RuntimeError(f"job returned {len(groups)} groups for {len(task.positions)} items")
-    return Outcome(tuple(groups), time.process_time() - cpu, time.perf_counter() - wall,
+    return Outcome(tuple(groups), time.thread_time() - cpu, time.perf_counter() - wall,
                    worker_name())
 
 

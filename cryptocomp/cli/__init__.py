@@ -13,7 +13,7 @@ import importlib
 import logging
 import sys
 
-from ..errors import CryptocompError
+from ..errors import BatchStopped, CryptocompError
 
 __all__ = ["main", "build_parser"]
 
@@ -79,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
             build_parser().print_help()
             return 0
         return args.run(args) or 0
+    except BatchStopped as exc:
+        # finished work is kept; the line says how to finish
+        print(f"cryptocomp: {exc}", file=sys.stderr)
+        return 130 if exc.interrupted else 3
     except CryptocompError as exc:
         print(f"cryptocomp: error: {exc}", file=sys.stderr)
         return 2

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from ..cryptarithm.candidates import Constraints, letters_of
-from ..cryptarithm.compose import Composed, check_composable, compose, compose_puzzle
+from ..batch import ComposeJob, ComposeWorkload, QueryGrid
+from ..cryptarithm.compose import Composed, check_composable, compose_puzzle
 from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
 from ..errors import CryptocompError, ExpressionError, QueryError
 from ..files import read_text
-from .options import (add_dict_options, dict_spec, is_terminal, limit, no_result, open_index,
-                      per_million, plural, print_json, progress_bar)
+from .batch import add_batch_options, run_workload
+from .options import (add_dict_options, is_terminal, limit, no_result, open_index, per_million,
+                      plural, print_json, progress_bar)
 
 
 def register(sub) -> None:
@@ -29,8 +30,6 @@ def register(sub) -> None:
                    help="compose every 'a OP b' over two word lists (one word a line)")
     p.add_argument("--ops", default="+-*", metavar="OPS",
                    help="operators for --batch (default: +-*)")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="worker processes for --batch (default: all cores)")
     p.add_argument("--top", type=int, default=None, metavar="N",
                    help="show at most N puzzles per query (default: 50 on a terminal, all "
                         "when piped)")
@@ -46,8 +45,10 @@ def register(sub) -> None:
                         "'ee' means at least two e)")
     p.add_argument("--excludes", default="", metavar="LETTERS",
                    help="only words containing none of these letters")
-    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array (--batch: JSON Lines, one object a query)")
     add_dict_options(p)
+    add_batch_options(p, "queries")
     p.set_defaults(run=run_compose)
 
     s = sub.add_parser("solve", help="solve a complete cryptarithm such as send+more=money",
@@ -61,7 +62,7 @@ def register(sub) -> None:
 
 
 def _options(args: argparse.Namespace) -> dict:
-    for name in ("top", "min_count", "min_length", "max_length", "jobs"):
+    for name in ("top", "min_count", "min_length", "max_length"):
         value = getattr(args, name, None)
         if value is not None and value < 0:
             raise QueryError(f"--{name.replace('_', '-')} must not be negative")
@@ -78,6 +79,9 @@ def _options(args: argparse.Namespace) -> dict:
 def run_compose(args: argparse.Namespace) -> int:
     if bool(args.expr) == bool(args.batch):
         raise QueryError("give an EXPR or --batch LEFT.txt RIGHT.txt (one of them)")
+    if not args.batch and (args.output or args.resume or args.scheduler or args.cluster
+                           or args.jobs is not None):
+        raise QueryError("--jobs, --scheduler, --cluster, --output and --resume go with --batch")
     options = _options(args)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     if args.batch:
@@ -123,23 +127,6 @@ def _print_results(query: str, results: list[Composed], shown: list[Composed], t
 
 # -- batch -----------------------------------------------------------------------------------
 
-_WORKER: dict = {}
-
-
-def _init_worker(spec: str, fold_yo: bool) -> None:
-    from ..index.store import load_index
-
-    _WORKER["index"] = load_index(spec, fold_yo=fold_yo)
-
-
-def _work(job: tuple[str, dict]) -> tuple[str, list[dict] | None, str | None]:
-    query, options = job
-    try:
-        return query, [r.to_json() for r in compose(query, _WORKER["index"], **options)], None
-    except CryptocompError as exc:
-        return query, None, str(exc)
-
-
 def _read_words(path: str) -> list[str]:
     lines = read_text(path, "word list", QueryError).splitlines()
     words = [w.strip() for w in lines if w.strip() and not w.lstrip().startswith("#")]
@@ -149,37 +136,16 @@ def _read_words(path: str) -> list[str]:
 
 
 def _run_batch(args: argparse.Namespace, options: dict, top: int | None) -> int:
-    import multiprocessing
-
     left, right = (_read_words(p) for p in args.batch)
-    ops = [op for op in args.ops if not op.isspace()]
+    ops = "".join(op for op in args.ops if not op.isspace())
     bad = [op for op in ops if op not in "+-*/"]
-    if not ops or bad:
-        raise QueryError(f"--ops takes operators from +-*/ (got {args.ops!r})")
-    queries = [f"{a}{op}{b}" for a in left for op in ops for b in right]
-    spec = dict_spec(args)
-    jobs = args.jobs or os.cpu_count() or 1
-    # load (and if needed build) the index once here so that workers only read the file
-    open_index(args)
-    out: list[tuple[str, list[dict] | None, str | None]] = []
-    with progress_bar(f"composing {len(queries)} queries") as progress:
-        with multiprocessing.Pool(min(jobs, len(queries)), initializer=_init_worker,
-                                  initargs=(spec, args.fold_yo)) as pool:
-            for item in pool.imap(_work, [(q, options) for q in queries]):
-                out.append(item)
-                if progress is not None:
-                    progress(len(out), len(queries))
-    if args.json:
-        print_json([dict(query=q, **r) for q, rs, _ in out for r in (rs or [])[:top]])
-        return 0
-    for query, results, error in out:
-        if error is not None:
-            print(f"# {query}: error: {error}")
-            continue
-        shown = results[:top] if top is not None else results
-        print(f"# {query}: {len(results)} puzzle{'s' if len(results) != 1 else ''}")
-        for r in shown:
-            print(f"{r['puzzle']}\t{r['solution']}\t{r['count']}")
+    if not ops or bad or len(set(ops)) != len(ops):
+        raise QueryError(f"--ops takes operators from +-*/, each once (got {args.ops!r})")
+    Constraints(**options)  # contradictions fail before the index loads
+    if args.output and args.top is None:
+        top = None  # a file gets every puzzle, whatever the terminal
+    job = ComposeJob(top=top, json=args.json, **options)
+    run_workload(args, ComposeWorkload(QueryGrid(left, ops, right), job))
     return 0
 
 
