@@ -97,7 +97,7 @@ class DaskBackend:
 
     def describe(self) -> str:
         where = f"a LocalCluster on 127.0.0.1" if self.local else f"the scheduler {self.address}"
-        return f"{self.workers} Dask worker thread{'s' if self.workers != 1 else ''} of {where}"
+        return f"on {self.workers} Dask worker thread{'s' if self.workers != 1 else ''} of {where}"
 
     # -- connecting -------------------------------------------------------------------------
 

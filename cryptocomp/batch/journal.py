@@ -13,14 +13,16 @@ Then come the groups, one an item, in the items' order, each appended with a sin
 ``write`` (a reader never sees half a group but after a crash of the machine, and a
 resume drops such a torn last group).
 
-Groups that finish ahead of their turn (a later task done before an earlier one) go at
-once to ``FILE.pending``: the same first line, then records ``@POSITION LENGTH\\n``
-followed by LENGTH bytes of the group.  Nothing finished is lost when a run stops, by
-Ctrl-C or otherwise; ``--resume`` checks FILE group by group against the items (a
-different batch, or a file edited by hand, is refused), takes the groups of
-``FILE.pending`` that are not in FILE yet, and runs only what is left.  When the batch
-completes, ``FILE.pending`` is deleted and FILE is byte for byte what one uninterrupted
-run writes.
+While the batch is unfinished, ``FILE.journal`` sits beside it: the same first line,
+then one record a group, ``=POSITION LENGTH DIGEST\n`` for a group written to FILE
+(DIGEST: the first 16 hex digits of its SHA-256), or ``@POSITION LENGTH\n`` and the
+group's LENGTH bytes for a group finished ahead of its turn (a later task done before an
+earlier one).  So nothing finished is lost when a run stops, by Ctrl-C or otherwise, and
+``--resume`` can check FILE group by group: the right item's group, complete, and with
+the digest it was written with (a different batch, or a file edited or damaged, is
+refused with one line).  It takes the groups finished ahead, runs only what is left, and
+when the batch completes deletes the journal: FILE is then byte for byte what one
+uninterrupted run writes.
 """
 
 from __future__ import annotations
@@ -35,18 +37,18 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import BatchError
+from ..errors import BatchError, CryptocompError
 from ..files import write_atomic
 from .workload import Workload
 
-__all__ = ["Journal", "StreamSink", "batch_id", "FORMAT", "PENDING_SUFFIX"]
+__all__ = ["Journal", "StreamSink", "batch_id", "FORMAT", "JOURNAL_SUFFIX"]
 
 log = logging.getLogger(__name__)
 
 FORMAT = 1
-PENDING_SUFFIX = ".pending"
+JOURNAL_SUFFIX = ".journal"
 _FSYNC_EVERY = 1.0           # seconds between fsyncs of the output file
-_RECORD = re.compile(rb"@(\d+) (\d+)\n")
+_RECORD = re.compile(rb"([@=])(\d+) (\d+)(?: ([0-9a-f]{16}))?\n")
 _TEXT_HEADER = re.compile(r"# cryptocomp batch (\d+): ([\w-]+), (\d+) \w+, id ([0-9a-f]+)")
 
 
@@ -112,47 +114,59 @@ class StreamSink:
 
 
 class Journal:
-    """The output file of a batch (see the module's docstring for its format)."""
+    """The output file of a batch and its journal (see the module's docstring)."""
 
     resumable = True
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
-        self.pending_path = self.path.with_name(self.path.name + PENDING_SUFFIX)
+        self.journal_path = self.path.with_name(self.path.name + JOURNAL_SUFFIX)
         self.where = str(path)
         self._fd: int | None = None
-        self._pending_fd: int | None = None
+        self._journal_fd: int | None = None
         self._header = b""
+        self._next = 0
         self._synced = time.monotonic()
 
     # -- starting and resuming --------------------------------------------------------------
 
     def start(self, workload: Workload, ident: str, *, resume: bool) -> tuple[int, dict[int, bytes]]:
-        """Open the file; return the next position to write and the groups finished ahead."""
+        """Open the files; return the next position to write and the groups finished ahead."""
         self._header = _header_line(workload, ident)
-        exists = self.path.exists() and self.path.stat().st_size > 0
-        if not resume and (exists or self.pending_path.exists()):
-            raise BatchError(f"{self.path} exists: add --resume to finish that batch, or "
-                             f"remove it to start again")
         if self.path.is_dir():
             raise BatchError(f"{self.path} is a directory")
-        done, end = (self._scan(workload, ident) if exists else (0, 0))
-        ahead = self._scan_pending(workload, ident, done) if resume else {}
-        if exists:
-            if end < self.path.stat().st_size:
-                log.warning("%s: dropped an incomplete group at its end (a crash while "
-                            "writing it); it will be written again", self.path)
-                os.truncate(self.path, end)
-        else:
+        exists = self.path.exists() and self.path.stat().st_size > 0
+        if not resume and (exists or self.journal_path.exists()):
+            raise BatchError(f"{self.path} exists: add --resume to finish that batch, or "
+                             f"remove it to start again")
+        digests, ahead = self._read_journal(workload, ident) if resume else ({}, {})
+        done, end = self._scan(workload, ident, digests) if exists else (0, 0)
+        ahead = {p: g for p, g in ahead.items() if p >= done}
+        if exists and end < self.path.stat().st_size:
+            log.warning("%s: dropped an incomplete group at its end (a crash while writing "
+                        "it); it will be written again", self.path)
+            os.truncate(self.path, end)
+        if not exists:
             try:
                 write_atomic(self.path, self._header)
-            except Exception as exc:  # IndexFileError from write_atomic: say it for a batch
+            except CryptocompError as exc:
                 raise BatchError(str(exc)) from None
-        try:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-        except OSError as exc:
-            raise BatchError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        self._fd = self._open(self.path, create=False)
+        self._journal_fd = self._open(self.journal_path, create=True)
+        if os.fstat(self._journal_fd).st_size == 0:
+            _write_all(self._journal_fd, self._header, self.journal_path)
+        self._next = done
+        if ahead:
+            log.info("%s: %d finished groups waiting for their turn", self.journal_path,
+                     len(ahead))
         return done, ahead
+
+    def _open(self, path: Path, *, create: bool) -> int:
+        flags = os.O_WRONLY | os.O_APPEND | (os.O_CREAT if create else 0)
+        try:
+            return os.open(path, flags, 0o666)
+        except OSError as exc:
+            raise BatchError(f"cannot write {path}: {exc.strerror or exc}") from None
 
     def _read(self, path: Path) -> bytes:
         try:
@@ -172,90 +186,94 @@ class Journal:
         raise BatchError(f"{path} holds another batch (other items, options or dictionary: "
                          f"id {found}, this one is {ident}); give another --output")
 
-    def _scan(self, workload: Workload, ident: str) -> tuple[int, int]:
+    def _scan(self, workload: Workload, ident: str, digests: dict[int, str]) -> tuple[int, int]:
         """(groups of the file that are complete and right, byte offset where they end)."""
         data = self._read(self.path)
         offset = self._check_header(self.path, data, ident)
         position = 0
         while offset < len(data) and position < workload.total:
-            end = _group_end(data, offset, workload, workload.key(position))
+            key = workload.key(position)
+            end = _group_end(data, offset, workload, key)
+            line = data[:offset].count(b"\n") + 1
             if end is None:
-                if _is_tail(data, offset, workload, workload.key(position)):
+                if _is_tail(data, offset, workload, key):
                     break
-                line = data[:offset].count(b"\n") + 1
-                raise BatchError(f"{self.path}: line {line} is not the group of "
-                                 f"{workload.key(position)!r} (the file was changed?); "
-                                 f"give another --output")
+                raise BatchError(f"{self.path}: line {line} is not the group of {key!r} (the "
+                                 f"file was changed?); give another --output")
+            want = digests.get(position)
+            if want is not None and _digest(data[offset:end]) != want:
+                raise BatchError(f"{self.path}: the group of {key!r} (line {line}) is not what "
+                                 f"was written (the file was changed?); give another --output")
             position += 1
             offset = end
         if offset < len(data) and position >= workload.total:
             raise BatchError(f"{self.path}: text after the last group; give another --output")
         return position, offset
 
-    def _scan_pending(self, workload: Workload, ident: str, done: int) -> dict[int, bytes]:
-        """Groups of FILE.pending not yet in FILE, each checked against its item."""
-        if not self.pending_path.exists():
-            return {}
-        data = self._read(self.pending_path)
-        offset = self._check_header(self.pending_path, data, ident)
+    def _read_journal(self, workload: Workload, ident: str
+                      ) -> tuple[dict[int, str], dict[int, bytes]]:
+        """(digest of each group written to FILE, groups finished ahead), both checked."""
+        if not self.journal_path.exists():
+            if self.path.exists():
+                log.warning("%s is missing: the groups in %s are checked for their form "
+                            "only", self.journal_path, self.path)
+            return {}, {}
+        data = self._read(self.journal_path)
+        offset = self._check_header(self.journal_path, data, ident)
+        digests: dict[int, str] = {}
         ahead: dict[int, bytes] = {}
         while offset < len(data):
             m = _RECORD.match(data, offset)
             if not m:
                 break  # a torn last record
-            position, length = int(m.group(1)), int(m.group(2))
-            start = m.end()
-            group = data[start:start + length]
+            kind, position, length = m.group(1), int(m.group(2)), int(m.group(3))
+            if position >= workload.total or (kind == b"=") != (m.group(4) is not None):
+                raise BatchError(f"{self.journal_path}: a record does not fit this batch; "
+                                 f"remove the output file and its journal to start again")
+            offset = m.end()
+            if kind == b"=":
+                digests[position] = m.group(4).decode()
+                continue
+            group = data[offset:offset + length]
             if len(group) < length:
                 break
-            if position >= workload.total or \
-                    _group_end(group, 0, workload, workload.key(position)) != len(group):
-                raise BatchError(f"{self.pending_path}: a record does not match its item; "
-                                 f"remove the file (its groups will be computed again)")
-            if position >= done:
-                ahead[position] = group
-            offset = start + length
-        if ahead:
-            log.info("%s: %d finished groups waiting for their turn", self.pending_path,
-                     len(ahead))
-        return ahead
+            if _group_end(group, 0, workload, workload.key(position)) != len(group):
+                raise BatchError(f"{self.journal_path}: a held group does not match its item; "
+                                 f"remove the output file and its journal to start again")
+            ahead[position] = group
+            offset += length
+        return digests, ahead
 
     # -- writing ----------------------------------------------------------------------------
 
     def write(self, group: bytes) -> None:
-        """Append the next group in order (one write)."""
+        """Append the next group in order (one write), then its digest to the journal."""
         _write_all(self._fd, group, self.path)
+        record = b"=%d %d %s\n" % (self._next, len(group), _digest(group).encode())
+        _write_all(self._journal_fd, record, self.journal_path)
+        self._next += 1
         now = time.monotonic()
         if now - self._synced >= _FSYNC_EVERY:
             os.fsync(self._fd)
+            os.fsync(self._journal_fd)
             self._synced = now
 
     def hold(self, position: int, group: bytes) -> None:
-        """Keep a group finished ahead of its turn in FILE.pending."""
-        if self._pending_fd is None:
-            try:
-                fresh = not self.pending_path.exists()
-                self._pending_fd = os.open(self.pending_path,
-                                           os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
-                if fresh or self.pending_path.stat().st_size == 0:
-                    _write_all(self._pending_fd, self._header, self.pending_path)
-            except OSError as exc:
-                raise BatchError(f"cannot write {self.pending_path}: "
-                                 f"{exc.strerror or exc}") from None
-        _write_all(self._pending_fd, b"@%d %d\n" % (position, len(group)) + group,
-                   self.pending_path)
+        """Keep a group finished ahead of its turn in the journal."""
+        _write_all(self._journal_fd, b"@%d %d\n" % (position, len(group)) + group,
+                   self.journal_path)
 
     def finish(self) -> None:
-        """The batch is complete: FILE is whole, FILE.pending goes."""
+        """The batch is complete: FILE is whole, its journal goes."""
         self.close()
         try:
-            self.pending_path.unlink()
+            self.journal_path.unlink()
         except FileNotFoundError:
             pass
 
     def close(self) -> None:
         """Flush both files to disk and close them (everything written is kept)."""
-        for name in ("_fd", "_pending_fd"):
+        for name in ("_fd", "_journal_fd"):
             fd = getattr(self, name)
             if fd is not None:
                 try:
@@ -263,6 +281,10 @@ class Journal:
                 finally:
                     os.close(fd)
                     setattr(self, name, None)
+
+
+def _digest(group: bytes) -> str:
+    return hashlib.sha256(group).hexdigest()[:16]
 
 
 def _write_all(fd: int | None, data: bytes, path: Path) -> None:

@@ -38,7 +38,7 @@ class SerialBackend:
     min_cost = 0.0          # no scheduling at all: any task size is fine
 
     def describe(self) -> str:
-        return "this process"
+        return "in this process"
 
     def __enter__(self) -> "SerialBackend":
         return self
@@ -74,7 +74,7 @@ class ProcessPool:
         self._executor: ProcessPoolExecutor | None = None
 
     def describe(self) -> str:
-        return f"{self.workers} local worker process{'es' if self.workers != 1 else ''}"
+        return f"on {self.workers} local worker process{'es' if self.workers != 1 else ''}"
 
     def __enter__(self) -> "ProcessPool":
         return self

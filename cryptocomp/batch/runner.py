@@ -4,7 +4,7 @@
 to start (a resumed output file has a done prefix and maybe groups finished ahead),
 plans the remaining positions into tasks, hands them to the backend, and writes each
 finished group as soon as every earlier one is written; a group finished ahead of its
-turn is held (in memory, and in ``FILE.pending`` for an output file) until then.  It
+turn is held (in memory, and in ``FILE.journal`` for an output file) until then.  It
 takes new tasks only while fewer than ``hold_limit`` groups wait, so memory stays
 bounded when an early task is slow.
 
@@ -66,7 +66,7 @@ class Summary:
     """What a completed run did."""
 
     total: int                  # items of the batch
-    resumed: int                # items found done (output file, FILE.pending)
+    resumed: int                # items found done (output file and its journal)
     computed: int               # items computed in this run
     tasks: int                  # tasks run
     wall: float                 # seconds of the run
@@ -99,12 +99,12 @@ def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sin
         for task in tasks:
             yield replace(task, items=tuple(workload.item(p) for p in task.positions))
 
-    if on_progress is not None:
-        on_progress(meter.snapshot())
     plan = workload.plan(todo, workers=backend.workers, min_cost=backend.min_cost)
     runs = backend.run(with_items(plan), workload.job, shipment,
                        may_submit=lambda: len(held) < hold_limit) if todo else iter(())
     try:
+        if on_progress is not None:
+            on_progress(meter.snapshot())
         flush()
         for task, outcome in runs:
             for pos, group in zip(task.positions, outcome.groups):

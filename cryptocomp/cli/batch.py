@@ -103,7 +103,7 @@ def _sigterm_interrupts() -> Iterator[None]:
 def _progress(workload: Workload, backend_name: str):
     """A callback showing done/total, rate and ETA: a bar on a terminal, else a log line
     every few seconds."""
-    title = f"{workload.kind}: {workload.total} {workload.unit} on {backend_name}"
+    title = f"{workload.kind}: {workload.total} {workload.unit} {backend_name}"
     if not is_terminal(sys.stderr):
         log.info("%s", title)
         last = [0.0]

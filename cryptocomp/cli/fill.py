@@ -1,6 +1,8 @@
 """``cryptocomp fill`` and ``cryptocomp square``: fill crossword grids and word squares.
 
 Exit status: 0 filled, 1 no fill exists (proved), 3 budget exhausted, 2 bad input.
+With ``--attempts N`` (N attempts with seeds --seed, --seed+1, ... on the batch layer):
+0 when the batch completed, 3 when it stopped early, 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from pathlib import Path
 from ..crossword import ENGINES, FillResult, fill, read_grid
 from ..crossword.grid import GridError, format_text
 from ..crossword.square import square_grid
+from ..batch import AttemptJob, AttemptsWorkload
+from ..batch.attempts import fill_attempt
+from .batch import add_batch_options, run_workload
 from .options import MAX_SECONDS, add_dict_options, is_terminal, open_index, print_json
 
 _EXIT = {"filled": 0, "no_fill": 1, "budget": 3}
@@ -44,13 +49,18 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
                    help="CSP: branch on a cell's letter while the chosen slot has more than N "
                         "candidates, then on words (0: always on words; default 50, and 0 for "
                         "squares of 7 and more, where letter branching was measured to lose)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--attempts", type=int, default=None, metavar="N",
+                   help="N attempts with seeds --seed (default 0), --seed+1, ..., on all cores "
+                        "or a Dask cluster; each attempt's outcome and grid in seed order")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON (--attempts: JSON Lines, one an attempt)")
     p.add_argument("--ipuz", metavar="PATH", help="write the (first) fill as an ipuz file")
     p.add_argument("--svg", metavar="PATH", help="write an SVG of the grid")
     p.add_argument("--svg-solution", action="store_true",
                    help="draw the solution letters in the SVG")
     p.add_argument("--clues", metavar="FILE", help="word<TAB>clue file for the ipuz clue lists")
     add_dict_options(p)
+    add_batch_options(p, "attempts")
 
 
 def register(sub) -> None:
@@ -62,7 +72,7 @@ def register(sub) -> None:
     p.add_argument("grid", help="grid file (.txt text grid, slot list, or .ipuz), or the name "
                                 "of a shipped grid (american15)")
     _add_fill_options(p)
-    p.set_defaults(run=run_fill)
+    p.set_defaults(run=run_fill, kind="fill")
     q = sub.add_parser("square", help="an N x N word square (rows and columns are words)",
                        description="Fill an N x N square without blocks: --double (default) "
                                    "wants 2N different words, --symmetric rows equal to "
@@ -72,14 +82,24 @@ def register(sub) -> None:
     kind.add_argument("--double", action="store_true", help="rows and columns all different")
     kind.add_argument("--symmetric", action="store_true", help="row i equals column i")
     _add_fill_options(q)
-    q.set_defaults(run=run_square)
+    q.set_defaults(run=run_square, kind="square")
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    for name in ("top", "min_count", "steps", "count", "max_length", "letter_branch"):
+    for name in ("top", "min_count", "steps", "count", "max_length", "letter_branch",
+                 "attempts"):
         value = getattr(args, name)
-        if value is not None and value < (1 if name == "count" else 0):
+        if value is not None and value < (1 if name in ("count", "attempts") else 0):
             raise GridError(f"--{name.replace('_', '-')} is out of range: {value}")
+    if args.attempts is None and (args.output or args.resume or args.scheduler or args.cluster
+                                  or args.jobs is not None):
+        raise GridError("--jobs, --scheduler, --cluster, --output and --resume go with "
+                        "--attempts N")
+    if args.attempts is not None:
+        for name in ("ipuz", "svg", "clues"):
+            if getattr(args, name):
+                raise GridError(f"--{name} writes one fill: it does not go with --attempts "
+                                f"(the batch's output has every attempt's grid)")
     # nan compares false with every deadline: it would mean no budget at all
     if args.time is not None and not (0 < args.time <= MAX_SECONDS):
         raise GridError(f"--time must be a positive number of seconds, at most "
@@ -111,7 +131,26 @@ def run_square(args: argparse.Namespace) -> int:
     return _run(args, grid, title=f"{args.n}x{args.n} square")
 
 
+def _run_attempts(args: argparse.Namespace, grid) -> int:
+    """N seeded attempts on the batch layer, written in seed order."""
+    params = {"grid": grid, "engine": args.engine, "count": args.count, "top": args.top,
+              "min_count": args.min_count, "min_length": max(args.min_length,
+                                                             3 if args.no_two else 1),
+              "max_length": args.max_length, "steps": args.steps, "seconds": args.time,
+              "lookahead": args.order == "lookahead",
+              "letter_branch": 50 if args.letter_branch is None else args.letter_branch}
+    identity = {k: v for k, v in params.items() if k != "grid"}
+    identity["grid"] = format_text(grid)
+    work = AttemptsWorkload(args.kind, AttemptJob(fill_attempt, params, json=args.json),
+                            args.attempts, first_seed=args.seed or 0, identity=identity,
+                            seconds=args.time)
+    run_workload(args, work)
+    return 0
+
+
 def _run(args: argparse.Namespace, grid, *, title: str) -> int:
+    if args.attempts is not None:
+        return _run_attempts(args, grid)
     clues = None
     if args.clues:
         from ..crossword.ipuz import read_clues
