@@ -114,12 +114,14 @@ class DaskBackend:
             logger.setLevel(logging.CRITICAL)
         try:
             if self.local:
-                # workers may start processes of their own (a fill's SAT solver in a child)
+                # workers may start processes of their own (a fill's SAT solver in a child);
+                # the scheduler always serves some HTTP routes: on a free port of 127.0.0.1
+                # (None would mean :8787, and a warning when another cluster has it)
                 with dask.config.set({"distributed.worker.daemon": False}), \
                         _children_ignore_sigint():
                     self._cluster = LocalCluster(
                         n_workers=self.local, threads_per_worker=1, processes=True,
-                        host="127.0.0.1", dashboard_address=None,
+                        host="127.0.0.1", dashboard_address="127.0.0.1:0",
                         worker_dashboard_address=None, silence_logs=logging.CRITICAL)
                 self.address = self._cluster.scheduler_address
                 self._client = Client(self._cluster, set_as_default=False)

@@ -150,9 +150,9 @@ def run_workload(args: argparse.Namespace, workload: Workload) -> Summary:
         raise BatchStopped("interrupted before any work started", 0, workload.total,
                            interrupted=True) from None
     rate = summary.computed / summary.wall if summary.wall else 0.0
-    log.info("%s: %d %s done in %.1f s (%.1f/s)%s", workload.kind, summary.computed,
-             workload.unit, summary.wall, rate,
-             f", {summary.resumed} found done" if summary.resumed else "")
+    log.info("%s: %d %s done in %.1f s (%.1f/s; %d tasks, %.1f CPU s in tasks)%s",
+             workload.kind, summary.computed, workload.unit, summary.wall, rate, summary.tasks,
+             summary.worker_cpu, f"; {summary.resumed} found done" if summary.resumed else "")
     return summary
 
 
