@@ -34,11 +34,24 @@ from ..errors import BatchError, BatchStopped, CryptocompError
 from .shipment import IndexShipment
 from .workload import Job, Outcome, Task, execute
 
-__all__ = ["DaskBackend", "dask_available", "SHIP_MODES"]
+__all__ = ["DaskBackend", "dask_available", "SHIP_MODES", "WORKER_CONFIG", "worker_environment"]
 
 log = logging.getLogger(__name__)
 
 SHIP_MODES = ("auto", "path", "bytes")
+
+# Dask settings for CPU-bound batches.  A Dask server's periodic monitors (event-loop tick
+# every 20 ms, memory every 100 ms, system every 500 ms, the statistical profiler every
+# 10 ms) cost an idle scheduler and two workers 2.5 CPU s a minute on this machine; with
+# these, 0.3 s (measured with scripts/bench_batch.py's setup, idle for 30 s).  Workers may
+# start processes of their own (a fill's SAT solver in a child): not daemonic.
+WORKER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.worker.daemon": False,
+}
 _QUIET = ("distributed", "tornado", "asyncio")   # loggers that would print tracebacks
 
 
@@ -49,6 +62,16 @@ def dask_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def worker_environment() -> dict[str, str]:
+    """:data:`WORKER_CONFIG` as the environment variables that give it to ``dask scheduler``
+    and ``dask worker`` processes started by hand."""
+    env = {}
+    for key, value in WORKER_CONFIG.items():
+        name = "DASK_" + "__".join(part.replace("-", "_").upper() for part in key.split("."))
+        env[name] = str(value)
+    return env
 
 
 def _sees(shipment: IndexShipment) -> bool:
@@ -114,11 +137,9 @@ class DaskBackend:
             logger.setLevel(logging.CRITICAL)
         try:
             if self.local:
-                # workers may start processes of their own (a fill's SAT solver in a child);
                 # the scheduler always serves some HTTP routes: on a free port of 127.0.0.1
                 # (None would mean :8787, and a warning when another cluster has it)
-                with dask.config.set({"distributed.worker.daemon": False}), \
-                        _children_ignore_sigint():
+                with dask.config.set(WORKER_CONFIG), _children_ignore_sigint():
                     self._cluster = LocalCluster(
                         n_workers=self.local, threads_per_worker=1, processes=True,
                         host="127.0.0.1", dashboard_address="127.0.0.1:0",

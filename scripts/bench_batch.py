@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Benchmark batch composition: local pool vs Dask LocalCluster vs a Dask scheduler and
+workers started as separate processes, and a resume test.
+
+Figures (issue 11), on the same 30 x 30 Russian word lists with + and - (1,800 queries):
+
+* wall and CPU seconds of each way of running, queries per CPU second;
+* Dask overhead over the pool (target <= 10 %), on CPU and on wall time;
+* the batch's CPU per query against a single in-process ``compose()`` call (index
+  loaded, encoded words warm): target at least 2x cheaper through shared work;
+* resume: the batch killed halfway (SIGTERM, a clean stop; SIGKILL of the whole process
+  group, a crash), resumed, and compared byte for byte with an uninterrupted run.
+
+    nice python scripts/bench_batch.py             # 3 rounds (medians), then the resume test
+    nice python scripts/bench_batch.py --rounds 1 --no-resume
+
+CPU seconds count every process of a run: the client and its pool workers (or
+LocalCluster nanny and worker processes) through ``getrusage(RUSAGE_CHILDREN)``, and the
+separately started ``dask scheduler`` / ``dask worker`` processes through /proc (started
+with the environment README recommends, :func:`cryptocomp.batch.cluster.worker_environment`).
+The word lists: the 30 most frequent Cyrillic words of 5 letters and of 4 letters in the
+``ru`` index (listed at the top of the output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cryptocomp.batch.cluster import worker_environment  # noqa: E402
+from cryptocomp.cryptarithm.compose import compose  # noqa: E402
+from cryptocomp.errors import CryptocompError  # noqa: E402
+from cryptocomp.index.alphabet import script_of  # noqa: E402
+from cryptocomp.index.store import load_index  # noqa: E402
+
+BIN = Path(sys.executable).parent
+CLK = os.sysconf("SC_CLK_TCK")
+
+
+def word_lists(index, n: int = 30) -> tuple[list[str], list[str]]:
+    """The n most frequent all-Cyrillic words of 5 and of 4 letters."""
+    cyr = [w for w in index.words[:20000]
+           if w.isalpha() and all(script_of(c) == "CYRILLIC" for c in w)]
+    return [w for w in cyr if len(w) == 5][:n], [w for w in cyr if len(w) == 4][:n]
+
+
+def _proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a live process and its live descendants."""
+    total = 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / CLK
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            children = (task / "children").read_text().split()
+            total += sum(_proc_cpu(int(c)) for c in children)
+    except (OSError, IndexError, ValueError):
+        pass
+    return total
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_cli(args: list[str], extra_pids: tuple[int, ...] = ()) -> tuple[float, float, str]:
+    """(wall s, CPU s of it and of extra_pids' trees meanwhile, stderr) of a cryptocomp run."""
+    before = _children_cpu() + sum(_proc_cpu(p) for p in extra_pids)
+    t = time.perf_counter()
+    done = subprocess.run([str(BIN / "cryptocomp"), *args], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t
+    cpu = _children_cpu() + sum(_proc_cpu(p) for p in extra_pids) - before
+    if done.returncode:
+        sys.exit(f"cryptocomp {' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
+    return wall, cpu, done.stderr
+
+
+class Scheduler:
+    """`dask scheduler` and `dask worker --nworkers N` as separate processes on 127.0.0.1."""
+
+    def __init__(self, workers: int):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        # started as README says: with the Dask settings of cryptocomp's own LocalCluster
+        quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True, env={**os.environ, **worker_environment()})
+        self.scheduler = subprocess.Popen(
+            [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(self.port),
+             "--no-dashboard"], **quiet)
+        self._wait_port()
+        self.worker = subprocess.Popen(
+            [str(BIN / "dask"), "worker", self.address, "--nworkers", str(workers),
+             "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard"], **quiet)
+        from distributed import Client
+
+        with Client(self.address, timeout=30) as client:
+            client.wait_for_workers(workers, timeout=60)
+
+    def _wait_port(self) -> None:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("dask scheduler did not start")
+                time.sleep(0.2)
+
+    @property
+    def pids(self) -> tuple[int, int]:
+        return self.scheduler.pid, self.worker.pid
+
+    def close(self) -> None:
+        for p in (self.worker, self.scheduler):
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in (self.worker, self.scheduler):
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+
+
+def single_query_cpu(index, queries: list[str], sample: int, seed: int) -> tuple[float, float]:
+    """(mean CPU s of one compose() call over a random sample, CPU s of the first, cold)."""
+    rng = random.Random(seed)
+    picked = rng.sample(queries, sample)
+    t = time.process_time()
+    try:
+        compose(picked[0], index)
+    except CryptocompError:
+        pass
+    cold = time.process_time() - t
+    t = time.process_time()
+    for q in picked:
+        try:
+            compose(q, index)
+        except CryptocompError:
+            pass
+    return (time.process_time() - t) / len(picked), cold
+
+
+def resume_test(base: list[str], reference: Path, work: Path, sig: int, fraction: float,
+                expected_wall: float) -> str:
+    """Kill a pool run after ``fraction`` of the reference wall time, resume, compare."""
+    out = work / f"resume-{sig}.txt"
+    for p in (out, out.with_name(out.name + ".journal")):
+        if p.exists():
+            p.unlink()
+    args = [str(BIN / "cryptocomp"), *base, "--jobs", "2", "--output", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(expected_wall * fraction)
+    if sig == signal.SIGKILL:
+        os.killpg(proc.pid, signal.SIGKILL)     # a crash: client and workers at once
+    else:
+        proc.send_signal(sig)
+    _, err = proc.communicate()
+    groups = out.read_bytes().count(b"\n# ") if out.exists() else 0
+    journal = out.with_name(out.name + ".journal")
+    held = journal.read_bytes().count(b"\n@") if journal.exists() else 0
+    last = err.strip().splitlines()[-1] if err.strip() else "(no message)"
+    wall, cpu, err2 = run_cli([*base, "--jobs", "2", "--output", str(out), "--resume"])
+    same = out.read_bytes() == reference.read_bytes()
+    name = signal.Signals(sig).name
+    return (f"{name} at {fraction:.0%} of the run: exit {proc.returncode}, {groups} groups in "
+            f"the file + {held} held in the journal; message: {last}\n"
+            f"  resumed in {wall:.1f} s wall, {cpu:.1f} CPU s; final file "
+            f"{'IDENTICAL to' if same else 'DIFFERENT from'} the uninterrupted run "
+            f"({reference.stat().st_size} bytes)")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of the three runs (medians)")
+    ap.add_argument("--sample", type=int, default=60, help="single queries timed")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-resume", action="store_true", help="skip the resume test")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    args = ap.parse_args()
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        sys.exit("needs Dask: pip install -e '.[dask]'")
+
+    index = load_index("ru")
+    left, right = word_lists(index)
+    queries = [f"{a}{op}{b}" for a in left for op in "+-" for b in right]
+    work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
+    (work / "left.txt").write_text("\n".join(left) + "\n", encoding="utf-8")
+    (work / "right.txt").write_text("\n".join(right) + "\n", encoding="utf-8")
+    print(f"left ({len(left)}): {' '.join(left)}")
+    print(f"right ({len(right)}): {' '.join(right)}")
+    print(f"{len(queries)} queries (+ and -), machine: {os.cpu_count()} cores\n")
+    base = ["compose", "--batch", str(work / "left.txt"), str(work / "right.txt"),
+            "--ops", "+-", "--lang", "ru"]
+
+    single, cold = single_query_cpu(index, queries, args.sample, args.seed)
+    print(f"single in-process compose(): {single:.4f} CPU s a query (mean of {args.sample} "
+          f"random queries of the batch, index loaded, encoded words warm; the first call "
+          f"of a process, cold: {cold:.3f} s)\n")
+
+    runs: dict[str, list[tuple[float, float]]] = {}
+    outputs: dict[str, Path] = {}
+    scheduler = Scheduler(2)
+    try:
+        for r in range(args.rounds):
+            for name, extra, pids in [
+                    ("pool --jobs 2", ["--jobs", "2"], ()),
+                    ("--cluster local:2", ["--cluster", "local:2"], ()),
+                    ("scheduler + 2 workers", ["--scheduler", scheduler.address],
+                     scheduler.pids),
+                    ("in-process --jobs 1", ["--jobs", "1"], ())]:
+                if name.startswith("in-process") and r:
+                    continue  # one round: it takes twice as long and is only for reference
+                out = work / f"{name.split()[0].strip('-')}-{r}.txt"
+                wall, cpu, _ = run_cli([*base, *extra, "--output", str(out)], pids)
+                runs.setdefault(name, []).append((wall, cpu))
+                outputs.setdefault(name, out)
+                print(f"round {r + 1}: {name:24s} wall {wall:6.1f} s  CPU {cpu:6.1f} s",
+                      flush=True)
+    finally:
+        scheduler.close()
+
+    reference = outputs["pool --jobs 2"]
+    same = all(p.read_bytes() == reference.read_bytes() for p in outputs.values())
+    print(f"\noutput files byte for byte identical across the ways of running: {same}")
+    n = len(queries)
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+           for k, v in runs.items()}
+    pool_wall, pool_cpu = med["pool --jobs 2"]
+    print(f"\n{'':24s} {'wall s':>8s} {'CPU s':>8s} {'q/CPU s':>8s} {'CPU/query':>10s} "
+          f"{'vs single':>9s} {'CPU over pool':>13s} {'wall over pool':>14s}")
+    for name, (wall, cpu) in med.items():
+        print(f"{name:24s} {wall:8.1f} {cpu:8.1f} {n / cpu:8.1f} {cpu / n:10.4f} "
+              f"{single / (cpu / n):8.2f}x {100 * (cpu / pool_cpu - 1):12.1f}% "
+              f"{100 * (wall / pool_wall - 1):13.1f}%")
+    print(f"(medians of {args.rounds} round(s); 'vs single': a single in-process query's CPU "
+          f"over the batch's CPU per query, target >= 2x; Dask targets: <= 10 % over the pool)")
+
+    if not args.no_resume:
+        print("\nresume test (pool --jobs 2):")
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            print(resume_test(base, reference, work, sig, 0.5, pool_wall), flush=True)
+    if args.keep:
+        print(f"\nfiles kept in {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
