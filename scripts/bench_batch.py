@@ -197,6 +197,8 @@ def main() -> int:
     ap.add_argument("--no-resume", action="store_true", help="skip the resume test")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     args = ap.parse_args()
+    # a SIGTERM ends the benchmark through its finally blocks (the dask processes go too)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         import distributed  # noqa: F401
     except ImportError:

@@ -39,13 +39,29 @@ def _counts() -> dict[str, int]:
     return {w: 1 + zlib.crc32(w.encode()) % 1000 for w in words}
 
 
-@pytest.fixture(scope="module")
-def index_path(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("idx") / "small.ccidx"
+def make_index_file(directory: Path) -> Path:
+    """The small index as a file (what batch workers load)."""
+    path = directory / "small.ccidx"
     index = Index.from_counts(_counts(), name="small")
     index._check()
     save_index(index, path)
     return path
+
+
+def make_lists(tmp_path: Path) -> list[str]:
+    """The small dictionary and two word lists as files; the compose --batch argv."""
+    dict_file = tmp_path / "small.txt"
+    dict_file.write_text("".join(f"{w} {c}\n" for w, c in _counts().items()), encoding="utf-8")
+    left, right = tmp_path / "left.txt", tmp_path / "right.txt"
+    left.write_text("\n".join(LEFT[:3]) + "\n", encoding="utf-8")
+    right.write_text("\n".join(RIGHT[:3]) + "\n", encoding="utf-8")
+    return ["compose", "--batch", str(left), str(right), "--ops", "+-",
+            "--dict", str(dict_file)]
+
+
+@pytest.fixture(scope="module")
+def index_path(tmp_path_factory) -> Path:
+    return make_index_file(tmp_path_factory.mktemp("idx"))
 
 
 @pytest.fixture(scope="module")
@@ -404,13 +420,7 @@ def test_square_attempts_are_reproducible_and_resumable(shipment, tmp_path):
 
 @pytest.fixture
 def lists(tmp_path):
-    dict_file = tmp_path / "small.txt"
-    dict_file.write_text("".join(f"{w} {c}\n" for w, c in _counts().items()), encoding="utf-8")
-    left, right = tmp_path / "left.txt", tmp_path / "right.txt"
-    left.write_text("\n".join(LEFT[:3]) + "\n", encoding="utf-8")
-    right.write_text("\n".join(RIGHT[:3]) + "\n", encoding="utf-8")
-    return ["compose", "--batch", str(left), str(right), "--ops", "+-",
-            "--dict", str(dict_file)]
+    return make_lists(tmp_path)
 
 
 def test_cli_output_resume_and_errors(lists, tmp_path, capsys):

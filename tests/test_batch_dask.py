@@ -20,8 +20,19 @@ distributed = pytest.importorskip("distributed")
 from cryptocomp.batch import DaskBackend, ProcessPool  # noqa: E402
 from cryptocomp.batch.shipment import worker_index  # noqa: E402
 from cryptocomp.errors import BatchStopped  # noqa: E402
-from test_batch import (LEFT, RIGHT, _expected, _groups, _run, _workload,  # noqa: E402,F401
-                        index_path, lists, shipment)
+from cryptocomp.batch import IndexShipment  # noqa: E402
+from test_batch import (LEFT, RIGHT, _expected, _groups, _run, _workload,  # noqa: E402
+                        make_index_file, make_lists)
+
+
+@pytest.fixture(scope="module")
+def shipment(tmp_path_factory) -> IndexShipment:
+    return IndexShipment.of_file(make_index_file(tmp_path_factory.mktemp("idx")), "small")
+
+
+@pytest.fixture
+def lists(tmp_path) -> list[str]:
+    return make_lists(tmp_path)
 
 
 def _local_cluster(n: int = 2):

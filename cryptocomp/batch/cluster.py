@@ -27,6 +27,7 @@ import contextlib
 import logging
 import signal
 import threading
+import time
 import uuid
 from typing import Callable, Iterator
 
@@ -119,7 +120,7 @@ class DaskBackend:
         self._levels: dict[str, int] = {}
 
     def describe(self) -> str:
-        where = f"a LocalCluster on 127.0.0.1" if self.local else f"the scheduler {self.address}"
+        where = "a LocalCluster on 127.0.0.1" if self.local else f"the scheduler {self.address}"
         return f"on {self.workers} Dask worker thread{'s' if self.workers != 1 else ''} of {where}"
 
     # -- connecting -------------------------------------------------------------------------
@@ -213,8 +214,12 @@ class DaskBackend:
             data = self._ship(shipment)
             pending = as_completed(loop=client.loop)
             exhausted = False
+            checked = 0.0
             while True:
-                cap = 2 * max(1, sum(client.nthreads().values())) + 1
+                if time.monotonic() - checked > 5.0:   # workers come and go; ask now and then
+                    self.workers = max(1, sum(client.nthreads().values()))
+                    checked = time.monotonic()
+                cap = 2 * self.workers + 1
                 while not exhausted and len(running) < cap and (not running or may_submit()):
                     task = next(tasks, None)
                     if task is None:

@@ -24,12 +24,9 @@ from ..errors import BatchError, BatchStopped, CryptocompError
 from .shipment import IndexShipment, worker_index, worker_name
 from .workload import Job, Outcome, Task, execute
 
-__all__ = ["SerialBackend", "ProcessPool", "Backend"]
+__all__ = ["SerialBackend", "ProcessPool"]
 
 log = logging.getLogger(__name__)
-
-Backend = object  # SerialBackend | ProcessPool | DaskBackend: run(), workers, min_cost, describe()
-
 
 class SerialBackend:
     """Tasks run one after another in this process."""
