@@ -357,17 +357,26 @@ def test_killed_pool_worker_stops_the_batch_and_loses_nothing(shipment, tmp_path
 # -- the index shipment -------------------------------------------------------------------------
 
 def test_shipped_bytes_are_checked_on_arrival(index_path, shipment):
+    from cryptocomp.index.store import read_header
+
     data = index_path.read_bytes()
-    assert index_checksum(index_path) == data[-32:].hex() == shipment.checksum
+    assert index_checksum(index_path) == shipment.checksum
     index = read_index_bytes(data, checksum=shipment.checksum)
     index._check()
-    assert len(index) == len(_counts())
+    assert len(index) == len(_counts()) and index.words == worker_index(shipment).words
     with pytest.raises(CryptocompError, match="checksum differs"):
         read_index_bytes(data, checksum="00" * 32)
+    # a damaged byte in any section is found on arrival, not when the section is first used
+    start = read_header(index_path).payload_offset
+    for offset in (start + 10, (start + len(data)) // 2, len(data) - 3):
+        damaged = bytearray(data)
+        damaged[offset] ^= 1
+        with pytest.raises(CryptocompError, match="checksum mismatch in section"):
+            read_index_bytes(bytes(damaged), checksum=shipment.checksum)
     damaged = bytearray(data)
-    damaged[len(data) // 2] ^= 1
-    with pytest.raises(CryptocompError, match="checksum mismatch"):
-        read_index_bytes(bytes(damaged))
+    damaged[start - 5] ^= 1   # in the header
+    with pytest.raises(CryptocompError):
+        read_index_bytes(bytes(damaged), checksum=shipment.checksum)
     with pytest.raises(CryptocompError, match="truncated"):
         read_index_bytes(data[:-10])
 

@@ -35,8 +35,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from ..cryptarithm.compose import Composed, check_composable, alike_key, compose_alike, compose_puzzle
-from ..errors import CryptocompError
+from ..cryptarithm.compose import (Composed, alike_key, check_composable, compose_alike,
+                                  compose_puzzle)
+from ..errors import ExpressionError, QueryError
 from ..cryptarithm.expr import MAX_LETTERS, parse
 from ..index.index import Index
 from .workload import Task, Unit, pack
@@ -48,6 +49,9 @@ _WINDOW = 2048        # queries grouped by shape at a time: bounds the results h
                       # ordering, and is large enough that most shapes recur in a window
 _MAX_ALIKE = 256      # puzzles composed together at most (memory of their word keys)
 _HEADER = re.compile(r"(\d+) puzzles?(?: \((\d+) shown\))?")
+# a query's own fault, reported in its group; anything else (a damaged index section)
+# fails the task and stops the batch
+_QUERY_ERRORS = (ExpressionError, QueryError)
 
 
 class QueryGrid(Sequence[str]):
@@ -111,7 +115,7 @@ class ComposeJob:
             try:
                 puzzle = parse(query)
                 check_composable(puzzle)
-            except CryptocompError as exc:
+            except _QUERY_ERRORS as exc:
                 out[i] = self.render_error(query, exc)
                 continue
             alike.setdefault(alike_key(puzzle), []).append((i, puzzle))
@@ -121,12 +125,12 @@ class ComposeJob:
         for members in alike.values():
             try:
                 found = compose_alike([p for _, p in members], index, **options)
-            except CryptocompError:
+            except _QUERY_ERRORS:
                 # composed alone, each error names its own query's text and column
                 for i, puzzle in members:
                     try:
                         out[i] = self.render(items[i], compose_puzzle(puzzle, index, **options))
-                    except CryptocompError as exc:
+                    except _QUERY_ERRORS as exc:
                         out[i] = self.render_error(items[i], exc)
                 continue
             for (i, _), results in zip(members, found):

@@ -1,8 +1,9 @@
 """How the index reaches the workers: once per worker process, never per task.
 
 An :class:`IndexShipment` is a few hundred bytes that travel with every task: the index
-file's path on the client's machine, its checksum (the SHA-256 an index file ends
-with), its name and the cryptocomp version of the client.  On a worker,
+file's path on the client's machine, its checksum (the SHA-256 of its header, which lists
+the SHA-256 of every section: :func:`~cryptocomp.index.store.index_checksum`), its name
+and the cryptocomp version of the client.  On a worker,
 :func:`worker_index` returns the index from a per-process cache keyed by the checksum;
 on the first task it loads it, either
 
@@ -10,9 +11,8 @@ on the first task it loads it, either
   system): the file's checksum must be the shipment's, or the task fails with one line
   saying so; or
 * from the **bytes** of the file, sent once to each worker (Dask ``scatter`` with
-  ``broadcast``) and checked on arrival like a file read from disk: magic, header,
-  payload length, the payload's SHA-256 against the checksum, and the checksum against
-  the shipment's.
+  ``broadcast``) and checked on arrival like a file read from disk, and more: magic,
+  header, its checksum against the shipment's, and every section's SHA-256 at once.
 
 The cached index keeps what the engines derive from it (the composer's encoded words by
 length, for instance) from one task to the next.
@@ -28,7 +28,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import BatchError, CryptocompError
+from ..errors import BatchError, CryptocompError, IndexFileError
 from ..index.index import Index
 from ..index.store import index_checksum, read_index_bytes
 
@@ -63,8 +63,11 @@ class IndexShipment:
         except OSError as exc:
             raise BatchError(f"cannot read the index file {self.path}: "
                              f"{exc.strerror or exc}") from None
-        if data[-32:].hex() != self.checksum:
-            raise BatchError(f"the index file {self.path} changed during the batch; rerun it")
+        try:
+            read_index_bytes(data, label=self.path, checksum=self.checksum)
+        except IndexFileError:
+            raise BatchError(f"the index file {self.path} changed during the batch; rerun "
+                             f"it") from None
         return data
 
     def visible(self) -> bool:
@@ -123,7 +126,6 @@ def _restore_malloc_thresholds() -> None:
 
 def _load(shipment: IndexShipment, data: bytes | None) -> Index:
     from ..version import __version__
-    from ..errors import IndexFileError
 
     where = worker_name()
     if shipment.version != __version__:

@@ -260,13 +260,19 @@ def read_index(path: Path, header: Header | None = None, *, hint: str | None = N
 def read_index_bytes(data: bytes, *, label: str = "index data", checksum: str | None = None,
                      hint: str | None = None) -> Index:
     """:func:`read_index` for the bytes of an index file (as sent to a batch worker), with
-    the same checks; ``checksum``: the :func:`index_checksum` the bytes must have."""
+    the same checks, every section's made at once; ``checksum``: the
+    :func:`index_checksum` the bytes must have."""
     path = Path(label)
     header = header_from(io.BytesIO(data), path, len(data), hint)
+    hint = hint or header.rebuild_hint
     if checksum is not None and _frame_digest(data[:header.payload_offset]) != checksum:
         raise corrupt(path, "not the expected index (checksum differs)", hint)
-    return _open(_FileSections(path, header, hint or header.rebuild_hint, data),
-                 hint or header.rebuild_hint)
+    # all in memory: every section is checked now, not when first read
+    for key, (start, length, digest) in header["sections"].items():
+        offset = header.payload_offset + start
+        if hashlib.sha256(data[offset:offset + length]).hexdigest() != digest:
+            raise corrupt(path, f"checksum mismatch in section {key} (damaged)", hint)
+    return _open(_FileSections(path, header, hint, data), hint)
 
 
 def index_checksum(path: Path) -> str:
