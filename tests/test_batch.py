@@ -283,7 +283,7 @@ def test_output_file_rules(shipment, tmp_path):
         _run(work, shipment, path=tmp_path, resume=True)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_fuzz_damaged_output_file_is_refused_or_finished_identically(shipment, tmp_path, data):

@@ -139,7 +139,11 @@ class Journal:
         if not resume and (exists or self.journal_path.exists()):
             raise BatchError(f"{self.path} exists: add --resume to finish that batch, or "
                              f"remove it to start again")
-        digests, ahead = self._read_journal(workload, ident) if resume else ({}, {})
+        digests, ahead, journal_end = (self._read_journal(workload, ident) if resume
+                                       else ({}, {}, 0))
+        if resume and self.journal_path.exists() and \
+                journal_end < self.journal_path.stat().st_size:
+            os.truncate(self.journal_path, journal_end)   # a torn last record goes
         done, end = self._scan(workload, ident, digests) if exists else (0, 0)
         ahead = {p: g for p, g in ahead.items() if p >= done}
         if exists and end < self.path.stat().st_size:
@@ -211,13 +215,14 @@ class Journal:
         return position, offset
 
     def _read_journal(self, workload: Workload, ident: str
-                      ) -> tuple[dict[int, str], dict[int, bytes]]:
-        """(digest of each group written to FILE, groups finished ahead), both checked."""
+                      ) -> tuple[dict[int, str], dict[int, bytes], int]:
+        """(digest of each group written to FILE, groups finished ahead, where the last
+        whole record ends), all checked."""
         if not self.journal_path.exists():
             if self.path.exists():
                 log.warning("%s is missing: the groups in %s are checked for their form "
                             "only", self.journal_path, self.path)
-            return {}, {}
+            return {}, {}, 0
         data = self._read(self.journal_path)
         offset = self._check_header(self.journal_path, data, ident)
         digests: dict[int, str] = {}
@@ -225,24 +230,28 @@ class Journal:
         while offset < len(data):
             m = _RECORD.match(data, offset)
             if not m:
+                if b"\n" in data[offset:]:   # not the start of a record cut short: damage
+                    raise BatchError(f"{self.journal_path} is damaged; remove the output file "
+                                     f"and its journal to start again")
                 break  # a torn last record
             kind, position, length = m.group(1), int(m.group(2)), int(m.group(3))
             if position >= workload.total or (kind == b"=") != (m.group(4) is not None):
                 raise BatchError(f"{self.journal_path}: a record does not fit this batch; "
                                  f"remove the output file and its journal to start again")
-            offset = m.end()
             if kind == b"=":
                 digests[position] = m.group(4).decode()
+                offset = m.end()
                 continue
-            group = data[offset:offset + length]
+            group = data[m.end():m.end() + length]
             if len(group) < length:
                 break
+            offset = m.end()
             if _group_end(group, 0, workload, workload.key(position)) != len(group):
                 raise BatchError(f"{self.journal_path}: a held group does not match its item; "
                                  f"remove the output file and its journal to start again")
             ahead[position] = group
             offset += length
-        return digests, ahead
+        return digests, ahead, offset
 
     # -- writing ----------------------------------------------------------------------------
 

@@ -107,7 +107,8 @@ def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sin
             on_progress(meter.snapshot())
         flush()
         for task, outcome in runs:
-            for pos, group in zip(task.positions, outcome.groups):
+            # a task's positions come unit by unit: in order, fewer wait for their turn
+            for pos, group in sorted(zip(task.positions, outcome.groups)):
                 if pos == state["next"]:
                     sink.write(group)
                     state["next"] = pos + 1
