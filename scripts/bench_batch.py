@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -222,6 +223,7 @@ def main() -> int:
           f"of a process, cold: {cold:.3f} s)\n")
 
     runs: dict[str, list[tuple[float, float]]] = {}
+    shares: dict[str, list[float]] = {}
     outputs: dict[str, Path] = {}
     scheduler = Scheduler(2)
     try:
@@ -235,11 +237,14 @@ def main() -> int:
                 if name.startswith("in-process") and r:
                     continue  # one round: it takes twice as long and is only for reference
                 out = work / f"{name.split()[0].strip('-')}-{r}.txt"
-                wall, cpu, _ = run_cli([*base, *extra, "--output", str(out)], pids)
+                wall, cpu, err = run_cli([*base, *extra, "--output", str(out)], pids)
+                m = re.search(r"(\d+) tasks, ([\d.]+) CPU s in tasks", err)
+                tasks, in_tasks = (int(m.group(1)), float(m.group(2))) if m else (0, cpu)
                 runs.setdefault(name, []).append((wall, cpu))
+                shares.setdefault(name, []).append(in_tasks / cpu)
                 outputs.setdefault(name, out)
-                print(f"round {r + 1}: {name:24s} wall {wall:6.1f} s  CPU {cpu:6.1f} s",
-                      flush=True)
+                print(f"round {r + 1}: {name:24s} wall {wall:6.1f} s  CPU {cpu:6.1f} s  "
+                      f"({tasks} tasks, {in_tasks:.1f} CPU s in them)", flush=True)
     finally:
         scheduler.close()
 
@@ -258,6 +263,10 @@ def main() -> int:
               f"{100 * (wall / pool_wall - 1):13.1f}%")
     print(f"(medians of {args.rounds} round(s); 'vs single': a single in-process query's CPU "
           f"over the batch's CPU per query, target >= 2x; Dask targets: <= 10 % over the pool)")
+    print("CPU outside the tasks (start-up, scheduling, Dask's own threads; the pool loads "
+          "the index outside them, the others in their first task), share of all CPU: "
+          + ", ".join(
+              f"{k} {100 * (1 - statistics.median(v)):.1f} %" for k, v in shares.items()))
 
     if not args.no_resume:
         print("\nresume test (pool --jobs 2):")
