@@ -178,13 +178,14 @@ def resume_test(base: list[str], reference: Path, work: Path, sig: int, fraction
     _, err = proc.communicate()
     groups = out.read_bytes().count(b"\n# ") if out.exists() else 0
     journal = out.with_name(out.name + ".journal")
-    held = journal.read_bytes().count(b"\n@") if journal.exists() else 0
+    records = re.findall(rb"\n@(\d+) \d+\n", journal.read_bytes()) if journal.exists() else []
+    held = len({int(p) for p in records if int(p) >= groups})   # not yet in the file
     last = err.strip().splitlines()[-1] if err.strip() else "(no message)"
     wall, cpu, err2 = run_cli([*base, "--jobs", "2", "--output", str(out), "--resume"])
     same = out.read_bytes() == reference.read_bytes()
     name = signal.Signals(sig).name
     return (f"{name} at {fraction:.0%} of the run: exit {proc.returncode}, {groups} groups in "
-            f"the file + {held} held in the journal; message: {last}\n"
+            f"the file + {held} more held in the journal; last line: {last}\n"
             f"  resumed in {wall:.1f} s wall, {cpu:.1f} CPU s; final file "
             f"{'IDENTICAL to' if same else 'DIFFERENT from'} the uninterrupted run "
             f"({reference.stat().st_size} bytes)")
