@@ -89,10 +89,10 @@ def quick_shape(query: str) -> str:
 
 def _estimate(query_shape: str, members: int) -> float:
     """Estimated CPU seconds to compose ``members`` queries of one shape together
-    (measured on the reference machine: enumeration ~60 ns an assignment, ~12 ms a query)."""
+    (fitted on scripts/bench_batch.py's batch: ~110 ns an assignment, ~20 ms a query)."""
     k = len({ch for ch in query_shape if ch.isdigit()})
     rows = math.perm(10, k) if k <= MAX_LETTERS and "#" not in query_shape else 0
-    return 0.002 + rows * 6e-8 + members * 0.012
+    return 0.004 + rows * 1.1e-7 + members * 0.02
 
 
 @dataclass(frozen=True)
@@ -202,8 +202,9 @@ class ComposeWorkload:
                     part = tuple(members[i:i + _MAX_ALIKE])
                     units.append(Unit(part, _estimate(guess, len(part))))
             units.sort(key=lambda u: u.positions[0])
-            # several tasks a worker, so that no worker idles long at the end of a window
-            target = max(min_cost, min(sum(u.cost for u in units) / (4 * max(workers, 1)), 5.0))
+            # several tasks a worker, so that no worker idles long at the end of a window,
+            # and a few seconds at most, so that progress moves
+            target = max(min_cost, min(sum(u.cost for u in units) / (4 * max(workers, 1)), 2.0))
             for task in pack(units, target=target, first=number):
                 yield task
                 number += 1
