@@ -80,7 +80,8 @@ def _expected(workload: ComposeWorkload, index: Index, json_lines=False) -> byte
     for q in workload.queries:
         try:
             results = compose(q, index, limit=job.limit, min_count=job.min_count,
-                              min_length=job.min_length, max_length=job.max_length)
+                              min_length=job.min_length, max_length=job.max_length,
+                              contains=job.contains, excludes=job.excludes)
         except CryptocompError as exc:
             out.append(job.render_error(q, exc))
             continue
@@ -172,6 +173,14 @@ def test_serial_batch_equals_single_compose_calls(shipment, index_path, tmp_path
     assert summary.computed == 48 and summary.resumed == 0
     assert b"# abcdefghij+dog: error: more than 10 distinct letters" in data
     assert not (tmp_path / "out.txt.journal").exists()
+
+
+def test_word_constraints_reach_every_query(shipment, tmp_path):
+    index = worker_index(shipment)
+    work = _workload(contains="o", excludes="y", max_length=4, limit=5000)
+    _run(work, shipment, path=tmp_path / "out.txt")
+    assert _groups((tmp_path / "out.txt").read_bytes()) == _expected(work, index)
+    assert _expected(work, index) != _expected(_workload(), index)
 
 
 def test_json_lines_and_top(shipment, tmp_path):
