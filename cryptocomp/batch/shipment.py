@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..errors import BatchError, CryptocompError, IndexFileError
 from ..index.index import Index
-from ..index.store import index_checksum, read_index_bytes
+from ..index.store import index_checksum, read_index, read_index_bytes
 
 __all__ = ["IndexShipment", "worker_index", "worker_name", "loaded_indexes"]
 
@@ -131,20 +131,26 @@ def _load(shipment: IndexShipment, data: bytes | None) -> Index:
     if shipment.version != __version__:
         raise BatchError(f"worker {where} runs cryptocomp {__version__}, the client "
                          f"{shipment.version}: install the same version everywhere")
-    source = "bytes"
-    if data is None:
-        source = shipment.path
+    if data is not None:
         try:
-            data = Path(shipment.path).read_bytes()
-        except OSError as exc:
-            raise BatchError(f"worker {where} cannot read the index file {shipment.path} "
-                             f"({exc.strerror or exc}); use --ship-index bytes when workers "
-                             f"do not share the file system") from None
+            index = read_index_bytes(data, label=f"{shipment.name} index sent to {where}",
+                                     checksum=shipment.checksum)
+        except IndexFileError as exc:
+            raise BatchError(str(exc)) from None
+        log.debug("worker %s: index %s from %d bytes", where, shipment.name, len(data))
+        return index
+    # by path: the file read lazily, as everywhere (its sections checked when first read);
+    # the same checksum before and after opening it says the file opened is the client's
+    path = Path(shipment.path)
     try:
-        index = read_index_bytes(data, label=f"{shipment.name} index on {where}",
-                                 checksum=shipment.checksum)
+        before = index_checksum(path)
+        index = read_index(path)
+        after = index_checksum(path)
     except IndexFileError as exc:
-        hint = "" if source == "bytes" else " (use --ship-index bytes)"
-        raise BatchError(f"{exc}{hint}") from None
-    log.debug("worker %s: index %s loaded from %s", where, shipment.name, source)
+        raise BatchError(f"worker {where}: {exc} (use --ship-index bytes when workers do not "
+                         f"share the file system)") from None
+    if not before == after == shipment.checksum:
+        raise BatchError(f"worker {where} sees another index file at {path} (checksum "
+                         f"differs); use --ship-index bytes")
+    log.debug("worker %s: index %s from %s", where, shipment.name, path)
     return index
