@@ -1,8 +1,8 @@
 """Batch work: many independent items against one read-only index, on all cores or a
 Dask cluster, written in order, resumable and lossless.
 
-One execution layer for every batch command (``compose --batch``, ``square``/``fill
---attempts``, the arrow-word generator's ``--count``): a :class:`Workload` says what the
+One execution layer for batch commands (``compose --batch``, ``square``/``fill
+--attempts``; meant for the arrow-word generator's ``--count`` too): a :class:`Workload` says what the
 items are and how to pack them into tasks; a backend runs the tasks (this process, a
 :class:`ProcessPool`, or a :class:`DaskBackend` on a scheduler or a LocalCluster); a sink
 takes the groups in order (a :class:`StreamSink` on stdout, or a :class:`Journal` output

@@ -2,7 +2,7 @@
 
 A generator is a plain module-level function ``(index, params, seed) -> Attempt``:
 word squares and crossword fills (:func:`fill_attempt`, behind ``square``/``fill
---attempts N``), and the arrow-word generator's ``--count`` the same way.  Attempt
+--attempts N``); any generator of independent seeded attempts fits the same way.  Attempt
 ``i`` of a batch runs with seed ``first_seed + i``, so a batch is reproducible when the
 generator is (budgets in steps, not seconds: a time budget makes an attempt's outcome
 depend on the machine's speed and load).
