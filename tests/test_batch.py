@@ -296,8 +296,8 @@ def test_output_file_rules(shipment, tmp_path):
         _run(work, shipment, path=tmp_path, resume=True)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_fuzz_damaged_output_file_is_refused_or_finished_identically(shipment, tmp_path, data):
     """An interrupted batch's output file, then damaged (cut, bytes changed, spans dropped

@@ -92,7 +92,8 @@ class StreamSink:
         self.stream = stream
         self.where = "standard output"
 
-    def start(self, workload: Workload, ident: str, *, resume: bool) -> tuple[int, dict[int, bytes]]:
+    def start(self, workload: Workload, ident: str, *, resume: bool
+              ) -> tuple[int, dict[int, bytes]]:
         if resume:
             raise BatchError("--resume needs --output FILE (a batch printed to the terminal "
                              "cannot be resumed)")
@@ -130,7 +131,8 @@ class Journal:
 
     # -- starting and resuming --------------------------------------------------------------
 
-    def start(self, workload: Workload, ident: str, *, resume: bool) -> tuple[int, dict[int, bytes]]:
+    def start(self, workload: Workload, ident: str, *, resume: bool
+              ) -> tuple[int, dict[int, bytes]]:
         """Open the files; return the next position to write and the groups finished ahead."""
         self._header = _header_line(workload, ident)
         if self.path.is_dir():

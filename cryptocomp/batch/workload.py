@@ -2,9 +2,10 @@
 
 A :class:`Workload` lives on the client: it names its items (``key(i)`` for position
 ``i``), packs positions into :class:`Task` s and knows how to read its output groups
-back (:meth:`Workload.frame`, to check an output file before resuming it).  Its :attr:`Workload.job` is the worker
-side: a small picklable callable that turns a task's items into one encoded group each,
-given the index.  :func:`execute` is what a pool or a Dask worker runs for a task.
+back (:meth:`Workload.frame`, to check an output file before resuming it).  Its
+:attr:`Workload.job` is the worker side: a small picklable callable that turns a task's
+items into one encoded group each, given the index.  :func:`execute` is what a pool or
+a Dask worker runs for a task.
 
 Groups are UTF-8 text.  In text form a group is a header line ``# KEY: ...`` that says
 how many lines follow; in JSON form it is one JSON Lines object.  Both are deterministic
