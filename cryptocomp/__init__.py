@@ -32,10 +32,24 @@ from .version import __version__
 if TYPE_CHECKING:
     from .crossword import ArrowPuzzle, ArrowResult, FillResult, Grid, arrowword, fill, read_grid
     from .cryptarithm import Composed, Puzzle, Solved, compose, looks_like_expression, parse, solve
-    from .errors import (CryptocompError, DictionaryError, ExpressionError, IndexFileError,
-                         QueryError, TileError)
-    from .index import (Entry, FreqDict, Index, Matches, build_index, load_freqdict, load_index,
-                        pattern)
+    from .errors import (
+        CryptocompError,
+        DictionaryError,
+        ExpressionError,
+        IndexFileError,
+        QueryError,
+        TileError,
+    )
+    from .index import (
+        Entry,
+        FreqDict,
+        Index,
+        Matches,
+        build_index,
+        load_freqdict,
+        load_index,
+        pattern,
+    )
     from .tiles import BagResult, Play, Rack, TileSet, best_bag, rack_words, tileset
 
 # name -> the subpackage defining it; imported on first use (PEP 562), so that a one-shot

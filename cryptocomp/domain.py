@@ -6,7 +6,7 @@ They are plain aliases (no runtime checks): they say what a ``str`` or an
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["Word", "WordId", "Template", "Pattern", "Progress"]
 

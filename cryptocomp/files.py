@@ -17,8 +17,8 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from .errors import CryptocompError, IndexFileError
 

@@ -175,7 +175,8 @@ def main() -> int:
         t = time.perf_counter()
         compose(query, index)  # first run: builds the per-index word tables, permutation tables
         first = time.perf_counter() - t
-        median, best, cpu, results = _median_time(lambda: compose(query, index), args.runs)
+        median, best, cpu, results = _median_time(lambda q=query, i=index: compose(q, i),
+                                                  args.runs)
         line = (f"{query:<24} {lang:<4} {first:>6.3f}s {median:>6.3f}s {best:>6.3f}s "
                 f"{cpu:>6.3f}s {len(results):>6}")
         if not args.no_cli:

@@ -28,9 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cryptocomp import load_index  # noqa: E402
-from cryptocomp.tiles.bag import best_bag  # noqa: E402
 from cryptocomp.cli.options import print_json  # noqa: E402
 from cryptocomp.cli.rack import enable_path  # noqa: E402
+from cryptocomp.tiles.bag import best_bag  # noqa: E402
 from cryptocomp.tiles.rack import RackSolver  # noqa: E402
 from cryptocomp.tiles.tiles import tileset  # noqa: E402
 

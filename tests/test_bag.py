@@ -8,15 +8,15 @@ from collections import Counter
 from unittest import mock
 
 import numpy as np
-
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cryptocomp import CryptocompError, Index
+from cryptocomp.cli import main
 from cryptocomp.tiles import bagsearch as bag_module
 from cryptocomp.tiles.bag import best_bag, check_bag
 from cryptocomp.tiles.bagsearch import BagSearch, _cuts
-from cryptocomp.cli import main
 from cryptocomp.tiles.tiles import make_tileset
 
 

@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 import cryptocomp.cryptarithm.evaluation as evaluation
 from cryptocomp import Index
 from cryptocomp.cryptarithm.compose import Composed, compose
-from cryptocomp.errors import ExpressionError
 from cryptocomp.cryptarithm.solve import solve
+from cryptocomp.errors import ExpressionError
 
 # -- puzzles as tuples: ("w", letters) | ("?",) | ("n", value) | (op, left, right) -----------
 
@@ -265,7 +265,7 @@ def _check_against_oracle(left, right, counts, **kwargs) -> int | None:
     assert not _undetermined(left, right), query
     want = _expected(left, right, counts, letters, **kwargs)
     assert [r.word for r in got] == [w for w, _ in want], query
-    for r, (w, sol) in zip(got, want):
+    for r, (_w, sol) in zip(got, want):
         _check_composed(r, index)
         assert r.assignment == sol
         # the solution in digits is the puzzle with the assignment applied
@@ -566,7 +566,7 @@ def test_long_results_use_wide_keys():
     got = compose(_text(left), index)
     want = _expected(left, ("?",), counts, "ab", by_value=True)
     assert [r.word for r in got] == [w for w, _ in want]
-    for r, (w, sol) in zip(got, want):
+    for r, (_w, sol) in zip(got, want):
         assert r.assignment == sol
 
 
@@ -655,8 +655,9 @@ def en_file(tmp_path):
 
 
 def test_cli_compose_plain_and_json(en_file, capsys):
-    from cryptocomp.cli import main
     import json
+
+    from cryptocomp.cli import main
 
     want = compose("send+more", Index.from_counts(_EN))
     assert main(["compose", "send+more", "--dict", str(en_file)]) == 0
@@ -727,7 +728,7 @@ def test_results_beyond_int64_use_python_ints():
     got = compose(_text(left), index)
     want = _expected(left, ("?",), counts, "ab", by_value=True)
     assert [r.word for r in got] == [w for w, _ in want] and got
-    for r, (w, sol) in zip(got, want):
+    for r, (_w, sol) in zip(got, want):
         assert r.assignment == sol
         _check_composed(r, index)
 

@@ -6,9 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cryptocomp.cryptarithm.expr import (
+    BinOp,
+    Hole,
+    Operand,
+    bound,
+    looks_like_expression,
+    operands,
+    parse,
+    render,
+)
 from cryptocomp.errors import ExpressionError
-from cryptocomp.cryptarithm.expr import (BinOp, Hole, Operand, bound, looks_like_expression, operands, parse,
-                             render)
 
 
 def test_precedence_and_left_associativity():

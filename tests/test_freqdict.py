@@ -52,7 +52,8 @@ def test_many_malformed_lines_named_briefly():
 
 def test_not_utf8_is_one_clear_error(tmp_path):
     path = _write(tmp_path, "привет 1\n".encode("cp1251"))
-    with pytest.raises(DictionaryError, match=r"dictionary file is not UTF-8 text: .*d\.txt \(byte 0x"):
+    with pytest.raises(DictionaryError,
+                       match=r"dictionary file is not UTF-8 text: .*d\.txt \(byte 0x"):
         load_freqdict(path)
 
 

@@ -14,8 +14,8 @@ import json
 import time
 from collections import Counter
 
-import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cryptocomp import CryptocompError, Index, compose, parse, solve
 from cryptocomp.crossword.grid import parse_slots, parse_text

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from cryptocomp.cli import main

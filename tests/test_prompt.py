@@ -18,7 +18,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
@@ -27,9 +28,21 @@ from rich.console import Console
 
 from cryptocomp import Index, pattern
 from cryptocomp.errors import CryptocompError, ExpressionError, QueryError
-from cryptocomp.prompt import (Result, Row, Session, Settings, completer, error_text, interact,
-                               open_history, plain_lines, render_ansi, result_json, result_table,
-                               run_lines)
+from cryptocomp.prompt import (
+    Result,
+    Row,
+    Session,
+    Settings,
+    completer,
+    error_text,
+    interact,
+    open_history,
+    plain_lines,
+    render_ansi,
+    result_json,
+    result_table,
+    run_lines,
+)
 
 # a tiny English dictionary with the words SEND+MORE, SEND+?=MONEY, ... need
 EN = {"money": 500, "honey": 200, "mommy": 50, "send": 400, "more": 300, "some": 250,
@@ -382,8 +395,8 @@ def test_save_after_solve_writes_every_solution_not_just_top(tmp_path):
 
 
 def test_save_after_solve_with_more_solutions_than_kept_says_so(tmp_path, monkeypatch):
-    from cryptocomp.prompt import session as prompt
     from cryptocomp.cryptarithm.solve import solve
+    from cryptocomp.prompt import session as prompt
 
     monkeypatch.setattr(prompt, "SOLUTIONS_KEPT", 5)  # the real cap, 10,000, in miniature
     everything = solve("AB+C=DE", cap=100_000)

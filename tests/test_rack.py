@@ -7,7 +7,8 @@ import itertools
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cryptocomp import Index
 from cryptocomp.cli import main

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cryptocomp.cryptarithm import permutations as perms
 from cryptocomp.cli import main
-from cryptocomp.errors import ExpressionError
+from cryptocomp.cryptarithm import permutations as perms
 from cryptocomp.cryptarithm.solve import solve
+from cryptocomp.errors import ExpressionError
 
 DATA = Path(__file__).parent / "data" / "alphametics_exercism.json"
 

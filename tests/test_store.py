@@ -1,4 +1,5 @@
-"""Index files: round trip, staleness, corruption, the refused pickle, atomic and concurrent writes."""
+"""Index files: round trip, staleness, corruption, the refused pickle, atomic and concurrent
+writes."""
 
 from __future__ import annotations
 
@@ -18,9 +19,17 @@ import pytest
 
 from cryptocomp import load_index
 from cryptocomp.errors import DictionaryError, IndexFileError
-from cryptocomp.index.store import (FORMAT, MAGIC, build_index, list_indexes, read_header, read_index,
-                              resolve_source, save_index)
 from cryptocomp.files import write_atomic
+from cryptocomp.index.store import (
+    FORMAT,
+    MAGIC,
+    build_index,
+    list_indexes,
+    read_header,
+    read_index,
+    resolve_source,
+    save_index,
+)
 
 WORDS = "money 50\nhoney 20\nmommy 5\nsend 40\nmore 30\nбарабан 3\n"
 
@@ -266,7 +275,7 @@ def test_user_paths_are_not_created(tmp_path):
 
 def _small_wordfreq(lang):
     """A stand-in for wordfreq's export (the real one takes seconds)."""
-    return "money 50\nhoney 20\nsend 40\n".encode(), {"money": 50, "honey": 20, "send": 40}
+    return b"money 50\nhoney 20\nsend 40\n", {"money": 50, "honey": 20, "send": 40}
 
 
 def test_unwritable_home_keeps_the_exported_dictionary_in_memory(tmp_path, monkeypatch, caplog):

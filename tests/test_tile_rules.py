@@ -11,7 +11,8 @@ import unicodedata
 from collections import Counter
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from cryptocomp import Index
 from cryptocomp.tiles.bag import best_bag, check_bag

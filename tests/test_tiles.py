@@ -8,11 +8,18 @@ import json
 import unicodedata
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cryptocomp.index.alphabet import script_of
-from cryptocomp.tiles.tiles import (TileError, _parse_sets, load_tilesets, make_tileset, tileset,
-                              tileset_names)
+from cryptocomp.tiles.tiles import (
+    TileError,
+    _parse_sets,
+    load_tilesets,
+    make_tileset,
+    tileset,
+    tileset_names,
+)
 
 
 def test_shipped_sets_are_valid_and_sourced():

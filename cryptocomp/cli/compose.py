@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import argparse
 
-from ..cryptarithm.candidates import Constraints, letters_of
 from ..batch import ComposeJob, ComposeWorkload, QueryGrid
+from ..cryptarithm.candidates import Constraints, letters_of
 from ..cryptarithm.compose import Composed, check_composable, compose_puzzle
 from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
 from ..errors import CryptocompError, ExpressionError, QueryError
 from ..files import read_text
 from .batch import add_batch_options, run_workload
-from .options import (add_dict_options, is_terminal, limit, no_result, open_index, per_million,
-                      plural, print_json, progress_bar)
+from .options import (
+    add_dict_options,
+    is_terminal,
+    limit,
+    no_result,
+    open_index,
+    per_million,
+    plural,
+    print_json,
+    progress_bar,
+)
 
 
 def register(sub) -> None:

@@ -6,8 +6,17 @@ import argparse
 import time
 
 from ..errors import CryptocompError, IndexFileError
-from ..index.store import (SUFFIX, Header, build_index, index_dir, list_indexes, read_header,
-                           read_index, stale_reason, temporaries)
+from ..index.store import (
+    SUFFIX,
+    Header,
+    build_index,
+    index_dir,
+    list_indexes,
+    read_header,
+    read_index,
+    stale_reason,
+    temporaries,
+)
 from .options import print_json, progress_bar
 
 

@@ -6,11 +6,11 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
-from ..errors import CryptocompError, QueryError
 from ..domain import Progress
+from ..errors import CryptocompError, QueryError
 from ..index.index import Index
 from ..index.store import load_index
 
@@ -87,7 +87,8 @@ def progress_bar(description: str) -> Iterator[Progress | None]:
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as RichProgress
 
     with RichProgress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                       console=Console(stderr=True), transient=True) as bar:

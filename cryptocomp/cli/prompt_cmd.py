@@ -38,8 +38,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv: list[str]) -> int:
     """Parse the prompt's options, open the dictionary, run the prompt or the line mode."""
-    from ..prompt import (INTERACTIVE_TOP, Session, Settings, delayed_progress, history_path,
-                          interact, parse_limit, parse_minfreq, parse_top, run_lines)
+    from ..prompt import (
+        INTERACTIVE_TOP,
+        Session,
+        Settings,
+        delayed_progress,
+        history_path,
+        interact,
+        parse_limit,
+        parse_minfreq,
+        parse_top,
+        run_lines,
+    )
 
     args = build_parser().parse_args(argv)
     interactive = is_terminal(sys.stdin) and is_terminal(sys.stdout) and not args.json

@@ -17,8 +17,15 @@ from ..errors import CryptocompError
 from ..tiles.bag import best_bag
 from ..tiles.rack import rack_words
 from ..tiles.tiles import tileset, tileset_names
-from .options import (add_dict_options, is_terminal, no_result, open_index, plural, print_json,
-                      seconds)
+from .options import (
+    add_dict_options,
+    is_terminal,
+    no_result,
+    open_index,
+    plural,
+    print_json,
+    seconds,
+)
 
 log = logging.getLogger(__name__)
 

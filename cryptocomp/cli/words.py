@@ -5,8 +5,16 @@ from __future__ import annotations
 import argparse
 
 from ..errors import QueryError
-from .options import (add_dict_options, is_terminal, limit, no_result, open_index, per_million,
-                      plural, print_json)
+from .options import (
+    add_dict_options,
+    is_terminal,
+    limit,
+    no_result,
+    open_index,
+    per_million,
+    plural,
+    print_json,
+)
 
 
 def register(sub) -> None:

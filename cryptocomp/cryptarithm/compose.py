@@ -59,8 +59,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -231,7 +231,8 @@ class _Labeler:
         return layout.pack(labels), rows
 
 
-def _prefix_tables(layout: _KeyLayout, word_labels: list[list[np.ndarray]]) -> dict[int, np.ndarray]:
+def _prefix_tables(layout: _KeyLayout,
+                   word_labels: list[list[np.ndarray]]) -> dict[int, np.ndarray]:
     """Bit tables of the word-key prefixes after 2 and 4 positions (as fits in 2**20)."""
     stops = [e for e in (2, 4) if e < layout.width and layout.bits * e <= 20]
     tables = {}

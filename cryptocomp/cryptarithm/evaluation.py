@@ -48,8 +48,9 @@ For ``send+?=money`` it gives five digits where the magnitude gives six.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 

@@ -46,9 +46,10 @@ brackets, or numbers that could exceed :data:`MAX_DIGITS` digits.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Iterator, TypeVar, Union
+from typing import TypeVar, Union
 
 from ..domain import Template
 from ..errors import ExpressionError
@@ -99,8 +100,8 @@ class BinOp:
     walk the tree iteratively (a tree can be 1000 levels deep)."""
 
     op: str
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
     pos: int
 
     def _nodes(self) -> tuple:
@@ -126,7 +127,7 @@ class BinOp:
         return f"BinOp({render(self)!r}, pos={self.pos})"
 
 
-Node = Union[Operand, Hole, BinOp]
+Node = Union[Operand, Hole, BinOp]  # noqa: UP007 (a runtime alias: | needs 3.10 classes)
 
 
 T = TypeVar("T")
@@ -252,7 +253,7 @@ def value(node: Node, fill: dict[str, int], hole: int | None = None) -> int | No
     return fold(node, leaf, combine)
 
 
-def holds(puzzle: "Puzzle", fill: dict[str, int]) -> bool:
+def holds(puzzle: Puzzle, fill: dict[str, int]) -> bool:
     """True when ``fill`` solves the complete puzzle under every rule (one assignment)."""
     if len(set(fill.values())) != len(fill) or any(not 0 <= d <= 9 for d in fill.values()):
         return False

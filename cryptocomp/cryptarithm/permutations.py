@@ -85,7 +85,7 @@ class Block:
     __slots__ = ("start", "cols", "_prefix", "_remaining", "_plan")
 
     def __init__(self, start: int, cols: list[np.ndarray], prefix: tuple[int, ...],
-                 remaining: np.ndarray, plan: "_Plan"):
+                 remaining: np.ndarray, plan: _Plan):
         self.start = start
         self.cols = cols
         self._prefix = prefix

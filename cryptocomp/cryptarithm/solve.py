@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
 import numpy as np
 
 from ..domain import Progress
@@ -56,7 +55,8 @@ class Solved:
 
 
 def solve(puzzle: str, *, cap: int = 20, progress: Progress | None = None) -> Solved:
-    """All solutions of ``puzzle`` (e.g. ``"SEND+MORE=MONEY"``): exact count, first ``cap`` listed."""
+    """All solutions of ``puzzle`` (e.g. ``"SEND+MORE=MONEY"``): the exact count, and the
+    first ``cap`` listed."""
     return solve_puzzle(parse(puzzle), cap=cap, progress=progress)
 
 

@@ -15,8 +15,8 @@ loads index files.
 
 from __future__ import annotations
 
-from .freqdict import FreqDict, load_freqdict
 from .encoding import Encoded
+from .freqdict import FreqDict, load_freqdict
 from .index import Entry, Index, Matches, pattern
 from .store import build_index, load_index
 

@@ -3,15 +3,16 @@
 English and Russian have fixed alphabets.  For any other language the alphabet
 is derived from the language's own word list: the Unicode script that carries
 most of the frequency mass of its top words (Latin for French, Greek for Greek,
-Devanagari for Hindi ...): every letter or combining mark of that script.  Words written with anything else (digits, apostrophes,
-hyphens, letters of other scripts) are dropped from exported dictionaries.
+Devanagari for Hindi ...): every letter or combining mark of that script.  Words
+written with anything else (digits, apostrophes, hyphens, letters of other scripts)
+are dropped from exported dictionaries.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = ["Alphabet", "ALPHABETS", "INWORD", "normalize", "script_of", "main_script",
            "word_filter"]
@@ -65,7 +66,8 @@ def main_script(weighted_words: Iterable[tuple[str, float]], sample: int = 5000)
 INWORD: dict[str, str] = {"ca": "·", "uk": "'"}
 
 
-def word_filter(lang: str, weighted_words: Iterable[tuple[str, float]] = ()) -> Callable[[str], bool]:
+def word_filter(lang: str,
+                weighted_words: Iterable[tuple[str, float]] = ()) -> Callable[[str], bool]:
     """A predicate keeping the words written entirely in the language's own alphabet (plus
     its INWORD characters between letters)."""
     inword = frozenset(INWORD.get(lang, ""))

@@ -14,7 +14,7 @@ the letter codes and, per position, where the letter first occurs in the word
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
@@ -52,7 +52,7 @@ class Encoded:
         """The words' length n."""
         return self.codes.shape[1]
 
-    def take(self, rows: np.ndarray) -> "Encoded":
+    def take(self, rows: np.ndarray) -> Encoded:
         """The given rows only (an index array or a boolean mask)."""
         out = Encoded(self.ids[rows], self.codes[rows], self.first[rows], self.n_letters)
         if self._counts is not None:

@@ -25,7 +25,7 @@ the stored one and its largest id must be below the word count).
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 
 import numpy as np
 from pyroaring import FrozenBitMap
@@ -66,7 +66,7 @@ class BitmapFamily(Mapping[Hashable, FrozenBitMap]):
 
     @classmethod
     def from_bitmaps(cls, name: str, bitmaps: Mapping[Hashable, FrozenBitMap],
-                     limit: int) -> "BitmapFamily":
+                     limit: int) -> BitmapFamily:
         """A family of freshly built bitmaps (already decoded: nothing to check; serialised
         only if it is stored)."""
         keys = list(bitmaps)
@@ -86,7 +86,7 @@ class BitmapFamily(Mapping[Hashable, FrozenBitMap]):
 
     @classmethod
     def from_state(cls, name: str, state: object, limit: int, key_ok: KeyCheck,
-                   corrupt: Corrupt = _default_corrupt) -> "BitmapFamily":
+                   corrupt: Corrupt = _default_corrupt) -> BitmapFamily:
         """A family read from a file, after checking its structure (not its bitmaps)."""
         if not isinstance(state, dict) or set(state) != {"keys", "cards", "ends", "blob"}:
             raise corrupt(f"the {name} family is malformed")

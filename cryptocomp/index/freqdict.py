@@ -7,14 +7,13 @@ UTF-8 text (a leading BOM is accepted), one entry a line::
     word count
 
 ``word`` is any run of non-space characters without ``?`` or ``.`` (the template
-wildcards), ``count`` a decimal integer from 0 to 2**63 - 1, separated by whitespace.  Blank lines are ignored.  On loading, every
-word is put in Unicode NFC and lower case, and duplicates (also those that only
-differ in case or normalisation) are merged by summing their counts.  A line
-with no count, a non-numeric, negative or too large count, extra fields, or a
-word containing a wildcard is malformed: it
-is skipped and counted, and one warning names how many there were and the
-first few line numbers.  A file that is not UTF-8 is refused with one error
-naming the file.
+wildcards), ``count`` a decimal integer from 0 to 2**63 - 1, separated by whitespace.
+Blank lines are ignored.  On loading, every word is put in Unicode NFC and lower case,
+and duplicates (also those that only differ in case or normalisation) are merged by
+summing their counts.  A line with no count, a non-numeric, negative or too large
+count, extra fields, or a word containing a wildcard is malformed: it is skipped and
+counted, and one warning names how many there were and the first few line numbers.  A
+file that is not UTF-8 is refused with one error naming the file.
 
 A plain word list (one word a line, no counts, like ENABLE) is accepted too:
 when the first non-blank line has a single field the file is read as a word
@@ -34,9 +33,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from ..domain import Word
 from ..errors import DictionaryError
@@ -90,7 +89,8 @@ class FreqDict:
         return len(self.counts)
 
 
-def parse_freqdict(lines: Iterable[str], *, fold_yo: bool = False) -> tuple[dict[Word, int], LoadReport]:
+def parse_freqdict(lines: Iterable[str], *,
+                   fold_yo: bool = False) -> tuple[dict[Word, int], LoadReport]:
     """Parse ``word count`` lines into merged counts and a report of skipped lines."""
     counts: dict[Word, int] = {}
     n_lines = merged = malformed = 0

@@ -41,8 +41,9 @@ from __future__ import annotations
 import array
 import logging
 import re
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pyroaring import FrozenBitMap
@@ -53,8 +54,18 @@ from .alphabet import normalize, script_of
 from .encoding import Encoded, code_dtype, first_positions, pattern
 from .family import BitmapFamily, Corrupt
 from .matches import Entry, Matches
-from .state import (FAMILIES, InMemorySections, Sections, build_state, check_index,
-                    corrupt_value, pattern_key, read_meta, read_section, write_sections)
+from .state import (
+    FAMILIES,
+    InMemorySections,
+    Sections,
+    build_state,
+    check_index,
+    corrupt_value,
+    pattern_key,
+    read_meta,
+    read_section,
+    write_sections,
+)
 
 if TYPE_CHECKING:
     from .wildcards import WordOrder
@@ -99,7 +110,7 @@ class Index:
     @classmethod
     def from_counts(cls, counts: Mapping[Word, int], *, name: str = "",
                     params: Mapping[str, object] | None = None,
-                    progress: Progress | None = None) -> "Index":
+                    progress: Progress | None = None) -> Index:
         """Index a word -> count mapping (words are normalised: NFC, lower case)."""
         merged: dict[Word, int] = {}
         for word, count in counts.items():
@@ -130,7 +141,7 @@ class Index:
     # -- the stored state (the sections of an index file; see .state and .store) --------
 
     @classmethod
-    def from_sections(cls, source: Sections, *, corrupt: Corrupt = corrupt_value) -> "Index":
+    def from_sections(cls, source: Sections, *, corrupt: Corrupt = corrupt_value) -> Index:
         """An index whose stored sections are read from ``source`` when first needed (each
         checked as it is read, see :mod:`.state`); ``corrupt(why)`` makes the error raised
         for a damaged section, on loading or on first use."""
@@ -144,7 +155,7 @@ class Index:
         return index
 
     @classmethod
-    def from_state(cls, state: object, *, corrupt: Corrupt = corrupt_value) -> "Index":
+    def from_state(cls, state: object, *, corrupt: Corrupt = corrupt_value) -> Index:
         """An index from the dict of all its sections (what :meth:`__getstate__` returns)."""
         return cls.from_sections(InMemorySections(state, corrupt), corrupt=corrupt)
 
@@ -344,7 +355,7 @@ class Index:
             self.__dict__["_order"] = (order[0], order[1])
         return ids
 
-    def word_order(self, *, reverse: bool = False) -> "WordOrder":
+    def word_order(self, *, reverse: bool = False) -> WordOrder:
         """The words sorted (``reverse``: sorted by their reversed spelling) in a
         sortedcontainers list, for the prefix (suffix) ranges of wildcard templates; built
         on first use."""
@@ -496,15 +507,12 @@ class Index:
         limit = self.prefix(top, min_count)
         if limit < len(self):
             parts.append(self._range(limit))
-        if not parts:
-            ids = self._all
-        else:
-            parts.sort(key=len)  # smallest first keeps every intermediate small
-            ids = parts[0]
-            for bm in parts[1:]:
-                if not ids:
-                    break
-                ids = ids & bm
+        parts.sort(key=len)  # smallest first keeps every intermediate small
+        ids = parts[0] if parts else self._all
+        for bm in parts[1:]:
+            if not ids:
+                break
+            ids = ids & bm
         for ch in forbidden:
             if not ids:
                 break

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence, overload
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple, overload
 
 from pyroaring import FrozenBitMap
 
@@ -33,7 +34,7 @@ class Matches(Sequence[Entry]):
 
     __slots__ = ("index", "ids")
 
-    def __init__(self, index: "Index", ids: FrozenBitMap):
+    def __init__(self, index: Index, ids: FrozenBitMap):
         self.index = index
         self.ids = ids
 
@@ -87,6 +88,6 @@ class Matches(Sequence[Entry]):
         ids = self.ids.to_array().tolist() if n is None else self._first(n)
         return self.index.words_of(ids)
 
-    def top(self, n: int) -> "Matches":
+    def top(self, n: int) -> Matches:
         """The ``n`` most frequent of these words."""
         return Matches(self.index, FrozenBitMap(self._first(n)))

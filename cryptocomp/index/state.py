@@ -38,8 +38,9 @@ word list's line count, the word order being a permutation.
 from __future__ import annotations
 
 import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 from pyroaring import BitMap, FrozenBitMap

@@ -49,8 +49,7 @@ from .freqdict import (
     wordfreq_languages,
     wordfreq_text,
 )
-from .header import (FORMAT, MAGIC, SUFFIX, Header, corrupt, encode_header, header_from,
-                     read_header)
+from .header import FORMAT, MAGIC, SUFFIX, Header, corrupt, encode_header, header_from, read_header
 from .index import Index
 from .state import STATE_VERSION
 

@@ -27,7 +27,8 @@ reversed), after which a prefix or suffix range is a bisection.
 from __future__ import annotations
 
 import array
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pyroaring import FrozenBitMap
@@ -110,7 +111,7 @@ def _bitmap(ids: np.ndarray) -> FrozenBitMap:
     return FrozenBitMap(array.array("I", ids.astype(np.uint32, copy=False).tobytes()))
 
 
-def wild_ids(index: "Index", template: Template) -> FrozenBitMap:
+def wild_ids(index: Index, template: Template) -> FrozenBitMap:
     """Ids of the words fitting a normalised template with at least one ``*`` (see the
     module docstring)."""
     head, middles, tail = split_template(template)
@@ -143,7 +144,7 @@ def wild_ids(index: "Index", template: Template) -> FrozenBitMap:
     return ids
 
 
-def _from_end(index: "Index", letters: list[tuple[int, str]], minimum: int) -> FrozenBitMap:
+def _from_end(index: Index, letters: list[tuple[int, str]], minimum: int) -> FrozenBitMap:
     """Words with each letter at its distance from the end (d = 1 is the last letter)."""
     out = []
     for n in index.lengths():
@@ -159,7 +160,7 @@ def _from_end(index: "Index", letters: list[tuple[int, str]], minimum: int) -> F
     return FrozenBitMap.union(_EMPTY, *out)
 
 
-def _fit(index: "Index", middle: str, i: int) -> FrozenBitMap:
+def _fit(index: Index, middle: str, i: int) -> FrozenBitMap:
     """Words with ``middle`` at offset ``i``."""
     bm = index.by_lengths(i + len(middle), None)
     for k, ch in enumerate(middle):
@@ -168,7 +169,7 @@ def _fit(index: "Index", middle: str, i: int) -> FrozenBitMap:
     return bm
 
 
-def _middles(index: "Index", middles: Sequence[str], after: int, before: int) -> FrozenBitMap:
+def _middles(index: Index, middles: Sequence[str], after: int, before: int) -> FrozenBitMap:
     """Words holding the middles in order, without overlap, after the first ``after``
     letters and before the last ``before`` (the ``E_j(p)`` of the module docstring)."""
     longest = index.max_length

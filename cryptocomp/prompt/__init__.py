@@ -14,15 +14,39 @@ prompt_toolkit loop or the non-terminal mode.
 
 from __future__ import annotations
 
-from .app import (Screen, completer, delayed_progress, history_path, interact, open_history,
-                  respond, run_lines)
+from .app import (
+                  Screen,
+                  completer,
+                  delayed_progress,
+                  history_path,
+                  interact,
+                  open_history,
+                  respond,
+                  run_lines,
+)
 from .commands import COMMANDS
-from .render import (JSON_FORMAT, banner_text, error_text, help_table, plain_lines, render_ansi,
-                     result_json, result_table, save_result)
+from .render import (
+                  JSON_FORMAT,
+                  banner_text,
+                  error_text,
+                  help_table,
+                  plain_lines,
+                  render_ansi,
+                  result_json,
+                  result_table,
+                  save_result,
+)
 from .result import Outcome, Result, Row
 from .session import SOLUTIONS_KEPT, Session
-from .settings import (INTERACTIVE_TOP, MAX_MINFREQ, MIN_MINFREQ, Settings, parse_limit,
-                       parse_minfreq, parse_top)
+from .settings import (
+                  INTERACTIVE_TOP,
+                  MAX_MINFREQ,
+                  MIN_MINFREQ,
+                  Settings,
+                  parse_limit,
+                  parse_minfreq,
+                  parse_top,
+)
 
 __all__ = ["Session", "Settings", "Result", "Row", "Outcome", "COMMANDS", "JSON_FORMAT",
            "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "SOLUTIONS_KEPT",

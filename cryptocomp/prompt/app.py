@@ -8,15 +8,25 @@ import logging
 import os
 import time
 import unicodedata
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..errors import CryptocompError, QueryError
 from ..index.alphabet import normalize
 from .commands import COMMANDS, QUERY_FORMS
-from .render import (JSON_FORMAT, banner_text, error_text, help_table, plain_lines, render_ansi,
-                     result_json, result_parts, summary)
+from .render import (
+    JSON_FORMAT,
+    banner_text,
+    error_text,
+    help_table,
+    plain_lines,
+    render_ansi,
+    result_json,
+    result_parts,
+    summary,
+)
 from .session import Line, ProgressFactory, Session, languages
 
 if TYPE_CHECKING:
@@ -153,8 +163,8 @@ def delayed_progress(delay: float = 0.3, console=None) -> ProgressFactory:
                 if time.monotonic() - state["start"] < delay:
                     return
                 from rich.console import Console
-                from rich.progress import (BarColumn, Progress as RichProgress, TextColumn,
-                                           TimeElapsedColumn)
+                from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+                from rich.progress import Progress as RichProgress
 
                 bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
                                    TimeElapsedColumn(), TextColumn("Ctrl-C cancels"),
@@ -186,14 +196,14 @@ class Screen:
     def width(self) -> int:
         return self._width() if callable(self._width) else self._width
 
-    def show(self, renderable: "RenderableType", soft_wrap: bool = False) -> None:
+    def show(self, renderable: RenderableType, soft_wrap: bool = False) -> None:
         text = render_ansi(renderable, width=self.width, color_system=self.color_system,
                            soft_wrap=soft_wrap)
         self._writing = True
         self.write(text)
         self._writing = False
 
-    def show_parts(self, parts: Iterable["RenderableType"]) -> None:
+    def show_parts(self, parts: Iterable[RenderableType]) -> None:
         """Show renderables one by one, so that Ctrl-C stops a long table between pieces."""
         for part in parts:
             self.show(part)

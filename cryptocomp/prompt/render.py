@@ -9,8 +9,9 @@ import csv
 import io
 import json
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ..errors import CryptocompError, ExpressionError, QueryError
 from ..files import write_atomic
@@ -48,7 +49,7 @@ def summary(result: Result) -> str:
     return f"{result.title}: {n:,} {noun}{where}"
 
 
-def result_table(result: Result, top: int | None) -> "RenderableType":
+def result_table(result: Result, top: int | None) -> RenderableType:
     """The summary line, a rich table of the first ``top`` rows (all when None), "and K more"."""
     from rich.console import Group
 
@@ -59,7 +60,7 @@ TABLE_CHUNK = 200  # rows drawn at a time at the prompt (about 0.1 s each)
 
 
 def result_parts(result: Result, top: int | None, *,
-                 chunk: int | None = None) -> Iterator["RenderableType"]:
+                 chunk: int | None = None) -> Iterator[RenderableType]:
     """The pieces of :func:`result_table`, each table holding at most ``chunk`` rows
     (default :data:`TABLE_CHUNK`).
 
@@ -99,7 +100,7 @@ def _cells(row: Row, kind: str) -> tuple[str, ...]:
 
 
 def _table(heads: list[tuple[str, str, str]], widths: list[int],
-           rows: list[tuple[str, ...]], *, header: bool) -> "Table":
+           rows: list[tuple[str, ...]], *, header: bool) -> Table:
     from rich import box
     from rich.table import Table
 
@@ -112,7 +113,7 @@ def _table(heads: list[tuple[str, str, str]], widths: list[int],
     return table
 
 
-def help_table() -> "Table":
+def help_table() -> Table:
     """The commands and query forms, for :help."""
     from rich.table import Table
 
@@ -184,7 +185,7 @@ def _csv_text(result: Result) -> str:
     return out.getvalue()
 
 
-def render_ansi(renderable: "RenderableType", *, width: int = 100,
+def render_ansi(renderable: RenderableType, *, width: int = 100,
                 color_system: str | None = "standard", soft_wrap: bool = False) -> str:
     """Render rich output to a string of ANSI text (prompt_toolkit prints it cleanly)."""
     from rich.console import Console
@@ -247,7 +248,7 @@ def _visible(ch: str) -> str:
     return ch
 
 
-def banner_text(session: Session) -> "RenderableType":
+def banner_text(session: Session) -> RenderableType:
     """The banner: version, dictionary, word count, index file; then how to start."""
     from rich.text import Text
 

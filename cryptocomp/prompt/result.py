@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..index.index import Matches
@@ -40,7 +40,7 @@ class Row:
 class WordRows(Sequence):
     """The words of a Matches as Rows, converted only when read (templates can match 100k)."""
 
-    def __init__(self, matches: "Matches", total: int):
+    def __init__(self, matches: Matches, total: int):
         self._matches = matches
         self._total = total
 

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import logging
 import os
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, ContextManager, Iterator
+from typing import TYPE_CHECKING
 
 from ..domain import Progress
 from ..errors import QueryError
@@ -40,8 +41,16 @@ from ..version import __version__
 from .commands import ALIASES, COMMANDS
 from .render import save_result
 from .result import Outcome, Result, Row, WordRows, per_million
-from .settings import (Settings, fraction_text, length_words, parse_length, parse_letters,
-                       parse_limit, parse_minfreq, parse_top)
+from .settings import (
+    Settings,
+    fraction_text,
+    length_words,
+    parse_length,
+    parse_letters,
+    parse_limit,
+    parse_minfreq,
+    parse_top,
+)
 
 if TYPE_CHECKING:
     from ..index.index import Index, Matches
@@ -53,7 +62,7 @@ log = logging.getLogger(__name__)
 
 Line = str
 Spec = str  # a dictionary: "en", "ru", another wordfreq code, or a file path
-ProgressFactory = Callable[[str], ContextManager["Progress | None"]]
+ProgressFactory = Callable[[str], AbstractContextManager["Progress | None"]]
 
 SOLUTIONS_KEPT = 10_000  # solutions a solve stores for :save (more if :top asks for more)
 
@@ -66,7 +75,7 @@ def _no_progress(description: str) -> Iterator[None]:
 class Session:
     """The prompt's state and the dispatch of one line; knows nothing about terminals."""
 
-    def __init__(self, index: "Index", source: "Source | None" = None, *,
+    def __init__(self, index: Index, source: Source | None = None, *,
                  settings: Settings | None = None, progress: ProgressFactory | None = None):
         """A session on ``index``; ``source`` (from store.resolve_source) names its files."""
         self.index = index
@@ -77,7 +86,7 @@ class Session:
 
     @classmethod
     def open(cls, spec: Spec, *, fold_yo: bool = False, settings: Settings | None = None,
-             progress: ProgressFactory | None = None) -> "Session":
+             progress: ProgressFactory | None = None) -> Session:
         """A session on a dictionary, loading (on first use, building) its index."""
         source, index = _load(spec, fold_yo, progress or _no_progress)
         return cls(index, source, settings=settings, progress=progress)
@@ -275,11 +284,11 @@ class Session:
 
     # -- queries --------------------------------------------------------------------------
 
-    def _match(self, template: str) -> "Matches":
+    def _match(self, template: str) -> Matches:
         s, idx = self.settings, self.index
         return idx.match(template, top=s.limit, min_count=s.min_count(idx.total))
 
-    def _words(self, query: str, matches: "Matches", title: str) -> Result:
+    def _words(self, query: str, matches: Matches, title: str) -> Result:
         total = self.index.total
         return Result("words", query, title, self.short_name, WordRows(matches, total),
                       len(matches))
@@ -325,7 +334,7 @@ def _words(n: int) -> str:
     return f"{n:,} word{'' if n == 1 else 's'}"
 
 
-def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> tuple["Source", "Index"]:
+def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> tuple[Source, Index]:
     """Resolve a dictionary and load its index (building it, with progress, on first use)."""
     from ..index.store import load_index, resolve_source
 

@@ -67,11 +67,8 @@ from __future__ import annotations
 import logging
 import math
 import time
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
-
-import numpy as np
 
 from ..domain import Word
 from ..errors import CryptocompError

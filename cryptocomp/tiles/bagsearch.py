@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable
+from functools import cache
 
 import numpy as np
 
@@ -29,7 +29,7 @@ _INF = float("inf")
 _SCREEN = 64
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cuts(L: int, longest: int, s: int, shortest: int = 1) -> tuple[tuple[int, ...], ...]:
     """For every way to cut ``s`` tiles into words of ``shortest`` to ``longest`` tiles, the loss
     coefficients (``L - length`` per tile) sorted high to low, dominated ones dropped:
@@ -239,7 +239,8 @@ class BagSearch:
         banned_n = int(remaining[banned].sum())
         banned_value = int(remaining[banned] @ vals[banned])
         free = ~banned & (remaining > 0)
-        cheap = np.concatenate(([0] * (blanks + 1), np.sort(np.repeat(vals[free], remaining[free]))))
+        cheap = np.concatenate(([0] * (blanks + 1),
+                                np.sort(np.repeat(vals[free], remaining[free]))))
         cheapest = np.cumsum(cheap)  # cheapest[k]: the k cheapest free tiles (blanks first)
         n_tiles = len(cheap) - 1 + banned_n
         # the most value m words of ell tiles can hold: m distinct first faces, each at most
@@ -261,7 +262,8 @@ class BagSearch:
                 continue
             if s < banned_n or s < shortest:
                 continue
-            short_value = max(total_value - int(caps[m]), banned_value + int(cheapest[s - banned_n]))
+            short_value = max(total_value - int(caps[m]),
+                              banned_value + int(cheapest[s - banned_n]))
             if s < ell:  # those words have at most s tiles
                 extra = (ell - s) * short_value
             else:

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from functools import partial
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 from pyroaring import FrozenBitMap
@@ -220,7 +221,7 @@ class RackSolver:
             over = running[limit]
         return idx.all_ids() - over - self._unspellable
 
-    def solve(self, rack: Rack | str, *, top: int | None = None) -> "Plays":
+    def solve(self, rack: Rack | str, *, top: int | None = None) -> Plays:
         """Every playable word, best score first (ties: more frequent first)."""
         if isinstance(rack, str):
             rack = self.tiles.parse_rack(rack)

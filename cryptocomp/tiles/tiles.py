@@ -40,10 +40,10 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from importlib import resources
-from typing import Iterable, Mapping, Sequence
 
 from ..errors import TileError
 from ..index.alphabet import normalize
@@ -177,8 +177,9 @@ class TileSet:
         of their face (``l·l``, ``qu`` in Catalan); tiles may also be separated by spaces or
         commas, a token that is a face being one tile (``"cs a s ?"``)."""
         if isinstance(text, str):
-            faces = [f for token in re.split(r"[\s,]+", normalize(text.strip())) if token
-                     for f in ([token] if token in self.counts else _split_rack(token, self.counts))]
+            tokens = [t for t in re.split(r"[\s,]+", normalize(text.strip())) if t]
+            faces = [f for token in tokens for f in
+                     ([token] if token in self.counts else _split_rack(token, self.counts))]
         else:
             faces = [normalize(f) for f in text]
         if not faces:
