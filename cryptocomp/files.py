@@ -104,7 +104,7 @@ def _running(pid: int) -> bool:
     return True
 
 
-def stale_temporaries(directory: str | os.PathLike, *, now: float | None = None
+def stale_temporaries(directory: str | os.PathLike[str], *, now: float | None = None
                       ) -> list[tuple[Path, int]]:
     """Temporary files of atomic writes in ``directory`` whose writer is gone (see the module
     docstring), with their sizes."""

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, cast
 
 from .options import Parser, add_dict_options, dict_spec, is_terminal
+
+if TYPE_CHECKING:
+    from ..prompt.render import ColorSystem
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,7 +74,9 @@ def run(argv: list[str]) -> int:
                     color_system=_color_system())
 
 
-def _color_system() -> str | None:
+def _color_system() -> ColorSystem | None:
     from rich.console import Console
 
-    return Console().color_system
+    system = Console().color_system  # what the terminal supports, under rich's names
+    known = ("standard", "256", "truecolor", "windows")
+    return cast("ColorSystem", system) if system in known else None

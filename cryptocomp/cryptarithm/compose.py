@@ -149,7 +149,7 @@ def _hash(keys: np.ndarray, bits: int) -> np.ndarray:
 
 def _limbs(x: np.ndarray, width: int) -> list[np.ndarray]:
     """Non-negative ``x`` (< 10**width) as uint32 limbs of 9 decimal digits, least first."""
-    out = []
+    out: list[np.ndarray] = []
     rest = x
     for _ in range(-(-width // 9)):
         if rest.dtype != object and len(out) == -(-width // 9) - 1:
@@ -217,8 +217,8 @@ class _Labeler:
                 keep = np.flatnonzero(hit)
                 # compacting costs a pass over every array: only worth it when many go
                 if len(keep) < 0.6 * len(rows):
-                    rows, base, started, first, code = (a[keep] for a in
-                                                        (rows, base, started, first, code))
+                    rows, base, started, first, code = (  # type: ignore[assignment]
+                        a[keep] for a in (rows, base, started, first, code))
                     limbs = [a[keep] for a in limbs]
                     digits = [a[keep] for a in digits]
                     labels = [a[keep] for a in labels]

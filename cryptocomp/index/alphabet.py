@@ -11,7 +11,6 @@ are dropped from exported dictionaries.
 from __future__ import annotations
 
 import unicodedata
-from collections import Counter
 from collections.abc import Callable, Iterable
 
 __all__ = ["Alphabet", "ALPHABETS", "INWORD", "normalize", "script_of", "main_script",
@@ -49,14 +48,15 @@ def _is_letterlike(ch: str) -> bool:
 
 def main_script(weighted_words: Iterable[tuple[str, float]], sample: int = 5000) -> str:
     """The script carrying most of the weight of a language's top words."""
-    scripts: Counter[str] = Counter()
+    scripts: dict[str, float] = {}
     for i, (word, weight) in enumerate(weighted_words):
         if i >= sample:
             break
         for ch in word:
             if _is_letterlike(ch):
-                scripts[script_of(ch)] += weight
-    return scripts.most_common(1)[0][0] if scripts else ""
+                key = script_of(ch)
+                scripts[key] = scripts.get(key, 0.0) + weight
+    return max(scripts, key=scripts.__getitem__) if scripts else ""
 
 
 # Characters that belong inside a language's words without being letters: Catalan's ela

@@ -149,7 +149,7 @@ class BitmapFamily(Mapping[Hashable, FrozenBitMap]):
             bm = self._cache[key] = self._decode(i)
         return bm
 
-    def get(self, key: Hashable, default=None):  # type: ignore[override]
+    def get(self, key: Hashable, default=None):
         """The bitmap of ``key``, or ``default`` when the family has no such key."""
         bm = self._cache.get(key)
         if bm is not None:

@@ -57,6 +57,7 @@ from .matches import Entry, Matches
 from .state import (
     FAMILIES,
     InMemorySections,
+    Meta,
     Sections,
     build_state,
     check_index,
@@ -97,6 +98,7 @@ class Index:
             raise ValueError("words and counts differ in length")
         self._corrupt: Corrupt = corrupt_value
         self._source: Sections | None = None
+        self._meta: Meta | None = None
         built = build_state(words, progress, word_order)
         self.alphabet: str = built.alphabet
         self._n = len(words)
@@ -174,8 +176,8 @@ class Index:
         self.__dict__.update(Index.from_state(state).__dict__)
 
     def _section(self, key: str):
-        if self._source is None:  # pragma: no cover - a built index knows every section
-            raise AttributeError(key)
+        if self._source is None or self._meta is None:  # pragma: no cover - a built index
+            raise AttributeError(key)                     # knows every section
         return read_section(key, self._source.load(key), self._meta, self._corrupt)
 
     def _finish(self) -> None:
@@ -426,9 +428,9 @@ class Index:
             got = self._longer.get(lo)
             if got is None:
                 got = self._longer[lo] = FrozenBitMap.union(
-                    _EMPTY, *(self._by_length[n] for n in self._by_length if n >= lo))
+                    _EMPTY, *(self._by_length[n] for n in self.lengths() if n >= lo))
             return got
-        return FrozenBitMap.union(_EMPTY, *(self._by_length[n] for n in self._by_length
+        return FrozenBitMap.union(_EMPTY, *(self._by_length[n] for n in self.lengths()
                                             if lo <= n <= hi))
 
     def by_pattern(self, p: Pattern | Sequence[int]) -> FrozenBitMap:

@@ -20,7 +20,7 @@ class Entry(NamedTuple):
     """One word of a result: the word, its count and its id (rank - 1)."""
 
     word: Word
-    count: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count()
     id: WordId
 
     @property
@@ -32,10 +32,10 @@ class Entry(NamedTuple):
 class Matches(Sequence[Entry]):
     """The words of a bitmap, most frequent first; nothing is materialised until read."""
 
-    __slots__ = ("index", "ids")
+    __slots__ = ("_index", "ids")
 
     def __init__(self, index: Index, ids: FrozenBitMap):
-        self.index = index
+        self._index = index  # not .index: that is Sequence.index()
         self.ids = ids
 
     def __len__(self) -> int:
@@ -56,10 +56,10 @@ class Matches(Sequence[Entry]):
             i += len(self.ids)
         if not 0 <= i < len(self.ids):
             raise IndexError(i)
-        return self.index.entry(self.ids[i])
+        return self._index.entry(self.ids[i])
 
     def __iter__(self) -> Iterator[Entry]:
-        entry = self.index.entry
+        entry = self._index.entry
         return (entry(i) for i in self.ids)
 
     def __bool__(self) -> bool:
@@ -72,7 +72,7 @@ class Matches(Sequence[Entry]):
     def _first(self, n: int) -> list[int]:
         if n >= len(self.ids):
             return self.ids.to_array().tolist()
-        out = []
+        out: list[int] = []
         for i in self.ids:
             if len(out) == n:
                 break
@@ -80,14 +80,14 @@ class Matches(Sequence[Entry]):
         return out
 
     def _entries(self, ids: list[int]) -> list[Entry]:
-        counts = self.index.counts
-        return [Entry(w, counts[i], i) for w, i in zip(self.index.words_of(ids), ids)]
+        counts = self._index.counts
+        return [Entry(w, counts[i], i) for w, i in zip(self._index.words_of(ids), ids)]
 
     def words(self, n: int | None = None) -> list[Word]:
         """The words, most frequent first (the first ``n`` when given)."""
         ids = self.ids.to_array().tolist() if n is None else self._first(n)
-        return self.index.words_of(ids)
+        return self._index.words_of(ids)
 
     def top(self, n: int) -> Matches:
         """The ``n`` most frequent of these words."""
-        return Matches(self.index, FrozenBitMap(self._first(n)))
+        return Matches(self._index, FrozenBitMap(self._first(n)))

@@ -406,7 +406,7 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
 def list_indexes(directory: Path | None = None) -> list[tuple[Path, Header | CryptocompError]]:
     """Every index file in the index directory, with its header or the error reading it."""
     directory = directory or index_dir()
-    found = []
+    found: list[tuple[Path, Header | CryptocompError]] = []
     for path in sorted(Path(directory).glob(f"*{SUFFIX}")):
         try:
             found.append((path, read_header(path)))

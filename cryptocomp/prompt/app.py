@@ -17,6 +17,7 @@ from ..errors import CryptocompError, QueryError
 from ..index.alphabet import normalize
 from .commands import COMMANDS, QUERY_FORMS
 from .render import (
+    ColorSystem,
     JSON_FORMAT,
     banner_text,
     error_text,
@@ -60,7 +61,7 @@ def open_history(path: Path | None, warn: Write):
             try:
                 return list(super().load_history_strings())
             except (OSError, UnicodeError) as exc:
-                warn(f"warning: cannot read history {self.filename}: {exc}")
+                warn(f"warning: cannot read history {self.filename!s}: {exc}")
                 return []
 
         def store_string(self, string: str) -> None:
@@ -70,7 +71,7 @@ def open_history(path: Path | None, warn: Write):
                 super().store_string(string)
             except OSError as exc:
                 self.disabled = True
-                warn(f"warning: history disabled: cannot write {self.filename} "
+                warn(f"warning: history disabled: cannot write {self.filename!s} "
                      f"({exc.strerror or exc})")
 
     if path is None:
@@ -186,7 +187,7 @@ class Screen:
     """Where the prompt shows things: rich renderables turned into ANSI text for ``write``."""
 
     def __init__(self, write: Write, *, width: Callable[[], int] | int = 100,
-                 color_system: str | None = "standard"):
+                 color_system: ColorSystem | None = "standard"):
         self.write = write
         self._width = width
         self.color_system = color_system
@@ -255,7 +256,7 @@ def respond(session: Session, line: Line, screen: Screen) -> bool:
 
 def interact(session: Session, *, input=None, output=None, history: Path | None = None,
              write: Write | None = None, width: int | None = None,
-             color_system: str | None = "standard") -> int:
+             color_system: ColorSystem | None = "standard") -> int:
     """Run the prompt until :quit or Ctrl-D; return the exit status (0).
 
     ``input``/``output`` are prompt_toolkit ones (tests pass a pipe input and a dummy
@@ -274,7 +275,7 @@ def interact(session: Session, *, input=None, output=None, history: Path | None 
 
     screen = Screen(write, width=width or (lambda: _columns(output)), color_system=color_system)
     screen.show(banner_text(session), soft_wrap=True)
-    prompt = PromptSession(history=open_history(history, screen.error),
+    prompt: PromptSession[str] = PromptSession(history=open_history(history, screen.error),
                            auto_suggest=AutoSuggestFromHistory(), completer=completer(session),
                            complete_while_typing=False, bottom_toolbar=session.toolbar,
                            input=input, output=output)
@@ -349,13 +350,13 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
             else:
                 for text in plain_lines(outcome.result, top):
                     out.write(text + "\n")
-                shown = len(outcome.result.rows[:top]) if top is not None else \
+                n_shown = len(outcome.result.rows[:top]) if top is not None else \
                     len(outcome.result.rows)
                 if outcome.result.total == 0:
                     err.write(f"cryptocomp: {summary(outcome.result)}\n")
-                elif outcome.result.total > shown:
+                elif outcome.result.total > n_shown:
                     err.write(f"cryptocomp: {summary(outcome.result)}; "
-                              f"{outcome.result.total - shown:,} more not shown\n")
+                              f"{outcome.result.total - n_shown:,} more not shown\n")
         if outcome.help:
             rows = QUERY_FORMS + [(f"{n} {a}".rstrip(), w) for n, (a, w) in COMMANDS.items()]
             width = max(len(form) for form, _ in rows)

@@ -11,12 +11,15 @@ import json
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import CryptocompError, ExpressionError, QueryError
 from ..files import write_atomic
 from .commands import COMMANDS, QUERY_FORMS
 from .result import Result, Row
+
+ColorSystem = Literal["auto", "standard", "256", "truecolor", "windows"]  # rich's names
+Justify = Literal["default", "left", "center", "right", "full"]
 
 if TYPE_CHECKING:  # the heavy imports stay lazy so the prompt starts fast
     from rich.console import RenderableType
@@ -74,8 +77,9 @@ def result_parts(result: Result, top: int | None, *,
     shown = result.rows[:top] if top is not None else result.rows
     more = result.total - len(shown)
     if result.kind == "solve":
-        heads = [("#", "right", "dim"), ("solution", "left", "green")]
-        cells = [(str(i), row.solution) for i, row in enumerate(shown, 1)]
+        heads: list[tuple[str, Justify, str]] = [("#", "right", "dim"),
+                                                  ("solution", "left", "green")]
+        cells: list[tuple[str, ...]] = [(str(i), row.solution) for i, row in enumerate(shown, 1)]
     else:
         heads = [("rank", "right", "dim"), ("word", "left", "bold cyan"),
                  ("per million", "right", "")]
@@ -99,7 +103,7 @@ def _cells(row: Row, kind: str) -> tuple[str, ...]:
     return cells + (row.puzzle, row.solution) if kind == "compose" else cells
 
 
-def _table(heads: list[tuple[str, str, str]], widths: list[int],
+def _table(heads: list[tuple[str, Justify, str]], widths: list[int],
            rows: list[tuple[str, ...]], *, header: bool) -> Table:
     from rich import box
     from rich.table import Table
@@ -186,7 +190,7 @@ def _csv_text(result: Result) -> str:
 
 
 def render_ansi(renderable: RenderableType, *, width: int = 100,
-                color_system: str | None = "standard", soft_wrap: bool = False) -> str:
+                color_system: ColorSystem | None = "standard", soft_wrap: bool = False) -> str:
     """Render rich output to a string of ANSI text (prompt_toolkit prints it cleanly)."""
     from rich.console import Console
 

@@ -30,8 +30,8 @@ class Row:
         """The row as a JSON object with the fields its kind has."""
         if kind == "solve":
             return {"solution": self.solution, "assignment": self.assignment}
-        out = {"rank": self.rank, "word": self.word, "count": self.count,
-               "per_million": self.per_million}
+        out: dict[str, object] = {"rank": self.rank, "word": self.word, "count": self.count,
+                                  "per_million": self.per_million}
         if kind == "compose":
             out.update(puzzle=self.puzzle, solution=self.solution, assignment=self.assignment)
         return out

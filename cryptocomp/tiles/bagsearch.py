@@ -178,7 +178,8 @@ class BagSearch:
         for j, letter in enumerate(solver.letters):
             counts[:, self.code[letter]] = matrix[:, j]
         words = index.words
-        written = {i: self.ts.write(words[i]) for i in rows.tolist()}
+        # every candidate row is a word the tile set writes (the solver found it playable)
+        written = {i: w for i in rows.tolist() if (w := self.ts.write(words[i])) is not None}
         first = np.array([self.code[written[i][0]] for i in rows.tolist()], dtype=np.int16)
         # group equal (counts, first) rows: pack each row into a few int64 columns (5 bits a
         # count) and sort them together, far quicker than np.unique(axis=0)
@@ -264,6 +265,7 @@ class BagSearch:
                 continue
             short_value = max(total_value - int(caps[m]),
                               banned_value + int(cheapest[s - banned_n]))
+            extra: float
             if s < ell:  # those words have at most s tiles
                 extra = (ell - s) * short_value
             else:
@@ -396,7 +398,7 @@ class BagSearch:
             width = max(most, tops.shape[1])
             tops = np.concatenate((tops, np.full((n_children, width - tops.shape[1]), -1,
                                                  dtype=tops.dtype)), axis=1)
-            tops = np.maximum(tops, pad)
+            tops = np.maximum(tops, pad if pad is not None else -1)
             available = np.full(n_children, most)
             banned = parent_bans[None, :] & (child_rem > 0)
         caps = np.concatenate((np.zeros((n_children, 1), dtype=np.int64),
@@ -544,8 +546,8 @@ class BagSearch:
         exhausted = True
         while True:
             holding = np.count_nonzero(sub, axis=0)
-            for x in np.flatnonzero(live & (holding == 0)):
-                bans |= 1 << int(x)  # no fitting ell-word holds x: it goes in a shorter one
+            for face in np.flatnonzero(live & (holding == 0)):
+                bans |= 1 << int(face)  # no fitting ell-word holds it: it goes in a shorter one
             live &= holding > 0
             if loss + self._bound(ell, remaining, blanks, bans, value, P.first[rows]) >= self.best:
                 exhausted = False

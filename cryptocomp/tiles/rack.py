@@ -57,7 +57,7 @@ class Play(NamedTuple):
     score: Score
     tiles: Tiling
     blanks: tuple[Face, ...]
-    count: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count()
     id: int
 
     @property
@@ -282,7 +282,8 @@ class RackSolver:
         id_list = ids.tolist()
         chosen = [words[i] for i in id_list]
         if self._forced:
-            tilings = map(tuple, map(self._split, map(self.tiles.write, chosen)))
+            # every chosen word is playable, so the tile set writes it (never None)
+            tilings = map(tuple, map(self._split, map(self.tiles.write, chosen)))  # type: ignore[arg-type]
         else:
             tilings = map(tuple, chosen if self._identity else map(self.tiles.write, chosen))
         # tuple.__new__ of the named tuple: the loop stays in C (about a microsecond a play)

@@ -249,8 +249,13 @@ def _write_letter(ts: TileSet, ch: str) -> str | None:
     base = unicodedata.normalize("NFC", base).lower()
     if not base or base == ch:
         return None
-    written = [_write_letter(ts, c) if c != ch else None for c in base]
-    return None if any(w is None for w in written) else "".join(written)  # type: ignore[misc]
+    parts: list[str] = []
+    for c in base:  # a letter that decomposes to itself cannot be written
+        w = None if c == ch else _write_letter(ts, c)
+        if w is None:
+            return None
+        parts.append(w)
+    return "".join(parts)
 
 
 @lru_cache(maxsize=4096)
