@@ -2,7 +2,7 @@
 
 Given ``SEND+MORE`` (i.e. ``SEND+MORE=?``), ``SEND+?=MONEY`` or ``?-MORE=MONEY``, every
 dictionary word W is found for which the puzzle with W in place of ``?`` has exactly one
-solution under the rules of :mod:`cryptocomp.expr` (one digit per letter, different
+solution under the rules of :mod:`cryptocomp.cryptarithm.expr` (one digit per letter, different
 letters different digits, no leading zero in a number of two or more digits, the identity
 holds in integers; "exactly one" is an exhaustive count over all assignments of all the
 puzzle's letters).  Negative or non-integer values of the unknown yield no word; an
@@ -59,11 +59,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..domain import Progress, Word
 from ..errors import ExpressionError
 from ..index.index import Index
 from . import permutations as perms
@@ -76,8 +76,6 @@ __all__ = ["Composed", "compose", "compose_puzzle", "compose_alike", "alike_key"
 
 log = logging.getLogger(__name__)
 
-Word = str
-Progress = Callable[[int, int], None]
 _FILTER_BITS = 22     # size of the bit table pre-filtering assignment keys before the exact join
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GOLDEN2 = np.uint64(0xC2B2AE3D27D4EB4F)
