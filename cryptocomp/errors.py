@@ -16,6 +16,7 @@ __all__ = [
     "TileError",
     "BatchError",
     "BatchStopped",
+    "BatchTimedOut",
 ]
 
 
@@ -69,3 +70,7 @@ class BatchStopped(BatchError):
         self.total = total
         self.interrupted = interrupted
         super().__init__(message)
+
+
+class BatchTimedOut(BatchStopped):
+    """A batch's time budget (``swedish --time``) ran out before its last item."""

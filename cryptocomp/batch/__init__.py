@@ -38,7 +38,7 @@ from __future__ import annotations
 from .attempts import AttemptJob, AttemptsWorkload, Attempt
 from .cluster import SHIP_MODES, DaskBackend, dask_available
 from .composition import ComposeJob, ComposeWorkload, QueryGrid
-from .journal import Journal, StreamSink, batch_id
+from .journal import DiscardSink, Journal, StreamSink, batch_id
 from .pool import ProcessPool, SerialBackend
 from .progress import Meter, Progress
 from .runner import Summary, run_batch
@@ -50,5 +50,5 @@ __all__ = [
     "Workload", "Task", "Outcome", "ComposeWorkload", "ComposeJob", "QueryGrid",
     "AttemptsWorkload", "AttemptJob", "Attempt",
     "SerialBackend", "ProcessPool", "DaskBackend", "dask_available", "SHIP_MODES",
-    "Journal", "StreamSink", "IndexShipment", "Progress", "Meter",
+    "Journal", "StreamSink", "DiscardSink", "IndexShipment", "Progress", "Meter",
 ]

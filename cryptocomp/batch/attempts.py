@@ -108,7 +108,13 @@ class AttemptsWorkload:
         # attempts of unknown length count as a second each: one a task unless tiny
         return pack((Unit((p,), self._cost) for p in positions), target=min_cost)
 
-    def frame(self, line: str, key: str) -> int | None:
+    def settle(self, position: int, group: bytes) -> bytes:
+        return group        # no ordered step: groups are written as the workers made them
+
+    def replay(self, position: int, group: bytes) -> None:
+        pass
+
+    def frame(self, line: str, key: str, *, raw: bool = False) -> int | None:
         if self.json:
             try:
                 doc = json.loads(line)

@@ -17,10 +17,12 @@ While the batch is unfinished, ``FILE.journal`` sits beside it: the same first l
 then one record a group, ``=POSITION LENGTH DIGEST\n`` for a group written to FILE
 (DIGEST: the first 16 hex digits of its SHA-256), or ``@POSITION LENGTH\n`` and the
 group's LENGTH bytes for a group finished ahead of its turn (a later task done before an
-earlier one).  So nothing finished is lost when a run stops, by Ctrl-C or otherwise, and
+earlier one), as the job returned it (before the workload's ordered step).  So nothing finished is lost when a run stops, by Ctrl-C or otherwise, and
 ``--resume`` can check FILE group by group: the right item's group, complete, and with
 the digest it was written with (a different batch, or a file edited or damaged, is
-refused with one line).  It takes the groups finished ahead, runs only what is left, and
+refused with one line), hands each group found to the workload (its ordered step's
+state: :meth:`~.workload.Workload.replay`).  It takes the groups finished ahead, runs only
+what is left, and
 when the batch completes deletes the journal: FILE is then byte for byte what one
 uninterrupted run writes.
 """
@@ -41,7 +43,7 @@ from ..errors import BatchError, CryptocompError
 from ..files import write_atomic
 from .workload import Workload
 
-__all__ = ["Journal", "StreamSink", "batch_id", "FORMAT", "JOURNAL_SUFFIX"]
+__all__ = ["Journal", "StreamSink", "DiscardSink", "batch_id", "FORMAT", "JOURNAL_SUFFIX"]
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +113,18 @@ class StreamSink:
         pass
 
     def close(self) -> None:
+        pass
+
+
+class DiscardSink(StreamSink):
+    """Groups dropped: the workload's ordered step hands the results on itself (the
+    arrow-word generator shows puzzles as text or SVG); nothing to resume from."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.where = "nowhere"
+
+    def write(self, group: bytes) -> None:
         pass
 
 
@@ -210,6 +224,7 @@ class Journal:
             if want is not None and _digest(data[offset:end]) != want:
                 raise BatchError(f"{self.path}: the group of {key!r} (line {line}) is not what "
                                  f"was written (the file was changed?); give another --output")
+            workload.replay(position, data[offset:end])
             position += 1
             offset = end
         if offset < len(data) and position >= workload.total:
@@ -248,7 +263,7 @@ class Journal:
             if len(group) < length:
                 break
             offset = m.end()
-            if _group_end(group, 0, workload, workload.key(position)) != len(group):
+            if _group_end(group, 0, workload, workload.key(position), raw=True) != len(group):
                 raise BatchError(f"{self.journal_path}: a held group does not match its item; "
                                  f"remove the output file and its journal to start again")
             ahead[position] = group
@@ -309,7 +324,8 @@ def _write_all(fd: int | None, data: bytes, path: Path) -> None:
         raise BatchError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _group_end(data: bytes, offset: int, workload: Workload, key: str) -> int | None:
+def _group_end(data: bytes, offset: int, workload: Workload, key: str, *,
+               raw: bool = False) -> int | None:
     """Where the group of ``key`` starting at ``offset`` ends; None if it is not whole."""
     nl = data.find(b"\n", offset)
     if nl < 0:
@@ -318,7 +334,7 @@ def _group_end(data: bytes, offset: int, workload: Workload, key: str) -> int | 
         first = data[offset:nl].decode("utf-8")
     except UnicodeDecodeError:
         return None
-    following = workload.frame(first, key)
+    following = workload.frame(first, key, raw=raw)
     if following is None:
         return None
     end = nl + 1

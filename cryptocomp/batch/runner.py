@@ -3,10 +3,15 @@
 :func:`run_batch` is the one loop every batch command uses.  It asks the sink where
 to start (a resumed output file has a done prefix and maybe groups finished ahead),
 plans the remaining positions into tasks, hands them to the backend, and writes each
-finished group as soon as every earlier one is written; a group finished ahead of its
-turn is held (in memory, and in ``FILE.journal`` for an output file) until then.  It
-takes new tasks only while fewer than ``hold_limit`` groups wait, so memory stays
-bounded when an early task is slow.
+finished group as soon as every earlier one is written, through the workload's ordered
+step (:meth:`~.workload.Workload.settle`); a group finished ahead of its turn is held
+as the job returned it (in memory, and in ``FILE.journal`` for an output file) until
+then.  It takes new tasks only while fewer than ``hold_limit`` groups wait, so memory
+stays bounded when an early task is slow.
+
+When a job's time budget runs out (an item came back unfinished: None), no new task is
+given out, the tasks under way are taken in (they stop at the same deadline), and the
+run stops like any other stop.
 
 Whatever ends a run early (Ctrl-C, SIGTERM turned into it by the CLI, a dead worker, a
 lost scheduler, a failed task) closes the sink with everything finished in it and
@@ -21,7 +26,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator, Protocol
 
-from ..errors import BatchStopped
+from ..errors import BatchStopped, BatchTimedOut
 from .progress import Meter, Progress
 from .shipment import IndexShipment
 from .workload import Job, Outcome, Task, Workload
@@ -87,16 +92,19 @@ def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sin
     meter = Meter(workload.total, skipped=workload.total - len(todo))
     summary = Summary(workload.total, meter.skipped, 0, 0, 0.0, 0.0)
     state = {"next": next_pos}
+    out_of_time = []            # positions a job's time budget did not reach
 
     def flush() -> None:
         nxt = state["next"]
         while nxt in held:
-            sink.write(held.pop(nxt))
+            sink.write(workload.settle(nxt, held.pop(nxt)))
             nxt += 1
         state["next"] = nxt
 
     def with_items(tasks: Iterator[Task]) -> Iterator[Task]:
         for task in tasks:
+            if out_of_time:
+                return          # the backend takes in what runs, then ends
             yield replace(task, items=tuple(workload.item(p) for p in task.positions))
 
     plan = workload.plan(todo, workers=backend.workers, min_cost=backend.min_cost)
@@ -107,23 +115,31 @@ def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sin
             on_progress(meter.snapshot())
         flush()
         for task, outcome in runs:
+            finished = 0
             # a task's positions come unit by unit: in order, fewer wait for their turn
-            for pos, group in sorted(zip(task.positions, outcome.groups)):
+            for pos, group in sorted(zip(task.positions, outcome.groups),
+                                     key=lambda pair: pair[0]):
+                if group is None:
+                    out_of_time.append(pos)
+                    continue
+                finished += 1
                 if pos == state["next"]:
-                    sink.write(group)
+                    sink.write(workload.settle(pos, group))
                     state["next"] = pos + 1
                 else:
                     held[pos] = group
                     sink.hold(pos, group)
             flush()
             summary.tasks += 1
-            summary.computed += len(task.positions)
+            summary.computed += finished
             summary.worker_cpu += outcome.cpu
             summary.workers.add(outcome.worker)
-            snapshot = meter.advance(len(task.positions))
+            snapshot = meter.advance(finished)
             if on_progress is not None:
                 on_progress(snapshot)
         flush()
+        if out_of_time:
+            raise BatchTimedOut("time budget ran out")
         if state["next"] != workload.total:
             raise RuntimeError(f"batch ended at item {state['next']} of {workload.total}")
     except KeyboardInterrupt:
@@ -133,7 +149,7 @@ def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sin
     except BatchStopped as exc:
         _close(runs)
         sink.close()
-        raise BatchStopped(str(exc), meter.done, workload.total) from None
+        raise type(exc)(str(exc), meter.done, workload.total) from None
     except BaseException:
         _close(runs)
         sink.close()

@@ -11,6 +11,14 @@ Groups are UTF-8 text.  In text form a group is a header line ``# KEY: ...`` tha
 how many lines follow; in JSON form it is one JSON Lines object.  Both are deterministic
 (no timings), so a resumed batch writes the same bytes as an uninterrupted one.
 
+A workload may have an *ordered step* on the client: :meth:`Workload.settle` turns the
+group a job returned (*raw*) into the group written, item after item in order, and
+:meth:`Workload.replay` rebuilds its state from the groups a resumed output file already
+holds (the arrow-word generator's hidden phrases, each used once a batch, are chosen so).
+Groups finished ahead of their turn wait raw, in memory and in the output file's journal.
+A job with a time budget returns None for the items it did not reach in time; the batch
+then stops once the tasks under way are in, with what is finished kept.
+
 >>> units = [Unit((0, 1), 0.4), Unit((2,), 0.1), Unit((3,), 0.1), Unit((4, 5), 2.0)]
 >>> [t.positions for t in pack(units, target=0.5)]
 [(0, 1, 2), (3, 4, 5)]
@@ -50,7 +58,7 @@ class Task:
 class Outcome:
     """A finished task: one encoded group per position, and what it cost the worker."""
 
-    groups: tuple[bytes, ...]
+    groups: tuple[bytes | None, ...]   # None: not reached in the job's time budget
     cpu: float          # CPU seconds of the worker thread that ran the task
     wall: float         # worker wall seconds of the task
     worker: str         # host:pid
@@ -59,8 +67,9 @@ class Outcome:
 class Job(Protocol):
     """The worker side of a workload (picklable; sent with every task, so keep it small)."""
 
-    def __call__(self, index: Index, items: tuple) -> list[bytes]:
-        """One encoded group per item, in order."""
+    def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
+        """One encoded group per item, in order (None: the job's time budget ran out
+        before the item)."""
 
 
 class Workload(Protocol):
@@ -85,9 +94,18 @@ class Workload(Protocol):
         """The positions packed into tasks of at least ``min_cost`` estimated seconds
         where possible, in the order of their first position."""
 
-    def frame(self, line: str, key: str) -> int | None:
+    def frame(self, line: str, key: str, *, raw: bool = False) -> int | None:
         """How many lines follow ``line`` in its group if it starts the group of ``key``,
-        else None (a resumed output file is checked group by group with it)."""
+        else None (a resumed output file is checked group by group with it; ``raw``: a
+        group as the job returned it, held in the journal)."""
+
+    def settle(self, position: int, group: bytes) -> bytes:
+        """The group to write for the item at ``position``, given the job's: called on the
+        client in item order (most workloads return ``group`` itself)."""
+
+    def replay(self, position: int, group: bytes) -> None:
+        """Take in a group found written in a resumed output file (in item order), so that
+        :meth:`settle` goes on from the state an uninterrupted run would have."""
 
 
 def execute(job: Job, shipment: IndexShipment, task: Task, data: bytes | None = None) -> Outcome:

@@ -1,5 +1,6 @@
 """Options and the run loop every batch command shares (compose --batch, square/fill
---attempts): where tasks run, where groups go, progress, and the one line on a stop."""
+--attempts, swedish --count): where tasks run, where groups go, progress, and the one line
+on a stop."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from ..batch import (SHIP_MODES, DaskBackend, IndexShipment, Journal, ProcessPool,
+from ..batch import (SHIP_MODES, DaskBackend, DiscardSink, IndexShipment, Journal, ProcessPool,
                      SerialBackend, StreamSink, Summary, Workload, batch_id, run_batch)
 from ..batch.progress import Progress
 from ..errors import BatchError, BatchStopped, QueryError
@@ -129,15 +130,19 @@ def _progress(workload: Workload, backend_name: str):
         yield update
 
 
-def run_workload(args: argparse.Namespace, workload: Workload) -> Summary:
+def run_workload(args: argparse.Namespace, workload: Workload, *,
+                 shipment: IndexShipment | None = None, show: bool = True) -> Summary:
     """Run a batch as the options say; a stop becomes a :class:`BatchStopped` whose one
-    line says what is kept and how to finish."""
+    line says what is kept and how to finish.  ``shipment``: what the workers load
+    (default: the index the dictionary options name); ``show``: without ``--output``,
+    print the groups (else the workload's ordered step shows its results itself)."""
     if args.resume and not args.output:
         raise QueryError("--resume needs --output FILE")
-    path, name = index_file(args)
-    shipment = IndexShipment.of_file(path, name)
+    if shipment is None:
+        path, name = index_file(args)
+        shipment = IndexShipment.of_file(path, name)
     ident = batch_id(workload, shipment.checksum)
-    sink = Journal(args.output) if args.output else StreamSink()
+    sink = Journal(args.output) if args.output else StreamSink() if show else DiscardSink()
     backend = _backend(args, workload.total)
     try:
         with _sigterm_interrupts(), backend:
