@@ -162,9 +162,10 @@ def _ensure_freqdict(src: Source) -> _Exported | None:
 
 
 def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str = "",
-               source_stat: os.stat_result | None = None) -> dict:
+               source_stat: os.stat_result | None = None, created: str | None = None) -> dict:
     """Write an index file atomically; return its header.  ``source_stat``: the dictionary
-    file's stat when its SHA-256 was taken (lets a later load skip hashing it)."""
+    file's stat when its SHA-256 was taken (lets a later load skip hashing it); ``created``:
+    the time of writing to record (default now; a fixed one makes equal indexes equal files)."""
     sections, table, offset = [], {}, 0
     for key, value in index.sections().items():
         data = pickle.dumps(value, protocol=5)
@@ -182,7 +183,7 @@ def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str
         "words": len(index),
         "params": params,
         "state_version": STATE_VERSION,
-        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "created": created or _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "cryptocomp": __version__,
         "payload_length": offset,
         "sections": table,
