@@ -6,11 +6,13 @@ words with more senses first, a step budget per fill) and, when ``repairs`` > 0,
 lets the filler steer the mask: the region around the slot where the fill ran
 out of candidates is drawn again and the fill retried.  The heavy, read-only
 resources (dictionary, clues, phrases) are loaded once per process by
-:func:`workshop`, so a batch layer can call :func:`attempt` anywhere.
+:func:`workshop`.  An attempt needs only the usable words (:func:`fill_attempt` takes
+their :func:`arrow_lexicon`), so a batch worker needs neither the clues nor the phrases:
+the batch layer sends it the workshop's word index once (:mod:`cryptocomp.batch.arrowwords`).
 
-:func:`finish` turns a successful attempt into a puzzle: clues drawn, the hidden
-phrase chosen (each phrase at most once a batch), and the puzzle re-checked by
-:mod:`.arrowcheck`.  Batches: :mod:`.arrowbatch`.
+:func:`finish` turns a successful attempt into a puzzle, on the client and in batch
+order: clues drawn, the hidden phrase chosen (each phrase at most once a batch), and the
+puzzle re-checked by :mod:`.arrowcheck`.  The API: :mod:`.arrowbatch`.
 """
 
 from __future__ import annotations
@@ -29,12 +31,13 @@ from .arrowcheck import puzzle_problems
 from .arrowmask import ArrowMask, MaskRules, penalties, search_mask
 from .arrowpuzzle import ArrowPuzzle, ArrowWord, Hidden
 from .clues import ClueBook, load_clues
+from .grid import GridError
 from .lexicon import Lexicon
 from .phrases import PhraseBook, place_evenly, read_phrases, shipped_phrases
 
-__all__ = ["ArrowParams", "ArrowError", "Attempt", "Workshop", "attempt", "workshop",
-           "register_workshop", "build_workshop", "check_params", "finish", "attempt_seed",
-           "MIN_SIDE", "MAX_SIDE"]
+__all__ = ["ArrowParams", "ArrowError", "Attempt", "Workshop", "attempt", "fill_attempt",
+           "arrow_lexicon", "workshop", "register_workshop", "build_workshop", "check_params",
+           "finish", "attempt_seed", "MIN_SIDE", "MAX_SIDE"]
 
 log = logging.getLogger(__name__)
 
@@ -168,13 +171,20 @@ def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = N
     rules = params.mask_rules()
     if not sub.by_lengths(2, rules.max_len):
         raise ArrowError(f"the word source has no clued word of 2 to {rules.max_len} letters")
-    lexicon = Lexicon(sub, min_length=2, max_length=rules.max_len)
+    lexicon = arrow_lexicon(sub, rules.max_len)
     if phrases is None and params.phrases != "none":
         path = shipped_phrases(lang) if params.phrases == "auto" and lang else (
             None if params.phrases == "auto" else params.phrases)
         if path is not None:
             phrases = read_phrases(path, alphabet=sub.alphabet, fold_yo=fold)
     return Workshop(sub, lexicon, clues, clue_word, phrases, fold, index.name or params.source)
+
+
+def arrow_lexicon(words: Index, max_len: int) -> Lexicon:
+    """The fill lexicon of a workshop's word index: words of 2 to ``max_len`` letters (made
+    once per index and length, and kept with the index)."""
+    return words.derived(("arrow-lexicon", max_len),
+                         lambda: Lexicon(words, min_length=2, max_length=max_len))
 
 
 # -- one attempt -----------------------------------------------------------------------------
@@ -193,7 +203,6 @@ class Attempt:
     repairs: int = 0
     fill_steps: int = 0
     cpu: float = 0.0
-    fitting: list[int] = field(default_factory=list)
 
 
 def attempt_seed(seed: int, puzzle: int, k: int) -> int:
@@ -212,11 +221,24 @@ def _region(mask: ArrowMask, cells: tuple, radius: int) -> list[tuple[int, int]]
 
 
 def attempt(params: ArrowParams, seed: int, deadline: float | None = None) -> Attempt:
-    """One attempt: a mask, its fill (and up to ``params.repairs`` steered repairs)."""
+    """One attempt: a mask, its fill (and up to ``params.repairs`` steered repairs), with
+    the words of this process's :func:`workshop`."""
+    return fill_attempt(workshop(params).lexicon, params, seed, deadline)
+
+
+def _within(rules: MaskRules, longest: int) -> MaskRules:
+    """``rules`` with no word longer than the longest usable one (a mask with a longer
+    slot could never be filled: the fill engine refuses it)."""
+    return rules if longest >= rules.max_len else replace(rules, max_len=max(2, longest))
+
+
+def fill_attempt(lexicon: Lexicon, params: ArrowParams, seed: int,
+                 deadline: float | None = None) -> Attempt:
+    """One attempt with the words of ``lexicon`` (see :func:`attempt`); ``deadline`` (a
+    ``time.time()``) cuts it short."""
     start = time.process_time()
-    shop = workshop(params)
     rng = random.Random(seed)
-    rules = params.mask_rules()
+    rules = _within(params.mask_rules(), lexicon.longest())
     out = Attempt(seed, False)
     mask, total, _ = search_mask(params.width, params.height, rules, rng, deadline=deadline)
     for round_ in range(params.repairs + 1):
@@ -226,8 +248,12 @@ def attempt(params: ArrowParams, seed: int, deadline: float | None = None) -> At
             out.message = f"the mask search left {hard} hard violation(s)"
             break
         remaining = None if deadline is None else max(0.01, deadline - time.time())
-        result = fill(mask.grid(), shop.lexicon, engine="csp", steps=params.steps,
-                      seconds=remaining, seed=rng.getrandbits(31))
+        try:
+            result = fill(mask.grid(), lexicon, engine="csp", steps=params.steps,
+                          seconds=remaining, seed=rng.getrandbits(31))
+        except GridError as exc:  # a slot of a length no usable word has: this mask fails
+            out.message = f"fill: {exc}"
+            break
         out.fill_steps += result.steps
         if result.filled:
             letters = result.letters()
@@ -237,9 +263,6 @@ def attempt(params: ArrowParams, seed: int, deadline: float | None = None) -> At
             out.words = [("".join(letters[x] for x in s.cells), s.cells[0][0], s.cells[0][1],
                           s.direction, s.clue_cell) for s in mask.slots()]
             out.message = "filled"
-            if shop.phrases is not None:
-                reading = "".join(ch for row in out.grid for ch in row if ch != "#")
-                out.fitting = shop.phrases.fitting(reading)
             break
         out.message = f"fill: {result.message}"
         if deadline is not None and time.time() >= deadline:
@@ -274,9 +297,9 @@ def _choose_phrase(book: PhraseBook, fitting: list[int], used: set[int],
 
 
 def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, attempts: int,
-           cpu: float, used: set[int]) -> ArrowPuzzle:
+           cpu: float, used: set[int], number: int | None = None) -> ArrowPuzzle:
     """The puzzle of a successful attempt: clues drawn, hidden phrase chosen (and marked
-    used), the independent checker run."""
+    used), the independent checker run; ``number``: its place in the batch (from 1)."""
     rng = random.Random(f"clues:{seed}")
     words = []
     printed: set[str] = set()  # one clue printed twice in a puzzle would confuse
@@ -290,8 +313,9 @@ def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, atte
     reading_cells = [(r, c) for r, row in enumerate(att.grid) for c, ch in enumerate(row)
                      if ch != "#"]
     reading = "".join(att.grid[r][c] for r, c in reading_cells)
+    fitting = shop.phrases.fitting(reading) if shop.phrases is not None else []
     if shop.phrases is not None:
-        i = _choose_phrase(shop.phrases, att.fitting, used, len(reading))
+        i = _choose_phrase(shop.phrases, fitting, used, len(reading))
         if i is not None:
             phrase = shop.phrases[i]
             positions = place_evenly(phrase.letters, reading)
@@ -299,7 +323,7 @@ def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, atte
             hidden = Hidden(phrase.text, tuple(reading_cells[p] for p in positions))
             used.add(i)
     mask = ArrowMask(tuple("".join("#" if ch == "#" else "." for ch in row) for row in att.grid))
-    total, _, hard = penalties(mask, params.mask_rules())
+    total, _, hard = penalties(mask, _within(params.mask_rules(), shop.lexicon.longest()))
     puzzle = ArrowPuzzle(att.grid, words, hidden)
     quality = puzzle.quality()
     puzzle.stats = {
@@ -307,12 +331,14 @@ def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, atte
         "seconds": round(cpu, 3),
         "penalties": {"total": total, "hard": hard,
                       **{k: v for k, v in quality.items() if k != "words"}},
-        "phrases_fit": len(att.fitting) if shop.phrases is not None else None,
+        "phrases_fit": len(fitting) if shop.phrases is not None else None,
         "seed": att.seed,
         "repairs": att.repairs,
         "fill_steps": att.fill_steps,
         "words": len(words),
     }
+    if number is not None:
+        puzzle.stats["puzzle"] = number
     problems = puzzle_problems(puzzle.to_json(), words=shop.index.__contains__,
                                clued=shop.clues is not None, fold_yo=shop.fold_yo)
     if problems:

@@ -12,7 +12,10 @@ JSON of one puzzle (``format`` 1; one object a puzzle, JSON Lines for several):
   attempts), ``penalties`` (the mask's ``total`` and its faults: ``hard``,
   ``two_letter``, ``dead_clue_cells``, ``long_words``, ``crowded``, ``islands``),
   ``phrases_fit`` (phrases of the file that fit the grid, or null), ``seed``,
-  ``repairs`` (mask repairs the filler asked for), ``fill_steps``, ``words``.
+  ``repairs`` (mask repairs the filler asked for), ``fill_steps``, ``words``, and in a
+  batch ``puzzle`` (its place in the batch, from 1).  A batch's output file
+  (``swedish --output``) holds these objects without ``stats.seconds`` (timings would
+  make a resumed file differ from an uninterrupted one).
 """
 
 from __future__ import annotations
