@@ -1,6 +1,9 @@
 """``cryptocomp swedish``: arrow-word (Swedish) puzzles with a hidden solution.
 
-Exit status: 0 every puzzle finished, 3 fewer (time or attempts ran out), 2 bad input.
+``--count N`` runs on the batch layer (:mod:`cryptocomp.batch.arrowwords`): local worker
+processes, or Dask (``--scheduler``/``--cluster``); ``--output FILE`` writes JSON Lines that
+``--resume`` finishes.  Exit status: 0 every puzzle finished, 3 fewer (time or attempts ran
+out, or the batch stopped: resume it), 2 bad input, 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from pathlib import Path
 
 from ..crossword.arrowgenerator import MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
 from ..crossword.arrowpuzzle import ArrowPuzzle
+from .batch import add_batch_options, run_workload
 from .options import add_dict_options, dict_spec, print_json
 
 log = logging.getLogger("cryptocomp")
@@ -51,13 +55,14 @@ def register(sub) -> None:
                         "0: a new mask after every failed fill)")
     p.add_argument("--attempts", type=int, default=200, metavar="N",
                    help="attempts a puzzle at most (default 200)")
-    p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="worker processes (default: one a core)")
+    p.add_argument("--workers", type=int, default=None, metavar="N", dest="jobs",
+                   help="same as --jobs")
     p.add_argument("--json", action="store_true", help="print JSON (one object a puzzle)")
     p.add_argument("--svg", metavar="FILE", help="write the puzzle as SVG (FILE-2.svg ... "
                                                  "for further puzzles)")
     p.add_argument("--svg-solution", metavar="FILE", help="write the solution as SVG")
     add_dict_options(p)
+    add_batch_options(p, "puzzles")
     p.set_defaults(run=run)
 
 
@@ -93,14 +98,16 @@ def _check_writable(path: str | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..crossword.arrowbatch import generate
+    import tempfile
+    import time
+
+    from ..batch.arrowwords import ArrowWorkload, ship_words
+    from ..crossword.arrowgenerator import check_params, workshop
 
     width, height = parse_size(args.size)
     for name in ("count", "attempts", "steps"):
         if getattr(args, name) < 1:
             raise ArrowError(f"--{name} must be at least 1")
-    if args.workers is not None and args.workers < 1:
-        raise ArrowError("--workers must be at least 1")
     if args.top is not None and args.top < 1:
         raise ArrowError("--top must be at least 1")
     if args.time is not None and args.time <= 0:
@@ -110,8 +117,6 @@ def run(args: argparse.Namespace) -> int:
     params = ArrowParams(width, height, source=dict_spec(args), fold_yo=args.fold_yo,
                          clues=args.clues, phrases=args.phrases, top=args.top,
                          steps=args.steps, repairs=args.repairs)
-    from ..crossword.arrowgenerator import check_params, workshop
-
     check_params(params)
     shop = workshop(params)  # loads dictionary, clues and phrases: errors surface before work
     log.info("words: %d usable (%s), clues: %s, phrases: %s", len(shop.index),
@@ -126,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
                 _write(_numbered(args.svg, i), arrow_svg(puzzle))
             if args.svg_solution:
                 _write(_numbered(args.svg_solution, i), arrow_svg(puzzle, solution=True))
+        if args.output:
+            return  # the puzzles go to the output file
         if args.json:
             if args.count > 1:
                 sys.stdout.write(json.dumps(puzzle.to_json(), ensure_ascii=False) + "\n")
@@ -140,8 +147,14 @@ def run(args: argparse.Namespace) -> int:
                   f"{puzzle.stats['seconds']:.2f} s CPU")
             print(puzzle.text(), end="", flush=True)
 
-    result = generate(params, count=args.count, seed=args.seed, seconds=args.time,
-                      workers=args.workers, max_attempts=args.attempts, on_puzzle=emit)
-    log.info("%s: %d attempt%s, %.1f s CPU, %.1f s", result.message, result.attempts,
-             "s" if result.attempts != 1 else "", result.cpu_seconds, result.wall_seconds)
-    return 0 if result.complete else 3
+    with tempfile.TemporaryDirectory(prefix="cryptocomp-arrow-") as tmp:
+        shipment = ship_words(shop, Path(tmp))
+        # the budget counts from here: the dictionary, clues and phrases are loaded
+        deadline = None if args.time is None else time.time() + args.time
+        work = ArrowWorkload(params, shop, count=args.count, seed=args.seed,
+                             max_attempts=args.attempts, deadline=deadline, on_puzzle=emit)
+        run_workload(args, work, shipment=shipment, show=False)
+    log.info("%d of %d puzzles made in this run (%d attempt%s, %.1f s CPU)%s", work.finished,
+             args.count, work.attempts, "s" if work.attempts != 1 else "", work.cpu,
+             f"; {work.failed} found no fill" if work.failed else "")
+    return 0 if not work.failed else 3
