@@ -13,6 +13,13 @@ Figures (issue 11), on the same 30 x 30 Russian word lists with + and - (1,800 q
 
     nice python scripts/bench_batch.py             # 3 rounds (medians), then the resume test
     nice python scripts/bench_batch.py --rounds 1 --no-resume
+    nice python scripts/bench_batch.py --only swedish   # the arrow-word figure alone
+
+Arrow words (``--only swedish``): ``cryptocomp swedish --count 20 --size 10x10`` (English,
+WordNet clues) on the pool (``--jobs 2``) and on ``--cluster local:2``: puzzles per CPU
+second of the whole run (start-up included) and at the margin (the CPU of 60 puzzles
+minus that of 20, over the 40 more: what each further puzzle costs once the workers
+run), Dask overhead on both (target <= 10 %), and the output files compared.
 
 CPU seconds count every process of a run: the client and its pool workers (or
 LocalCluster nanny and worker processes) through ``getrusage(RUSAGE_CHILDREN)``, and the
@@ -191,6 +198,47 @@ def resume_test(base: list[str], reference: Path, work: Path, sig: int, fraction
             f"({reference.stat().st_size} bytes)")
 
 
+def swedish_figures(rounds: int, work: Path) -> None:
+    """Arrow-word puzzles per CPU second, pool against --cluster local:2 (see the top)."""
+    base = ["swedish", "--size", "10x10", "--seed", "1"]
+    ways = [("pool --jobs 2", ["--jobs", "2"]), ("--cluster local:2", ["--cluster", "local:2"])]
+    counts = (20, 60)
+    cpu: dict[tuple[str, int], list[float]] = {}
+    wall: dict[tuple[str, int], list[float]] = {}
+    outputs: dict[tuple[str, int], Path] = {}
+    print("arrow words: cryptocomp swedish --size 10x10 --seed 1 --count N (English, WordNet "
+          "clues)")
+    for r in range(rounds):
+        for count in counts:
+            for name, extra in ways:
+                out = work / f"swedish-{name.split()[0].strip('-')}-{count}-{r}.jsonl"
+                w, c, err = run_cli([*base, "--count", str(count), *extra, "--output", str(out)])
+                m = re.search(r"(\d+) tasks, ([\d.]+) CPU s in tasks", err)
+                cpu.setdefault((name, count), []).append(c)
+                wall.setdefault((name, count), []).append(w)
+                outputs.setdefault((name, count), out)
+                print(f"round {r + 1}: {name:18s} --count {count}: wall {w:5.1f} s  CPU "
+                      f"{c:5.1f} s  ({m.group(1) if m else '?'} tasks, "
+                      f"{m.group(2) if m else '?'} CPU s in them)", flush=True)
+    same = all(outputs[(name, n)].read_bytes() == outputs[(ways[0][0], n)].read_bytes()
+               for name, _ in ways for n in counts)
+    print(f"\noutput files byte for byte identical, pool and Dask: {same}")
+    med = {k: statistics.median(v) for k, v in cpu.items()}
+    lo, hi = counts
+    pool = ways[0][0]
+    print(f"\n{'':18s} {'CPU s, 20':>9s} {'puz/CPU s':>9s} {'over pool':>9s}   "
+          f"{'CPU s, 60':>9s} {'marginal puz/CPU s':>18s} {'over pool':>9s}")
+    for name, _ in ways:
+        marginal = (hi - lo) / (med[(name, hi)] - med[(name, lo)])
+        pool_marginal = (hi - lo) / (med[(pool, hi)] - med[(pool, lo)])
+        print(f"{name:18s} {med[(name, lo)]:9.2f} {lo / med[(name, lo)]:9.2f} "
+              f"{100 * (med[(name, lo)] / med[(pool, lo)] - 1):8.1f}%   "
+              f"{med[(name, hi)]:9.2f} {marginal:18.2f} "
+              f"{100 * (pool_marginal / marginal - 1):8.1f}%")
+    print(f"(medians of {rounds} round(s), CPU of every process; 'over pool': Dask's extra CPU, "
+          f"target <= 10 %; marginal: 40 puzzles over the CPU 60 take beyond 20)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=3, help="rounds of the three runs (medians)")
@@ -198,6 +246,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-resume", action="store_true", help="skip the resume test")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    ap.add_argument("--only", choices=("compose", "swedish"), default=None,
+                    help="run one of the two benchmarks (default: both)")
     args = ap.parse_args()
     # a SIGTERM ends the benchmark through its finally blocks (the dask processes go too)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -205,11 +255,27 @@ def main() -> int:
         import distributed  # noqa: F401
     except ImportError:
         sys.exit("needs Dask: pip install -e '.[dask]'")
+    work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
+    try:
+        if args.only != "swedish":
+            compose_figures(args, work)
+        if args.only != "compose":
+            if args.only is None:
+                print()
+            swedish_figures(args.rounds, work)
+    finally:
+        if args.keep:
+            print(f"\nfiles kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
 
+
+def compose_figures(args: argparse.Namespace, work: Path) -> None:
+    """The composition figures (see the top)."""
     index = load_index("ru")
     left, right = word_lists(index)
     queries = [f"{a}{op}{b}" for a in left for op in "+-" for b in right]
-    work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
     (work / "left.txt").write_text("\n".join(left) + "\n", encoding="utf-8")
     (work / "right.txt").write_text("\n".join(right) + "\n", encoding="utf-8")
     print(f"left ({len(left)}): {' '.join(left)}")
@@ -273,11 +339,6 @@ def main() -> int:
         print("\nresume test (pool --jobs 2):")
         for sig in (signal.SIGTERM, signal.SIGKILL):
             print(resume_test(base, reference, work, sig, 0.5, pool_wall), flush=True)
-    if args.keep:
-        print(f"\nfiles kept in {work}")
-    else:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
 
 
 if __name__ == "__main__":
