@@ -118,15 +118,37 @@ def test_pool_gives_the_same_file_and_loads_the_words_once_a_worker(shop, shipme
 
 
 @pytest.mark.slow
-def test_dask_local_cluster_gives_the_same_file(shop, shipment, whole, tmp_path):
+def test_dask_local_cluster_gives_the_same_file_and_survives_a_killed_worker(
+        shop, shipment, whole, tmp_path):
     pytest.importorskip("distributed")
     from cryptocomp.batch import DaskBackend
 
     out = tmp_path / "dask.jsonl"
-    with DaskBackend(local=2) as backend:
+    # the words as bytes, scattered once to each worker (as to workers on other machines)
+    with DaskBackend(local=2, ship="bytes") as backend:
         _run(_work(shop), shipment, backend, path=out)
-        assert backend.shipped == "path"
-    assert out.read_bytes() == whole
+        assert backend.shipped == "bytes"
+        assert out.read_bytes() == whole
+        # a worker killed after the first finished task: Dask reruns its task elsewhere (or
+        # the batch stops); no finished puzzle is lost either way
+        pids = list(backend._client.run(os.getpid).values())
+        killed: list[int] = []
+
+        def kill_one(progress):
+            if progress.done > 0 and not killed:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+
+        again = tmp_path / "again.jsonl"
+        work = _work(shop)
+        try:
+            run_batch(work, shipment, backend, Journal(again),
+                      ident=batch_id(work, shipment.checksum), on_progress=kill_one)
+        except BatchStopped:
+            assert whole.startswith(again.read_bytes())
+            _run(_work(shop), shipment, path=again, resume=True)
+    assert killed
+    assert again.read_bytes() == whole
 
 
 @pytest.mark.parametrize("stop_after", [0, 2])
