@@ -2,12 +2,13 @@
 Dask cluster, written in order, resumable and lossless.
 
 One execution layer for batch commands (``compose --batch``, ``square``/``fill
---attempts``; meant for the arrow-word generator's ``--count`` too): a :class:`Workload`
-says what the items are and how to pack them into tasks; a backend runs the tasks (this
-process, a :class:`ProcessPool`, or a :class:`DaskBackend` on a scheduler or a
-LocalCluster); a sink takes the groups in order (a :class:`StreamSink` on stdout, or a
-:class:`Journal` output file that ``--resume`` finishes); :func:`run_batch` drives
-them.  The index travels to each worker once (:class:`IndexShipment`).
+--attempts``, and ``swedish --count`` with :mod:`.arrowwords`, imported on its own): a
+:class:`Workload` says what the items are, how to pack them into tasks and what the client
+does with each result in order; a backend runs the tasks (this process, a
+:class:`ProcessPool`, or a :class:`DaskBackend` on a scheduler or a LocalCluster); a sink
+takes the groups in order (a :class:`StreamSink` on stdout, a :class:`DiscardSink`, or a
+:class:`Journal` output file that ``--resume`` finishes); :func:`run_batch` drives them.
+The index travels to each worker once (:class:`IndexShipment`).
 
 A tour on a tiny dictionary, in this process:
 

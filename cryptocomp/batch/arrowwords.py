@@ -50,6 +50,7 @@ from ..crossword.arrowgenerator import (
     finish,
 )
 from ..crossword.arrowpuzzle import PUZZLE_FORMAT, ArrowPuzzle
+from ..crossword.lexicon import Lexicon
 from ..index.index import Index
 from ..index.store import save_index
 from .shipment import IndexShipment
@@ -90,7 +91,7 @@ class ArrowJob:
         lexicon = arrow_lexicon(index, self.params.mask_rules().max_len)
         return [self.make(lexicon, i) for i in items]
 
-    def make(self, lexicon, i: int) -> bytes | None:
+    def make(self, lexicon: Lexicon, i: int) -> bytes | None:
         """The raw group of puzzle ``i`` (None when the deadline came first)."""
         cpu = 0.0
         last = ""

@@ -17,14 +17,14 @@ While the batch is unfinished, ``FILE.journal`` sits beside it: the same first l
 then one record a group, ``=POSITION LENGTH DIGEST\n`` for a group written to FILE
 (DIGEST: the first 16 hex digits of its SHA-256), or ``@POSITION LENGTH\n`` and the
 group's LENGTH bytes for a group finished ahead of its turn (a later task done before an
-earlier one), as the job returned it (before the workload's ordered step).  So nothing finished is lost when a run stops, by Ctrl-C or otherwise, and
-``--resume`` can check FILE group by group: the right item's group, complete, and with
-the digest it was written with (a different batch, or a file edited or damaged, is
-refused with one line), hands each group found to the workload (its ordered step's
-state: :meth:`~.workload.Workload.replay`).  It takes the groups finished ahead, runs only
-what is left, and
-when the batch completes deletes the journal: FILE is then byte for byte what one
-uninterrupted run writes.
+earlier one), as the job returned it (before the workload's ordered step).  So nothing
+finished is lost when a run stops, by Ctrl-C or otherwise, and ``--resume`` can check
+FILE group by group: the right item's group, complete, and with the digest it was
+written with (a different batch, or a file edited or damaged, is refused with one line);
+it hands each group found to the workload (the state of its ordered step:
+:meth:`~.workload.Workload.replay`), takes the groups finished ahead, runs only what is
+left, and when the batch completes deletes the journal: FILE is then byte for byte what
+one uninterrupted run writes.
 """
 
 from __future__ import annotations

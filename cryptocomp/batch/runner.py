@@ -92,7 +92,7 @@ def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sin
     meter = Meter(workload.total, skipped=workload.total - len(todo))
     summary = Summary(workload.total, meter.skipped, 0, 0, 0.0, 0.0)
     state = {"next": next_pos}
-    out_of_time = []            # positions a job's time budget did not reach
+    out_of_time: list[int] = []     # positions a job's time budget did not reach
 
     def flush() -> None:
         nxt = state["next"]
