@@ -13,6 +13,11 @@ the batch layer sends it the workshop's word index once (:mod:`cryptocomp.batch.
 :func:`finish` turns a successful attempt into a puzzle, on the client and in batch
 order: clues drawn, the hidden phrase chosen (each phrase at most once a batch), and the
 puzzle re-checked by :mod:`.arrowcheck`.  The API: :mod:`.arrowbatch`.
+
+Index families used: the workshop builds its own index of the clued words (so ranks and
+ids are the clued list's), asks ``by_lengths`` whether any word fits the mask rules, and
+fills through a :class:`~.lexicon.Lexicon` (``by_length`` and ``at(i, c)``), kept with
+that index by :meth:`~cryptocomp.index.Index.derived`.
 """
 
 from __future__ import annotations

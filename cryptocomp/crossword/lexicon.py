@@ -2,6 +2,11 @@
 
 Word ids are the index's (rank - 1), so iterating a domain bitmap yields the
 most frequent candidate first: that is the value order of the CSP engine.
+
+Index families the crossword systems use: ``by_length(n)`` cut to the id prefix of the
+``top`` words (:meth:`Lexicon.base`), and ``at(i, c)`` intersected with it
+(:meth:`Lexicon.at`) for the letters a grid gives; a slot's first domain is their
+intersection.  The fill engines take it from there in their own structures.
 """
 
 from __future__ import annotations

@@ -59,7 +59,9 @@ few survivors are paired with every word.
 quarter each round (from the root bound), so early rounds stay shallow; the first
 round that finds a solution finishes the proof.
 
-The search is in :mod:`.bagsearch`.
+The search is in :mod:`.bagsearch`.  Its candidate words come from the index as the rack
+solver's do (the ``at_least`` and ``having`` families for the whole bag, see :mod:`.rack`)
+intersected with ``by_lengths(1, L)``; their tilings come from the encoded words.
 """
 
 from __future__ import annotations
