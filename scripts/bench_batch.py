@@ -127,9 +127,9 @@ class Scheduler:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 return
-            except OSError:
+            except OSError as exc:
                 if time.monotonic() > deadline:
-                    raise RuntimeError("dask scheduler did not start")
+                    raise RuntimeError("dask scheduler did not start") from exc
                 time.sleep(0.2)
 
     @property

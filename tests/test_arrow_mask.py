@@ -6,7 +6,8 @@ from __future__ import annotations
 import itertools
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cryptocomp.crossword.arrowmask import ArrowMask, MaskRules, MaskSearch, penalties, search_mask
 

@@ -13,8 +13,13 @@ import pytest
 from cryptocomp import Index, arrowword
 from cryptocomp.cli import main
 from cryptocomp.crossword.arrowcheck import puzzle_problems, puzzle_quality
-from cryptocomp.crossword.arrowgenerator import (ArrowError, ArrowParams, attempt, build_workshop,
-                                                 register_workshop)
+from cryptocomp.crossword.arrowgenerator import (
+    ArrowError,
+    ArrowParams,
+    attempt,
+    build_workshop,
+    register_workshop,
+)
 from cryptocomp.crossword.arrowsvg import arrow_svg, wrap_clue
 from cryptocomp.crossword.clues import ClueError, load_clues, parse_clue_list
 from cryptocomp.crossword.phrases import PhraseError, parse_phrases

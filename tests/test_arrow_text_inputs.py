@@ -7,16 +7,30 @@ import gzip
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cryptocomp.crossword.clues import (CLUE_MAGIC, ClueError, clue_contains, load_clues,
-                                        parse_clue_list, parse_compact, read_clue_list,
-                                        shares_stem)
-from cryptocomp.crossword.phrases import (PhraseError, fits, parse_phrases, phrase_letters,
-                                          place_evenly, read_phrases, shipped_phrases,
-                                          spread_cost)
+from cryptocomp.crossword.clues import (
+    CLUE_MAGIC,
+    ClueError,
+    clue_contains,
+    load_clues,
+    parse_clue_list,
+    parse_compact,
+    read_clue_list,
+    shares_stem,
+)
+from cryptocomp.crossword.phrases import (
+    PhraseError,
+    fits,
+    parse_phrases,
+    phrase_letters,
+    place_evenly,
+    read_phrases,
+    shipped_phrases,
+    spread_cost,
+)
 from cryptocomp.index.alphabet import ALPHABETS
-
 
 # -- phrases -------------------------------------------------------------------------------
 

@@ -15,9 +15,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cryptocomp import Index
-from cryptocomp.batch import (AttemptJob, AttemptsWorkload, ComposeJob, ComposeWorkload,
-                              IndexShipment, Journal, ProcessPool, QueryGrid, SerialBackend,
-                              StreamSink, batch_id, run_batch)
+from cryptocomp.batch import (
+    AttemptJob,
+    AttemptsWorkload,
+    ComposeJob,
+    ComposeWorkload,
+    IndexShipment,
+    Journal,
+    ProcessPool,
+    QueryGrid,
+    SerialBackend,
+    StreamSink,
+    batch_id,
+    run_batch,
+)
 from cryptocomp.batch.attempts import fill_attempt
 from cryptocomp.batch.composition import quick_shape
 from cryptocomp.batch.progress import Meter
@@ -470,11 +481,10 @@ def test_cli_output_resume_and_errors(lists, tmp_path, capsys):
 
 def test_cli_unreachable_scheduler_is_one_line(lists, capsys, monkeypatch):
     pytest.importorskip("distributed")
-    from cryptocomp.cli import main
-
     import functools
 
     import cryptocomp.cli.batch as cli_batch
+    from cryptocomp.cli import main
 
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:1")
     # --jobs picks the local pool whatever the environment says

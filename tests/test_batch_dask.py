@@ -17,12 +17,15 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from cryptocomp.batch import DaskBackend, ProcessPool  # noqa: E402
+from test_batch import LEFT, RIGHT, _expected, _groups, _run, _workload, make_index_file, make_lists  # noqa: E402
+
+from cryptocomp.batch import (  # noqa: E402
+    DaskBackend,
+    IndexShipment,  # noqa: E402
+    ProcessPool,
+)
 from cryptocomp.batch.shipment import worker_index  # noqa: E402
 from cryptocomp.errors import BatchStopped  # noqa: E402
-from cryptocomp.batch import IndexShipment  # noqa: E402
-from test_batch import (LEFT, RIGHT, _expected, _groups, _run, _workload,  # noqa: E402
-                        make_index_file, make_lists)
 
 
 @pytest.fixture(scope="module")

@@ -84,7 +84,8 @@ def test_unreadable_clue_file_is_one_line(tmp_path, capsys):
     latin1 = tmp_path / "clues.tsv"
     latin1.write_bytes("caf\xe9\tcoffee\n".encode("latin-1"))
     for clues, message in [(tmp_path, f"clue file is a directory: {tmp_path}"),
-                           (latin1, f"clue file is not UTF-8 text: {latin1} (byte 0xe9 at offset 3)")]:
+                           (latin1, f"clue file is not UTF-8 text: {latin1} "
+                                    "(byte 0xe9 at offset 3)")]:
         assert main(["fill", str(grid), "--dict", str(wf), "--clues", str(clues)]) == 2
         err = capsys.readouterr().err
         assert err == f"cryptocomp: error: {message}\n"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, fill, parse_text
-from cryptocomp.crossword import Lexicon
+from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, Lexicon, fill, parse_text
 from cryptocomp.crossword.check import fill_problems
 from cryptocomp.crossword.csp import Problem, solve_csp
 from cryptocomp.crossword.square import square_grid

@@ -6,10 +6,19 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cryptocomp.crossword import Grid, GridError, fill, format_slots, format_text, parse_slots
-from cryptocomp.crossword import parse_text, read_grid
+from cryptocomp.crossword import (
+    Grid,
+    GridError,
+    fill,
+    format_slots,
+    format_text,
+    parse_slots,
+    parse_text,
+    read_grid,
+)
 from cryptocomp.crossword.ipuz import parse_ipuz, read_clues, to_ipuz
 from cryptocomp.crossword.square import square_grid
 from cryptocomp.crossword.svg import to_svg
@@ -97,7 +106,6 @@ def test_slot_list_reads_and_round_trips():
 
 def test_slot_list_fills_from_a_plain_word_list():
     from cryptocomp import load_index
-
     from cryptocomp.crossword.check import fill_problems
 
     grid = parse_slots("3 3\n0 0 3 h\n0 0 3 v\n2 0 3 v\n")

@@ -36,7 +36,7 @@ send+more=nodes	5619+8346=13965	3
 
 from __future__ import annotations
 
-from .attempts import AttemptJob, AttemptsWorkload, Attempt
+from .attempts import Attempt, AttemptJob, AttemptsWorkload
 from .cluster import SHIP_MODES, DaskBackend, dask_available
 from .composition import ComposeJob, ComposeWorkload, QueryGrid
 from .journal import DiscardSink, Journal, StreamSink, batch_id

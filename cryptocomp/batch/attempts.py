@@ -63,7 +63,7 @@ class AttemptJob:
     params: dict = field(default_factory=dict)
     json: bool = False
 
-    def __call__(self, index: Index, items: tuple) -> list[bytes]:
+    def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
         return [self.render(seed, self.generator(index, self.params, seed)) for seed in items]
 
     def render(self, seed: int, attempt: Attempt) -> bytes:

@@ -29,7 +29,8 @@ import signal
 import threading
 import time
 import uuid
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..errors import BatchError, BatchStopped, CryptocompError
 from .shipment import IndexShipment
@@ -115,8 +116,8 @@ class DaskBackend:
         self.worker_timeout = worker_timeout
         self.workers = local or 1
         self.shipped = ""           # "path" or "bytes", once run() chose
-        self._client = None
-        self._cluster = None
+        self._client: Any = None    # distributed.Client, imported only when used
+        self._cluster: Any = None   # distributed.LocalCluster
         self._levels: dict[str, int] = {}
 
     def describe(self) -> str:
@@ -125,7 +126,7 @@ class DaskBackend:
 
     # -- connecting -------------------------------------------------------------------------
 
-    def __enter__(self) -> "DaskBackend":
+    def __enter__(self) -> DaskBackend:
         try:
             import dask
             from distributed import Client, LocalCluster

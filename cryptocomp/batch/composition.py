@@ -32,13 +32,18 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
-from ..cryptarithm.compose import (Composed, alike_key, check_composable, compose_alike,
-                                  compose_puzzle)
+from ..cryptarithm.compose import (
+    Composed,
+    alike_key,
+    check_composable,
+    compose_alike,
+    compose_puzzle,
+)
+from ..cryptarithm.expr import MAX_LETTERS, Puzzle, parse
 from ..errors import ExpressionError, QueryError
-from ..cryptarithm.expr import MAX_LETTERS, parse
 from ..index.index import Index
 from .workload import Task, Unit, pack
 
@@ -108,9 +113,9 @@ class ComposeJob:
     top: int | None = None
     json: bool = False
 
-    def __call__(self, index: Index, items: tuple) -> list[bytes]:
+    def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
         out: list[bytes | None] = [None] * len(items)
-        alike: dict[str, list[tuple[int, object]]] = {}
+        alike: dict[str, list[tuple[int, Puzzle]]] = {}
         for i, query in enumerate(items):
             try:
                 puzzle = parse(query)
@@ -119,9 +124,9 @@ class ComposeJob:
                 out[i] = self.render_error(query, exc)
                 continue
             alike.setdefault(alike_key(puzzle), []).append((i, puzzle))
-        options = dict(limit=self.limit, min_count=self.min_count, min_length=self.min_length,
-                       max_length=self.max_length, contains=self.contains,
-                       excludes=self.excludes)
+        options: dict = dict(limit=self.limit, min_count=self.min_count,
+                             min_length=self.min_length, max_length=self.max_length,
+                             contains=self.contains, excludes=self.excludes)
         for members in alike.values():
             try:
                 found = compose_alike([p for _, p in members], index, **options)
@@ -135,7 +140,7 @@ class ComposeJob:
                 continue
             for (i, _), results in zip(members, found):
                 out[i] = self.render(items[i], results)
-        return out  # type: ignore[return-value]
+        return out
 
     def render(self, query: str, results: list[Composed]) -> bytes:
         """One query's group."""
@@ -156,7 +161,7 @@ class ComposeJob:
         if self.json:
             return (json.dumps({"query": query, "error": message}, ensure_ascii=False)
                     + "\n").encode("utf-8")
-        return f"# {query}: error: {message}\n".encode("utf-8")
+        return f"# {query}: error: {message}\n".encode()
 
 
 class ComposeWorkload:

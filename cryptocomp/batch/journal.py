@@ -67,7 +67,7 @@ def _header_line(workload: Workload, ident: str) -> bytes:
                "id": ident}
         return (json.dumps(doc) + "\n").encode("utf-8")
     return (f"# cryptocomp batch {FORMAT}: {workload.kind}, {workload.total} "
-            f"{workload.unit}, id {ident}\n").encode("utf-8")
+            f"{workload.unit}, id {ident}\n").encode()
 
 
 def _header_id(line: bytes) -> str | None:
@@ -280,6 +280,7 @@ class Journal:
         self._next += 1
         now = time.monotonic()
         if now - self._synced >= _FSYNC_EVERY:
+            assert self._fd is not None and self._journal_fd is not None  # open() ran
             os.fsync(self._fd)
             os.fsync(self._journal_fd)
             self._synced = now

@@ -16,9 +16,9 @@ import logging
 import multiprocessing
 import os
 import signal
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterator
 
 from ..errors import BatchError, BatchStopped, CryptocompError
 from .shipment import IndexShipment, worker_index, worker_name
@@ -37,7 +37,7 @@ class SerialBackend:
     def describe(self) -> str:
         return "in this process"
 
-    def __enter__(self) -> "SerialBackend":
+    def __enter__(self) -> SerialBackend:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -73,7 +73,7 @@ class ProcessPool:
     def describe(self) -> str:
         return f"on {self.workers} local worker process{'es' if self.workers != 1 else ''}"
 
-    def __enter__(self) -> "ProcessPool":
+    def __enter__(self) -> ProcessPool:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -14,8 +14,8 @@ took no time now), and the time left is the items left at that rate.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 __all__ = ["Progress", "Meter", "format_duration"]
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterator, Protocol
+from typing import Protocol
 
 from ..errors import BatchStopped, BatchTimedOut
 from .progress import Meter, Progress

@@ -50,7 +50,7 @@ class IndexShipment:
     version: str
 
     @classmethod
-    def of_file(cls, path: Path, name: str) -> "IndexShipment":
+    def of_file(cls, path: Path, name: str) -> IndexShipment:
         """The shipment of an index file on this machine."""
         from ..version import __version__
 

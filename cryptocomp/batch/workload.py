@@ -27,8 +27,9 @@ then stops once the tasks under way are in, with what is finished kept.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Protocol
+from typing import Protocol
 
 from ..index.index import Index
 from .shipment import IndexShipment, worker_index, worker_name
@@ -79,7 +80,10 @@ class Workload(Protocol):
     unit: str           # what an item is called in messages: "queries", "attempts"
     total: int          # number of items
     json: bool          # groups are JSON Lines objects, else text
-    job: Job
+
+    @property
+    def job(self) -> Job:
+        """The worker side (read-only, so a workload may hold a more specific job)."""
 
     def key(self, position: int) -> str:
         """The item's key, as its group names it."""

@@ -11,11 +11,23 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
-from ..batch import (SHIP_MODES, DaskBackend, DiscardSink, IndexShipment, Journal, ProcessPool,
-                     SerialBackend, StreamSink, Summary, Workload, batch_id, run_batch)
+from ..batch import (
+    SHIP_MODES,
+    DaskBackend,
+    DiscardSink,
+    IndexShipment,
+    Journal,
+    ProcessPool,
+    SerialBackend,
+    StreamSink,
+    Summary,
+    Workload,
+    batch_id,
+    run_batch,
+)
 from ..batch.progress import Progress
 from ..errors import BatchError, BatchStopped, QueryError
 from ..index.store import load_index, read_header, resolve_source, stale_reason
@@ -117,7 +129,8 @@ def _progress(workload: Workload, backend_name: str):
         yield log_line
         return
     from rich.console import Console
-    from rich.progress import BarColumn, Progress as RichProgress, TextColumn
+    from rich.progress import BarColumn, TextColumn
+    from rich.progress import Progress as RichProgress
 
     with RichProgress(TextColumn("{task.description}"), BarColumn(),
                       TextColumn("{task.fields[info]}"), console=Console(stderr=True),
@@ -146,9 +159,9 @@ def run_workload(args: argparse.Namespace, workload: Workload, *,
     backend = _backend(args, workload.total)
     try:
         with _sigterm_interrupts(), backend:
-            with _progress(workload, backend.describe()) as show:
+            with _progress(workload, backend.describe()) as report:
                 summary = run_batch(workload, shipment, backend, sink, ident=ident,
-                                    resume=args.resume, on_progress=show)
+                                    resume=args.resume, on_progress=report)
     except BatchStopped as exc:
         raise _stopped(exc, workload, sink) from None
     except KeyboardInterrupt:   # while connecting or starting workers: nothing ran yet

@@ -25,7 +25,7 @@ clue cells, and islands (letter regions beyond the first).
 from __future__ import annotations
 
 import unicodedata
-from typing import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 __all__ = ["puzzle_problems", "puzzle_quality"]
 

@@ -139,6 +139,7 @@ def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = N
                    phrases: PhraseBook | None = None) -> Workshop:
     """Rank the usable words of ``index`` and load clues and phrases as ``params`` say."""
     lang = index.params.get("lang")
+    lang = lang if isinstance(lang, str) else None
     fold = bool(index.params.get("fold_yo")) or params.fold_yo
     spec = params.clues if params.clues != "auto" else ("wordnet" if lang == "en" else "none")
     if clues is None and spec != "none":
@@ -313,7 +314,7 @@ def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, atte
         if shop.clues is not None:
             clue = shop.clues.pick(shop.clue_word.get(word, word), rng, avoid=printed)
             printed.add(clue)
-        words.append(ArrowWord(word, clue, r, c, direction, tuple(clue_cell)))
+        words.append(ArrowWord(word, clue, r, c, direction, (clue_cell[0], clue_cell[1])))
     hidden = None
     reading_cells = [(r, c) for r, row in enumerate(att.grid) for c, ch in enumerate(row)
                      if ch != "#"]

@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 from .grid import Cell, Grid
 
@@ -251,7 +251,7 @@ class MaskSearch:
     def __post_init__(self) -> None:
         w, h = self.width, self.height
         self.letter = [False] * (w * h)  # flat, r * w + c
-        self._line_cost: dict[tuple[int, int], int] = {}
+        self._line_cost: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
         if not self.movable:
             self.movable = [(r, c) for r in range(1, h) for c in range(1, w)]
         self._movable_set = set(self.movable)

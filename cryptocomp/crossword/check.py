@@ -6,7 +6,7 @@ cells and tests each rule of :mod:`.grid` directly against a plain set of words.
 
 from __future__ import annotations
 
-from typing import Collection, Mapping
+from collections.abc import Collection, Mapping
 
 from .grid import Cell, Grid, Letter
 

@@ -34,12 +34,12 @@ import random
 import re
 import unicodedata
 import zlib
+from collections.abc import Collection, Iterator
 from pathlib import Path
-from typing import Collection, Iterator
 
-from ..index.alphabet import normalize
 from ..errors import CryptocompError
 from ..files import decode_text, read_bytes
+from ..index.alphabet import normalize
 
 __all__ = ["ClueBook", "ClueError", "load_clues", "read_clue_list", "read_compact",
            "parse_clue_list", "parse_compact", "shares_stem", "clue_contains", "CLUE_MAGIC",

@@ -34,8 +34,8 @@ Size limit (every format, ipuz too): width and height are at most
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 from ..errors import CryptocompError
 from ..index.alphabet import normalize
@@ -111,7 +111,7 @@ class Grid:
     # -- construction -----------------------------------------------------------
 
     @classmethod
-    def from_rows(cls, rows: Iterable[str]) -> "Grid":
+    def from_rows(cls, rows: Iterable[str]) -> Grid:
         """A drawn grid from rows of characters (see the module docstring)."""
         rows = list(rows)
         if not rows:
@@ -140,7 +140,7 @@ class Grid:
 
     @classmethod
     def from_cells(cls, width: int, height: int, open_cells: Iterable[Cell],
-                   given: Mapping[Cell, Letter] | None = None) -> "Grid":
+                   given: Mapping[Cell, Letter] | None = None) -> Grid:
         """A drawn grid: slots are the maximal runs of >= 2 open cells across and down."""
         check_size(width, height)
         open_set = set(open_cells)
@@ -167,7 +167,7 @@ class Grid:
 
     @classmethod
     def from_slot_specs(cls, width: int, height: int,
-                        specs: Iterable[tuple[int, int, int, str]]) -> "Grid":
+                        specs: Iterable[tuple[int, int, int, str]]) -> Grid:
         """A grid from explicit ``(x, y, length, 'h'|'v')`` slots (the slot-list format)."""
         check_size(width, height, "slot list")
         runs: list[tuple[Direction, tuple[Cell, ...]]] = []

@@ -22,13 +22,13 @@ an error).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
-from ..index.alphabet import normalize
 from ..errors import CryptocompError
 from ..files import read_text
+from ..index.alphabet import normalize
 
 __all__ = ["Phrase", "PhraseBook", "PhraseError", "read_phrases", "parse_phrases",
            "phrase_letters", "fits", "place_evenly", "spread_cost", "shipped_phrases",

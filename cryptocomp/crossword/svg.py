@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 from xml.sax.saxutils import escape
 
 from .grid import Cell, Grid, Letter

@@ -17,8 +17,8 @@ from ..errors import CryptocompError, QueryError
 from ..index.alphabet import normalize
 from .commands import COMMANDS, QUERY_FORMS
 from .render import (
-    ColorSystem,
     JSON_FORMAT,
+    ColorSystem,
     banner_text,
     error_text,
     help_table,
