@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from ..index.index import Index
-from .workload import Task, Unit, pack
+from .workload import Task, Unit, Unordered, pack
 
 __all__ = ["Attempt", "AttemptJob", "AttemptsWorkload", "fill_attempt", "FORMAT"]
 
@@ -79,7 +79,7 @@ class AttemptJob:
         return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-class AttemptsWorkload:
+class AttemptsWorkload(Unordered):
     """``count`` attempts with seeds ``first_seed``, ``first_seed + 1``, ..."""
 
     unit = "attempts"
@@ -107,12 +107,6 @@ class AttemptsWorkload:
     def plan(self, positions: list[int], *, workers: int, min_cost: float) -> Iterator[Task]:
         # attempts of unknown length count as a second each: one a task unless tiny
         return pack((Unit((p,), self._cost) for p in positions), target=min_cost)
-
-    def settle(self, position: int, group: bytes) -> bytes:
-        return group        # no ordered step: groups are written as the workers made them
-
-    def replay(self, position: int, group: bytes) -> None:
-        pass
 
     def frame(self, line: str, key: str, *, raw: bool = False) -> int | None:
         if self.json:

@@ -45,7 +45,7 @@ from ..cryptarithm.compose import (
 from ..cryptarithm.expr import MAX_LETTERS, Puzzle, parse
 from ..errors import ExpressionError, QueryError
 from ..index.index import Index
-from .workload import Task, Unit, pack
+from .workload import Task, Unit, Unordered, pack
 
 __all__ = ["ComposeWorkload", "ComposeJob", "QueryGrid", "quick_shape", "FORMAT"]
 
@@ -164,7 +164,7 @@ class ComposeJob:
         return f"# {query}: error: {message}\n".encode()
 
 
-class ComposeWorkload:
+class ComposeWorkload(Unordered):
     """``compose`` over a sequence of queries (a :class:`QueryGrid` for ``--batch``)."""
 
     kind = "compose"
@@ -213,12 +213,6 @@ class ComposeWorkload:
             for task in pack(units, target=target, first=number):
                 yield task
                 number += 1
-
-    def settle(self, position: int, group: bytes) -> bytes:
-        return group        # no ordered step: groups are written as the workers made them
-
-    def replay(self, position: int, group: bytes) -> None:
-        pass
 
     def frame(self, line: str, key: str, *, raw: bool = False) -> int | None:
         if self.json:

@@ -34,7 +34,7 @@ from typing import Protocol
 from ..index.index import Index
 from .shipment import IndexShipment, worker_index, worker_name
 
-__all__ = ["Task", "Unit", "Outcome", "Job", "Workload", "execute", "pack"]
+__all__ = ["Task", "Unit", "Outcome", "Job", "Workload", "Unordered", "execute", "pack"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,17 @@ class Workload(Protocol):
     def replay(self, position: int, group: bytes) -> None:
         """Take in a group found written in a resumed output file (in item order), so that
         :meth:`settle` goes on from the state an uninterrupted run would have."""
+
+
+class Unordered:
+    """The ordered step of a workload that has none: groups are written as the workers
+    made them, and a resumed file leaves no state to rebuild."""
+
+    def settle(self, position: int, group: bytes) -> bytes:
+        return group
+
+    def replay(self, position: int, group: bytes) -> None:
+        pass
 
 
 def execute(job: Job, shipment: IndexShipment, task: Task, data: bytes | None = None) -> Outcome:
