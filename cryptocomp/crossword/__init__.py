@@ -16,14 +16,15 @@ import logging
 from typing import TYPE_CHECKING
 
 from ..index.index import Index
-from .csp import Budget, Problem, solve_csp
+from .csp import STRATEGIES, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text
 from .gridfile import read_grid
 from .lexicon import Lexicon
+from .problem import Budget, Problem
 from .result import BUDGET, FILLED, NO_FILL, FillResult
 
 __all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "Budget", "ENGINES",
-           "read_grid", "parse_text", "parse_slots", "format_text", "format_slots",
+           "STRATEGIES", "read_grid", "parse_text", "parse_slots", "format_text", "format_slots",
            "FILLED", "NO_FILL", "BUDGET", "arrowword", "ArrowPuzzle", "ArrowResult", "ArrowError"]
 
 log = logging.getLogger(__name__)
@@ -48,45 +49,54 @@ def __getattr__(name: str):
     return value
 
 ENGINES = ("csp", "sat", "auto")
+AUTO_CSP_SHARE = 0.5  # of a time budget, for the CSP before SAT takes over
+AUTO_CSP_STEPS = 1_000_000  # CSP steps before SAT takes over when there is no time budget
 
 
 def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int = 1,
          top: int | None = None, min_count: int | None = None, min_length: int = 1,
          max_length: int | None = None, steps: int | None = None,
          seconds: float | None = None, seed: int | None = None,
-         lookahead: bool = True, letter_branch: int = 50) -> FillResult:
+         lookahead: bool = True, letter_branch: int = 0,
+         strategy: str = "auto") -> FillResult:
     """Fill ``grid`` from ``index`` (its ``top`` words, ``min_length``..``max_length``
     letters) with up to ``count`` different fills.
 
-    ``engine`` is ``csp``, ``sat`` or ``auto`` (CSP first; SAT when the CSP runs
-    out of budget, to finish or to prove that no fill exists).  ``steps`` bounds
-    the CSP's placed words, ``seconds`` the whole attempt.  ``lookahead`` orders
-    the CSP's candidates by the support they leave their crossings (else by
-    frequency alone).
+    ``engine`` is ``csp``, ``sat`` or ``auto`` (the CSP first; SAT when the CSP runs
+    out of its share, to finish or to prove that no fill exists).  ``steps`` bounds
+    the search steps (CSP nodes; SAT conflicts), ``seconds`` the whole attempt
+    (wall clock).  ``lookahead`` orders the CSP's candidates by the support they
+    leave their crossings, weighed with frequency (else by frequency alone);
+    ``strategy`` and ``letter_branch`` choose how the CSP branches (see
+    :func:`.csp.solve_csp`).
     """
     if engine not in ENGINES:
         raise GridError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+    if strategy not in STRATEGIES:
+        raise GridError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
     if count < 1:
         raise GridError("count must be at least 1")
+    budget = Budget(steps=steps, seconds=seconds)
     lex = index if isinstance(index, Lexicon) else Lexicon(
         index, top=top, min_count=min_count, min_length=min_length, max_length=max_length)
     prob = Problem(grid, lex)
-    budget = Budget(steps=steps, seconds=seconds)
+    csp_options = dict(count=count, seed=seed, lookahead=lookahead, letter_branch=letter_branch,
+                       strategy=strategy)
     if engine == "sat":
         from .sat import solve_sat
 
         return solve_sat(prob, count=count, budget=budget, seed=seed)
     if engine == "csp":
-        return solve_csp(prob, count=count, budget=budget, seed=seed, lookahead=lookahead,
-                         letter_branch=letter_branch)
-    # auto: the CSP gets the step budget (or a share of the time), SAT finishes
-    csp_budget = Budget(steps=steps if steps is not None else 20_000,
-                        seconds=None if seconds is None else seconds / 2, start=budget.start)
-    result = solve_csp(prob, count=count, budget=csp_budget, seed=seed, lookahead=lookahead,
-                         letter_branch=letter_branch)
-    if result.status != BUDGET and (result.filled or result.complete):
-        if len(result.fills) >= count or result.complete:
-            return result
+        return solve_csp(prob, budget=budget, **csp_options)
+    # auto: the CSP gets its share of the budget, SAT the rest
+    share = Budget(steps=steps if steps is not None else
+                   (AUTO_CSP_STEPS if seconds is None else None),
+                   seconds=None if seconds is None else seconds * AUTO_CSP_SHARE,
+                   start=budget.start)
+    result = solve_csp(prob, budget=share, **csp_options)
+    if result.status != BUDGET or (steps is not None and result.steps >= steps) \
+            or budget.out_of_time():
+        return result
     log.info("CSP: %s; trying SAT", result.message)
     from .sat import solve_sat
 
@@ -94,7 +104,12 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
                     seed=seed)
     sat.engine = "csp+sat"
     sat.steps += result.steps
-    if sat.status == BUDGET and result.partial is not None:
+    if sat.status == BUDGET:
         sat.partial, sat.culprit = result.partial, result.culprit
         sat.culprit_candidates = result.culprit_candidates
+        sat.message = (f"budget exhausted: the CSP ({result.steps} steps) and SAT found no fill "
+                       f"in {sat.seconds:.1f} s; best partial fill settles "
+                       f"{sum('.' not in w for w in result.partial or [])} of {prob.n} slots"
+                       + (f", fewest candidates at {result.culprit} "
+                          f"({result.culprit_candidates})" if result.culprit else ""))
     return sat

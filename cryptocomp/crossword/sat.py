@@ -13,44 +13,50 @@ Clauses:
 
 Domains are first made arc consistent by the CSP's propagation (sound: no fill
 is lost), which shrinks the formula.  UNSAT is a proof that no fill exists.
+
+CaDiCaL cannot be interrupted from Python, and the encoding of a large grid can
+take gigabytes, so :func:`solve_sat` runs both in a child process
+(:mod:`.worker`) that is killed at the deadline and whose address space is
+capped: the budget holds and memory stays bounded whatever the solver does.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 
-from pysat.card import CardEnc, EncType
-from pysat.formula import IDPool
-from pysat.solvers import Solver
-
-from .csp import Budget, Problem, _Search, _Wipeout, _no_fill_root
+from .csp import RootWipeout, no_fill_at_root, root_domains
+from .problem import Budget, Problem
 from .result import BUDGET, FILLED, NO_FILL, FillResult
+from .worker import run_in_child
 
-__all__ = ["solve_sat", "encode", "SOLVER"]
+__all__ = ["solve_sat", "encode", "SOLVER", "Encoding"]
 
 log = logging.getLogger(__name__)
 
 SOLVER = "cadical195"
 
 
-class _Encoding:
+class Encoding:
     """The clauses of a problem and the variable of each (slot, word)."""
 
     def __init__(self) -> None:
+        from pysat.formula import IDPool
+
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
         self.word_var: list[dict[int, int]] = []
         self.selector: list[int] = []
 
 
-def encode(prob: Problem, domains: list) -> _Encoding:
-    """Encode ``prob`` over the (arc-consistent) ``domains``."""
-    enc = _Encoding()
+def encode(prob: Problem, domains: list) -> Encoding:
+    """Encode ``prob`` over ``domains`` (per slot, the index ids of its candidate words)."""
+    from pysat.card import CardEnc, EncType
+
+    enc = Encoding()
     pool, clauses = enc.pool, enc.clauses
     words = prob.words
     for s, d in enumerate(domains):
-        wv = {w: pool.id(("x", s, w)) for w in d}
+        wv = {int(w): pool.id(("x", s, int(w))) for w in d}
         enc.word_var.append(wv)
         sel = pool.id(("sel", s))
         enc.selector.append(sel)
@@ -79,7 +85,7 @@ def encode(prob: Problem, domains: list) -> _Encoding:
         clauses.append([-enc.selector[a]] + some)
     # no repeats: a word in the domains of several slots is placed at most once
     holders: dict[int, list[int]] = {}
-    for s, wv in enumerate(enc.word_var):
+    for wv in enc.word_var:
         for w, v in wv.items():
             holders.setdefault(w, []).append(v)
     for lits in holders.values():
@@ -93,67 +99,96 @@ def encode(prob: Problem, domains: list) -> _Encoding:
     return enc
 
 
+def _sat_child(send, prob: Problem, domains: list, count: int, conflicts: int | None) -> None:
+    """In the child: encode, solve, and send each fill, then how the search ended (at most
+    ``conflicts`` conflicts when given: the step budget of this engine)."""
+    from pysat.solvers import Solver
+
+    enc = encode(prob, domains)
+    send(("log", f"SAT: {enc.pool.top} variables, {len(enc.clauses)} clauses"))
+    words = prob.words
+    found = 0
+    with Solver(name=SOLVER, bootstrap_with=enc.clauses) as solver:
+        del enc.clauses
+        while found < count:
+            if conflicts is not None:
+                solver.conf_budget(conflicts)
+            ok = solver.solve_limited(assumptions=enc.selector)
+            if ok is None:
+                send(("budget", None))
+                return
+            if not ok:
+                region = []
+                if not found:
+                    core = set(solver.get_core() or [])
+                    region = [prob.slots[s].name for s, v in enumerate(enc.selector) if v in core]
+                send(("unsat", region))
+                return
+            true = {v for v in solver.get_model() if v > 0}
+            fill, block = [], []
+            for wv in enc.word_var:
+                w, v = next((w, v) for w, v in wv.items() if v in true)
+                fill.append(words[w])
+                block.append(-v)
+            send(("fill", fill))
+            found += 1
+            solver.add_clause(block)
+    send(("done", None))
+
+
 def solve_sat(prob: Problem, *, count: int = 1, budget: Budget | None = None,
-              seed: int | None = None) -> FillResult:
-    """Fill ``prob.grid`` with up to ``count`` fills by SAT, or prove that none exists."""
+              seed: int | None = None, memory_limit: int | None = None) -> FillResult:
+    """Fill ``prob.grid`` with up to ``count`` fills by SAT, or prove that none exists.
+
+    The solver runs in a child process, killed when the budget's time runs out;
+    ``memory_limit`` caps the child's address space in bytes (default: see
+    :mod:`.worker`).  The step budget is the solver's conflict budget.  ``seed``
+    is accepted for symmetry with the CSP (CaDiCaL's search is deterministic).
+    """
     budget = budget or Budget()
     result = FillResult(prob.grid, BUDGET, engine="sat")
-    search = _Search(prob, budget, None)
     try:
-        dom, _ = search.root()
-    except _Wipeout as exc:
-        out = _no_fill_root(prob, search, exc.slot, result)
+        domains = root_domains(prob, budget)
+    except RootWipeout as exc:
+        out = no_fill_at_root(prob, exc.slot, result, budget)
         out.engine = "sat"
         return out
-    enc = encode(prob, dom)
-    log.debug("SAT: %d variables, %d clauses", enc.pool.top, len(enc.clauses))
-    words = prob.words
-    timer = None
-    with Solver(name=SOLVER, bootstrap_with=enc.clauses) as solver:
-        if budget.seconds is not None:
-            remaining = max(0.0, budget.seconds - budget.elapsed())
-            timer = threading.Timer(remaining, solver.interrupt)
-            timer.daemon = True
-            timer.start()
-        try:
-            while len(result.fills) < count:
-                ok = solver.solve_limited(assumptions=enc.selector, expect_interrupt=True)
-                if ok is None:
-                    break
-                if not ok:
-                    result.complete = True
-                    if not result.fills:
-                        core = set(solver.get_core() or [])
-                        region = [prob.slots[s].name for s, v in enumerate(enc.selector)
-                                  if v in core]
-                        result.region = region
-                    break
-                model = solver.get_model()
-                true = {v for v in model if v > 0}
-                fill, block = [], []
-                for wv in enc.word_var:
-                    w, v = next((w, v) for w, v in wv.items() if v in true)
-                    fill.append(words[w])
-                    block.append(-v)
-                result.fills.append(fill)
-                solver.add_clause(block)
-        finally:
-            if timer is not None:
-                timer.cancel()
+    if domains is None:
+        result.seconds = budget.elapsed()
+        result.message = f"budget exhausted after {result.seconds:.1f} s, before the SAT search"
+        return result
+    outcome = run_in_child(_sat_child, (prob, domains, count, budget.steps), budget=budget,
+                           memory_limit=memory_limit)
+    unsat, region = False, []
+    for kind, value in outcome.messages:
+        if kind == "fill":
+            result.fills.append(value)
+        elif kind == "unsat":
+            unsat, region = True, value
+        elif kind == "log":
+            log.debug("%s", value)
+    result.complete = unsat or any(kind == "done" for kind, _ in outcome.messages)
+    if any(kind == "budget" for kind, _ in outcome.messages):
+        outcome.why = f"{budget.steps} conflicts"
     result.seconds = budget.elapsed()
     if result.fills:
         result.status = FILLED
         n = len(result.fills)
         result.message = (f"filled {n} way{'s' if n > 1 else ''}"
-                          + (" (all fills)" if result.complete else ""))
-    elif result.complete:
+                          + (" (all fills)" if unsat and n < count else ""))
+    elif unsat:
         result.status = NO_FILL
-        region = result.region
+        result.region = region
         where = (f"; the slots {', '.join(region)} cannot all be filled together"
                  if region and len(region) < prob.n else "")
         result.message = f"no fill exists (proved by SAT){where}"
         if region:
             result.culprit = region[0]
     else:
-        result.message = f"budget exhausted: the SAT solver ran {result.seconds:.1f} s"
+        result.message = (f"budget exhausted: the SAT solver ran {result.seconds:.1f} s"
+                          + (f" ({outcome.why})" if outcome.why else ""))
+        result.partial = ["." * n for n in prob.lengths]
+        tight = min(range(prob.n), key=lambda s: len(domains[s]))
+        result.culprit = prob.slots[tight].name
+        result.culprit_candidates = len(domains[tight])
     return result

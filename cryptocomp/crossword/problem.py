@@ -1,0 +1,96 @@
+"""A fill problem: a grid over a lexicon, checked once, shared by every engine.
+
+The checks here are the one-line refusals of a grid that cannot be filled from
+the list at all (a slot longer than any word, a length without words, a given
+letter outside the alphabet).  :attr:`Problem.initial` holds each slot's words
+with its given letters applied, as bitmaps of word ids (most frequent first).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from pyroaring import FrozenBitMap
+
+from .grid import Grid, GridError
+from .lexicon import Lexicon
+
+__all__ = ["Problem", "Budget"]
+
+
+@dataclass
+class Budget:
+    """Limits of one fill: search steps (nodes) and wall-clock seconds (None: unlimited)."""
+
+    steps: int | None = None
+    seconds: float | None = None
+    start: float = field(default_factory=time.monotonic)
+
+    def elapsed(self) -> float:
+        """Seconds since the budget started."""
+        return time.monotonic() - self.start
+
+    def deadline(self) -> float:
+        """The monotonic time the budget ends (infinity without a time limit)."""
+        return float("inf") if self.seconds is None else self.start + self.seconds
+
+    def out_of_time(self) -> bool:
+        """True once the time limit has passed."""
+        return self.seconds is not None and self.elapsed() > self.seconds
+
+
+class Problem:
+    """A grid over a lexicon: slots, crossings and initial domains (given letters applied)."""
+
+    def __init__(self, grid: Grid, lex: Lexicon):
+        self.grid, self.lex = grid, lex
+        self.slots = grid.slots
+        self.n = len(self.slots)
+        self.lengths = [s.length for s in self.slots]
+        self.letters = lex.alphabet
+        self.words = lex.words
+        letters = set(self.letters)
+        longest = lex.longest()
+        for slot in self.slots:
+            if not lex.base(slot.length):
+                if slot.length > longest:
+                    raise GridError(f"slot {slot.name} has {slot.length} letters, longer than "
+                                    f"any word of the list (at most {longest})")
+                raise GridError(f"slot {slot.name} has {slot.length} letters and the list has "
+                                f"no word of that length")
+        for (r, c), ch in grid.given.items():
+            if ch not in letters:
+                raise GridError(f"letter {ch!r} at row {r + 1}, column {c + 1} does not occur "
+                                f"in the word list {lex.describe()}")
+        self.cross: list[list[tuple[int, int, int]]] = [[] for _ in range(self.n)]
+        for a, pa, b, pb in grid.crossings():
+            self.cross[a].append((pa, b, pb))
+            self.cross[b].append((pb, a, pa))
+        self.initial: list[FrozenBitMap] = []
+        for slot in self.slots:
+            dom = lex.base(slot.length)
+            for p, cell in enumerate(slot.cells):
+                ch = grid.given.get(cell)
+                if ch is not None:
+                    dom = dom & lex.at(slot.length, p, ch)
+            self.initial.append(dom)
+        self._tables = None
+
+    @property
+    def tables(self):
+        """The engine's compact arrays (built on first use, then shared)."""
+        if self._tables is None:
+            from .tables import Tables
+
+            self._tables = Tables(self)
+        return self._tables
+
+    def pattern(self, s: int) -> str:
+        """The slot's given letters as a template, e.g. ``a?z``."""
+        return "".join(self.grid.given.get(cell, "?") for cell in self.slots[s].cells)
+
+    def rank_figures(self, fill: list[str]) -> tuple[float, int]:
+        """Mean and largest frequency rank (1 = most frequent) of a fill's words."""
+        ranks = [self.lex.index.id_of(w) + 1 for w in fill]
+        return sum(ranks) / len(ranks), max(ranks)

@@ -1,0 +1,320 @@
+"""Compiled search of the CSP engine: binary branching with restarts, dom/wdeg, look-ahead.
+
+A node picks the open slot with the fewest words per unit of failure weight
+(dom/wdeg: a crossing gains weight each time it empties a domain, so the search
+learns where the grid is tight; weights survive restarts), then its best word:
+the most frequent, or with look-ahead the one whose letters leave the crossing
+slots the most words (the sum of the logs of those counts, plus the log of its
+frequency weighted by ``freq_weight``).  Binary branching: place the word, else
+remove it from the slot; both branches are propagated (:mod:`.propagation`).
+
+The search is resumable: all its state is in arrays (the decision stack, the
+trail, the control scalars), and :func:`run` returns after ``node_limit`` nodes,
+at a solution, at a restart (``fail_limit`` failures) or when the space is
+exhausted.  Randomness (a seeded xorshift in ``ctl``) perturbs slot ties and
+word scores after a restart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .propagation import (CBASE, DBASE, DEADLINE, EVN, FAIL, GROW, LEN, NSINGLE, OK, OPS,
+                          OUT_OF_TIME, SQN, TRAIL, WIPED, assign, clock, drop_letter, keep_letter,
+                          propagate, refute, undo)
+
+__all__ = ["run", "root", "FOUND", "EXHAUSTED", "PAUSED", "RESTART", "STOPPED"]
+
+# ctl indices after those of propagation (0..6)
+DEPTH, NODES, FAILS, FAIL_LIMIT, RNG, BEST, BEST_CULPRIT, BEST_OPEN, LAST_SLOT = (
+    7, 8, 9, 10, 11, 12, 13, 14, 15)
+NCTL = 16
+# params (float array; DEADLINE = 0 is propagation's)
+PAUSE_AT, FREQ_WEIGHT, NOISE, LOOKAHEAD, LETTER_BRANCH = 1, 2, 3, 4, 5
+NPARAMS = 6
+# decision kinds
+PLACE_WORD, REMOVE_WORD, PLACE_LETTER, REMOVE_LETTER = 0, 1, 2, 3
+_PAUSE_CHECK = 1 << 12  # work units between two looks at the clock for a pause
+# run() results
+FOUND, EXHAUSTED, PAUSED, RESTART, STOPPED = 1, 2, 3, 4, 5
+
+
+@njit(cache=True)
+def _rand(ctl):
+    """A uniform float in [0, 1) from the xorshift64 state in ctl[RNG]."""
+    x = np.uint64(ctl[RNG])
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    ctl[RNG] = np.int64(x & np.uint64(0x7FFFFFFFFFFFFFFF)) or 1
+    return (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _choose_slot(slot, cross, size, weight, sweight, ctl, params, maxlen):
+    """The open slot with the least dom/wdeg (-1: every slot is settled)."""
+    best, best_key = -1, np.inf
+    noise = params[NOISE]
+    for s in range(size.shape[0]):
+        if size[s] <= 1:
+            continue
+        w = sweight[s]
+        for p in range(slot[s, LEN]):
+            x = s * maxlen + p
+            o = cross[x, 0]
+            if o >= 0 and size[o] > 1:
+                w += weight[cross[x, 2]]
+        key = size[s] / w if w > 0 else size[s] * 1e9
+        if noise > 0:
+            key *= 1.0 + noise * _rand(ctl)
+        if key < best_key:
+            best, best_key = s, key
+    return best
+
+
+@njit(cache=True)
+def _choose_word(s, wl, wscore, slot, cross, dom, size, cnt, used, ctl, params, A, maxlen):
+    """The word to place first in slot ``s`` (its index ``k`` in the length group)."""
+    db, m = slot[s, DBASE], size[s]
+    row0 = slot[s, GROW]
+    n = slot[s, LEN]
+    fw = params[FREQ_WEIGHT]
+    noise = params[NOISE]
+    look = params[LOOKAHEAD] > 0
+    best_k, best_score = -1, -np.inf
+    for i in range(m):
+        k = dom[db + i]
+        r = row0 + k
+        if used[r] >= 0:
+            continue
+        score = fw * wscore[r]
+        if look:
+            for p in range(n):
+                x = s * maxlen + p
+                o = cross[x, 0]
+                if o >= 0 and size[o] > 1:
+                    c = cnt[slot[o, CBASE] + cross[x, 1] * A + wl[r, p]]
+                    score += np.log(c) if c > 0 else -1e9
+        if noise > 0:
+            score += noise * _rand(ctl)
+        if score > best_score or (score == best_score and k < best_k):
+            best_k, best_score = k, score
+    if best_k < 0:
+        best_k = dom[db]  # every word used elsewhere: placing one fails at once
+    return best_k
+
+
+@njit(cache=True)
+def _choose_letter(s, slot, cross, size, cnt, A, maxlen):
+    """For slot ``s``: ``p * A + a`` for its crossed cell with the fewest letters left (more
+    than one) and the letter there best supported by both slots; -1 when there is none."""
+    cb = slot[s, CBASE]
+    best_p, best_n = -1, 1 << 30
+    for p in range(slot[s, LEN]):
+        x = s * maxlen + p
+        o = cross[x, 0]
+        if o < 0 or size[o] <= 1:
+            continue
+        k = 0
+        for a in range(A):
+            if cnt[cb + p * A + a] > 0:
+                k += 1
+        if 1 < k < best_n:
+            best_p, best_n = p, k
+    if best_p < 0:
+        return -1
+    x = s * maxlen + best_p
+    ob = slot[cross[x, 0], CBASE] + cross[x, 1] * A
+    best_a, best_score = -1, -np.inf
+    for a in range(A):
+        cs, ct = cnt[cb + best_p * A + a], cnt[ob + a]
+        if cs > 0 and ct > 0:
+            score = np.log(cs) + np.log(ct)
+            if score > best_score:
+                best_a, best_score = a, score
+    if best_a < 0:
+        return -1
+    return best_p * A + best_a
+
+
+@njit(cache=True)
+def _choose_cell(slot, cross, size, cnt, A, maxlen):
+    """(slot, p * A + a) over every crossed cell with two letters or more: the cell whose best
+    letter has the least support (the product of the two slots' counts of words with that
+    letter there: the weakest cell first), and that letter.  (s, -1) when an open slot has
+    no such cell; (-1, -1) when every slot is settled."""
+    best_s, best_code, best_key, open_s = -1, -1, np.inf, -1
+    for s in range(size.shape[0]):
+        if size[s] <= 1:
+            continue
+        open_s = s
+        cb = slot[s, CBASE]
+        for p in range(slot[s, LEN]):
+            x = s * maxlen + p
+            o = cross[x, 0]
+            if o < 0 or size[o] <= 1 or o < s:
+                continue  # unchecked, settled, or seen from the other slot
+            ob = slot[o, CBASE] + cross[x, 1] * A
+            top, top_a, k = 0.0, -1, 0
+            for a in range(A):
+                cs = cnt[cb + p * A + a]
+                if cs > 0:
+                    ct = cnt[ob + a]
+                    if ct > 0:
+                        k += 1
+                        v = float(cs) * float(ct)
+                        if v > top:
+                            top, top_a = v, a
+            if k > 1 and top < best_key:
+                best_s, best_code, best_key = s, p * A + top_a, top
+    if best_s < 0:
+        return open_s, -1
+    return best_s, best_code
+
+
+@njit(cache=True)
+def _note(slot, dom, size, single, best, ctl):
+    """Keep the partial fill with the most settled slots, and its tightest open slot."""
+    if ctl[NSINGLE] <= ctl[BEST]:
+        return
+    ctl[BEST] = ctl[NSINGLE]
+    culprit, low = -1, 1 << 62
+    for s in range(size.shape[0]):
+        best[s] = single[s]
+        if size[s] > 1 and size[s] < low:
+            culprit, low = s, size[s]
+    ctl[BEST_CULPRIT] = culprit
+    ctl[BEST_OPEN] = low if culprit >= 0 else 0
+
+
+@njit(cache=True)
+def root(wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A, maxlen, pl, pl_start,
+         used, single, same, same_start, weight, sweight, params):
+    """Make the initial domains arc consistent: OK, FAIL or OUT_OF_TIME."""
+    nslots = size.shape[0]
+    for s in range(nslots):
+        if size[s] == 0:
+            ctl[WIPED] = s
+            return FAIL
+    for s in range(nslots):
+        if size[s] == 1:
+            q = ctl[SQN]
+            sq[q] = s
+            ctl[SQN] = q + 1
+        cb = slot[s, CBASE]
+        for p in range(slot[s, LEN]):
+            x = s * maxlen + p
+            o = cross[x, 0]
+            if o < 0:
+                continue
+            ob = slot[o, CBASE] + cross[x, 1] * A
+            for a in range(A):
+                if cnt[cb + p * A + a] == 0 and cnt[ob + a] > 0:
+                    e = ctl[EVN]
+                    evq[e, 0] = s
+                    evq[e, 1] = p
+                    evq[e, 2] = a
+                    ctl[EVN] = e + 1
+    return propagate(wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A, maxlen, pl,
+                     pl_start, used, single, same, same_start, weight, sweight, params)
+
+
+@njit(cache=True)
+def run(node_limit, wl, wscore, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, params,
+        A, maxlen, pl, pl_start, used, single, same, same_start, weight, sweight, dec, best):
+    """Search on from the current state for at most ``node_limit`` nodes.
+
+    ``dec`` rows are decisions ``(slot, word or p * A + letter, trail mark, kind)`` (see
+    the decision kinds); ``ctl[DEPTH]`` of them are active.  A solution leaves the state
+    settled (every slot one word) and returns FOUND; the next call backtracks from it.
+    """
+    nodes = 0
+    next_look = ctl[OPS]
+    if ctl[LAST_SLOT] == -2 and ctl[DEPTH] == 0:
+        return EXHAUSTED  # the root itself was the only solution
+    failed = ctl[LAST_SLOT] == -2  # re-entered at a solution: backtrack from it
+    ctl[LAST_SLOT] = -1
+    while True:
+        if not failed:
+            if nodes >= node_limit:
+                return PAUSED
+            if ctl[OPS] >= next_look:
+                next_look = ctl[OPS] + _PAUSE_CHECK
+                now = clock()
+                if now > params[DEADLINE]:
+                    return STOPPED
+                if now > params[PAUSE_AT]:
+                    return PAUSED
+            if ctl[FAIL_LIMIT] > 0 and ctl[FAILS] >= ctl[FAIL_LIMIT]:
+                return RESTART
+            _note(slot, dom, size, single, best, ctl)
+            code = -1
+            if params[LETTER_BRANCH] < 0:
+                s, code = _choose_cell(slot, cross, size, cnt, A, maxlen)
+            else:
+                s = _choose_slot(slot, cross, size, weight, sweight, ctl, params, maxlen)
+                if s >= 0 and params[LETTER_BRANCH] > 0 and size[s] > params[LETTER_BRANCH]:
+                    code = _choose_letter(s, slot, cross, size, cnt, A, maxlen)
+            if s < 0:
+                ctl[LAST_SLOT] = -2
+                return FOUND
+            d = ctl[DEPTH]
+            dec[d, 0] = s
+            dec[d, 2] = ctl[TRAIL]
+            ctl[DEPTH] = d + 1
+            nodes += 1
+            ctl[NODES] += 1
+            if code >= 0:
+                dec[d, 1] = code
+                dec[d, 3] = PLACE_LETTER
+                r = keep_letter(s, code // A, code % A, wl, slot, cross, dom, pos, size, cnt,
+                                trail, evq, sq, ctl, A, maxlen, pl, pl_start)
+            else:
+                k = _choose_word(s, wl, wscore, slot, cross, dom, size, cnt, used, ctl, params, A,
+                                 maxlen)
+                dec[d, 1] = k
+                dec[d, 3] = PLACE_WORD
+                r = assign(s, k, wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A,
+                           maxlen)
+            if r == OK:
+                r = propagate(wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A,
+                              maxlen, pl, pl_start, used, single, same, same_start, weight,
+                              sweight, params)
+            if r == OUT_OF_TIME:
+                return STOPPED
+            if r == OK:
+                continue
+            ctl[FAILS] += 1
+        # backtrack: undo decisions until a "place" one can be turned into "remove"
+        failed = False
+        while True:
+            d = ctl[DEPTH] - 1
+            if d < 0:
+                return EXHAUSTED
+            s, k, mark, kind = dec[d, 0], dec[d, 1], dec[d, 2], dec[d, 3]
+            undo(mark, wl, slot, dom, size, cnt, trail, ctl, A, used, single)
+            if kind == REMOVE_WORD or kind == REMOVE_LETTER:
+                ctl[DEPTH] = d
+                continue
+            nodes += 1
+            ctl[NODES] += 1
+            if kind == PLACE_LETTER:
+                dec[d, 3] = REMOVE_LETTER
+                r = drop_letter(s, k // A, k % A, -1, wl, slot, cross, dom, pos, size, cnt, trail,
+                                evq, sq, ctl, A, maxlen, pl, pl_start)
+            else:
+                dec[d, 3] = REMOVE_WORD
+                r = refute(s, k, wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A,
+                           maxlen)
+            if r == OK:
+                r = propagate(wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A,
+                              maxlen, pl, pl_start, used, single, same, same_start, weight,
+                              sweight, params)
+            if r == OUT_OF_TIME:
+                return STOPPED
+            if r == OK:
+                break
+            ctl[FAILS] += 1
+            undo(mark, wl, slot, dom, size, cnt, trail, ctl, A, used, single)
+            ctl[DEPTH] = d

@@ -1,0 +1,210 @@
+"""The compiled engine's arrays: words as letter codes, per-letter word lists, slot tables.
+
+Static (one per :class:`~.problem.Problem`, shared by every run):
+
+* ``wl[row, p]``: letter code (index into the alphabet) of the ``p``-th letter of
+  each usable word; rows grouped by length (``grow[n]`` is the first row of the
+  ``n``-letter words), each group in frequency order.  ``wid[row]`` is the
+  word's id in the index, ``wscore[row]`` log(1 + count).
+* ``pl[pl_start[key] : pl_start[key + 1]]`` with ``key = (n * maxlen + p) * A + a``:
+  the words (index ``k`` in their length group) with letter ``a`` at position
+  ``p``, most frequent first.
+* ``slot[s]``: length, then the offsets of the slot's domain (``dom``), word
+  places (``pos``), letter counts (``cnt``) and length group, and its number of
+  candidates; ``cross[s * maxlen + p]``: the crossing slot, its position, and
+  the crossing's id (-1 where the cell is unchecked).
+* ``same[same_start[n] : same_start[n + 1]]``: the slots of ``n`` letters.
+
+Dynamic state (:class:`State`, fresh per run): the domains' sparse sets, sizes
+and letter counts, the trail, the queues, the decisions and the control
+scalars (see :mod:`.propagation` and :mod:`.search`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .grid import GridError
+from .propagation import CBASE, DBASE, GROW, LEN, PBASE, M, DEADLINE
+from .search import NCTL, NPARAMS, FREQ_WEIGHT, LOOKAHEAD, NOISE, PAUSE_AT, RNG, BEST
+
+__all__ = ["Tables", "State", "MAX_STATE_BYTES"]
+
+MAX_STATE_BYTES = 4 << 30  # a grid whose search state would not fit is refused up front
+
+
+def _ids(bitmap) -> np.ndarray:
+    """A bitmap's ids as a sorted int64 array."""
+    return np.frombuffer(bitmap.to_array(), dtype=np.uint32).astype(np.int64)
+
+
+class Tables:
+    """The static arrays of a problem (see the module docstring)."""
+
+    def __init__(self, prob):
+        lex = prob.lex
+        self.prob = prob
+        lengths = sorted(set(prob.lengths))
+        self.maxlen = maxlen = max(lengths)
+        self.alphabet = prob.letters
+        self.A = A = len(self.alphabet)
+        if A >= 1 << 16:
+            raise GridError(f"the word list has {A} different letters; at most 65535 are supported")
+        points = np.array(sorted(ord(ch) for ch in self.alphabet), dtype=np.uint32)
+        order = np.argsort(np.array([ord(ch) for ch in self.alphabet], dtype=np.uint32))
+        ids_of: dict[int, np.ndarray] = {}
+        grow = np.zeros(maxlen + 2, dtype=np.int64)
+        blocks, rows = [], 0
+        for n in range(maxlen + 1):
+            grow[n] = rows
+            if n not in lengths:
+                continue
+            ids = _ids(lex.base(n))
+            ids_of[n] = ids
+            joined = "".join(lex.words[i] for i in ids.tolist())
+            cps = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+            codes = order[np.searchsorted(points, cps)].astype(np.uint16).reshape(len(ids), n)
+            block = np.zeros((len(ids), maxlen), dtype=np.uint16)
+            block[:, :n] = codes
+            blocks.append(block)
+            rows += len(ids)
+        grow[maxlen + 1] = rows
+        self.grow = grow
+        self.wl = np.concatenate(blocks) if blocks else np.zeros((0, maxlen), np.uint16)
+        self.wid = np.concatenate([ids_of[n] for n in lengths])
+        counts = np.frombuffer(lex.index.counts, dtype=np.uint64)
+        self.wscore = np.log1p(counts[self.wid].astype(np.float64))
+        self._build_letter_lists(ids_of, lengths)
+        self._build_slots(prob, ids_of)
+
+    def _build_letter_lists(self, ids_of: dict, lengths: list[int]) -> None:
+        A, maxlen = self.A, self.maxlen
+        nkeys = (maxlen + 1) * maxlen * A
+        keys_all, ks_all = [], []
+        for n in lengths:
+            codes = self.wl[self.grow[n]:self.grow[n] + len(ids_of[n]), :n].astype(np.int64)
+            ks = np.repeat(np.arange(len(codes), dtype=np.int64)[:, None], n, axis=1)
+            keys = (n * maxlen + np.arange(n, dtype=np.int64)[None, :]) * A + codes
+            keys_all.append(keys.T.ravel())
+            ks_all.append(ks.T.ravel())
+        keys = np.concatenate(keys_all)
+        ks = np.concatenate(ks_all)
+        order = np.lexsort((ks, keys))
+        self.pl = ks[order].astype(np.int32)
+        self.pl_start = np.zeros(nkeys + 1, dtype=np.int64)
+        np.cumsum(np.bincount(keys, minlength=nkeys), out=self.pl_start[1:])
+
+    def _build_slots(self, prob, ids_of: dict) -> None:
+        A, maxlen = self.A, self.maxlen
+        S = prob.n
+        slot = np.zeros((S, 6), dtype=np.int64)
+        cands = []
+        d = p = c = 0
+        for s, length in enumerate(prob.lengths):
+            ids = ids_of[length]
+            init = prob.initial[s]
+            cand = (np.arange(len(ids), dtype=np.int32) if len(init) == len(ids)
+                    else np.searchsorted(ids, _ids(init)).astype(np.int32))
+            cands.append(cand)
+            slot[s] = (length, d, p, c, self.grow[length], len(cand))
+            d += len(cand)
+            p += len(ids)
+            c += length * A
+        need = 4 * (2 * d + p + S * 8) + 4 * c + 12 * c + 16 * (d + S)
+        if need > MAX_STATE_BYTES:
+            raise GridError(f"the grid is too large for the engine: its search state would take "
+                            f"{need / 2**30:.1f} GiB (at most {MAX_STATE_BYTES / 2**30:.0f} GiB)")
+        self.slot = slot
+        self.dom0 = np.concatenate(cands) if cands else np.zeros(0, np.int32)
+        self.pos0 = np.full(max(1, p), -1, dtype=np.int32)
+        self.cnt0 = np.zeros(max(1, c), dtype=np.int32)
+        for s, cand in enumerate(cands):
+            length, db, pb, cb, g0, m = slot[s]
+            self.pos0[pb + cand] = np.arange(m, dtype=np.int32)
+            if m:
+                codes = self.wl[g0 + cand, :length].astype(np.int64)
+                flat = (np.arange(length, dtype=np.int64)[None, :] * A + codes).ravel()
+                self.cnt0[cb:cb + length * A] = np.bincount(flat, minlength=length * A)
+        self.size0 = slot[:, M].copy()
+        cross = np.full((max(1, S * maxlen), 3), -1, dtype=np.int64)
+        for xid, (a, pa, b, pb) in enumerate(prob.grid.crossings()):
+            cross[a * maxlen + pa] = (b, pb, xid)
+            cross[b * maxlen + pb] = (a, pa, xid)
+        self.cross = cross
+        self.ncross = len(prob.grid.crossings())
+        by_len = np.argsort(np.array(prob.lengths, dtype=np.int64), kind="stable")
+        self.same = by_len.astype(np.int64)
+        self.same_start = np.zeros(maxlen + 2, dtype=np.int64)
+        np.cumsum(np.bincount(np.array(prob.lengths), minlength=maxlen + 1),
+                  out=self.same_start[1:])
+        self.queue_cap = max(1, c)
+        self.path_cap = d + 2 * S + 1
+
+    def word(self, s: int, k: int) -> str:
+        """The word of index ``k`` in slot ``s``'s length group."""
+        return self.prob.words[int(self.wid[self.slot[s, GROW] + k])]
+
+
+class State:
+    """The dynamic arrays of one search over ``tables`` (fresh domains, empty trail)."""
+
+    def __init__(self, t: Tables, *, seed: int = 1):
+        S = len(t.size0)
+        self.t = t
+        self.dom = t.dom0.copy()
+        self.pos = t.pos0.copy()
+        self.size = t.size0.copy()
+        self.cnt = t.cnt0.copy()
+        self.trail = np.zeros((t.path_cap, 2), dtype=np.int64)
+        self.evq = np.zeros((t.queue_cap, 3), dtype=np.int64)
+        self.sq = np.zeros(max(1, 2 * S), dtype=np.int64)
+        self.ctl = np.zeros(NCTL, dtype=np.int64)
+        self.ctl[RNG] = (seed * 0x9E3779B97F4A7C15 + 1) & 0x7FFFFFFFFFFFFFFF or 1
+        self.ctl[BEST] = -1
+        self.params = np.zeros(NPARAMS, dtype=np.float64)
+        self.params[DEADLINE] = np.inf
+        self.params[PAUSE_AT] = np.inf
+        self.params[FREQ_WEIGHT] = 0.25
+        self.params[LOOKAHEAD] = 1.0
+        self.params[NOISE] = 0.0
+        self.used = np.full(max(1, len(t.wid)), -1, dtype=np.int64)
+        self.single = np.full(S, -1, dtype=np.int64)
+        self.weight = np.ones(max(1, t.ncross), dtype=np.float64)
+        self.sweight = np.zeros(S, dtype=np.float64)
+        self.dec = np.zeros((t.path_cap, 4), dtype=np.int64)
+        self.best = np.full(S, -1, dtype=np.int64)
+
+    def prop_args(self) -> tuple:
+        """The arguments of :func:`.search.root` (the propagation state)."""
+        t = self.t
+        return (t.wl, t.slot, t.cross, self.dom, self.pos, self.size, self.cnt, self.trail,
+                self.evq, self.sq, self.ctl, t.A, t.maxlen, t.pl, t.pl_start, self.used,
+                self.single, t.same, t.same_start, self.weight, self.sweight, self.params)
+
+    def run_args(self) -> tuple:
+        """The arguments of :func:`.search.run` after ``node_limit``."""
+        t = self.t
+        return (t.wl, t.wscore, t.slot, t.cross, self.dom, self.pos, self.size, self.cnt,
+                self.trail, self.evq, self.sq, self.ctl, self.params, t.A, t.maxlen, t.pl,
+                t.pl_start, self.used, self.single, t.same, t.same_start, self.weight,
+                self.sweight, self.dec, self.best)
+
+    def undo_args(self) -> tuple:
+        """The arguments of :func:`.propagation.undo` after ``mark``."""
+        t = self.t
+        return (t.wl, t.slot, self.dom, self.size, self.cnt, self.trail, self.ctl, t.A,
+                self.used, self.single)
+
+    def domain(self, s: int) -> np.ndarray:
+        """The alive words of slot ``s`` (indices in its length group), most frequent first."""
+        db = self.t.slot[s, DBASE]
+        return np.sort(self.dom[db:db + self.size[s]])
+
+    def domain_ids(self, s: int) -> np.ndarray:
+        """The alive words of slot ``s`` as index ids, most frequent first."""
+        return self.t.wid[self.t.slot[s, GROW] + self.domain(s)]
+
+    def words(self) -> list[str]:
+        """Every slot's word (each slot must be settled)."""
+        return [self.t.word(s, int(self.dom[self.t.slot[s, DBASE]]))
+                for s in range(len(self.size))]

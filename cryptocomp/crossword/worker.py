@@ -1,0 +1,116 @@
+"""Run an uninterruptible computation in a child process that can be stopped.
+
+python-sat's solvers cannot be interrupted reliably from Python, and encoding a
+large grid can take gigabytes.  :func:`run_in_child` forks a child that runs
+``target(send, *args)``; the child reports through ``send(message)`` (each
+message a picklable tuple ``(kind, value)``), so whatever it found before being
+stopped is kept.  The parent waits until the child ends, the budget's deadline
+passes (the child is killed), or Ctrl-C (the child is killed, the interrupt goes
+on).  The child's address space is capped (``RLIMIT_AS``): past the cap its
+allocations fail and it reports ``("error", "out of memory ...")`` instead of
+swapping the machine to a halt.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing as mp
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .problem import Budget
+
+__all__ = ["run_in_child", "ChildOutcome", "default_memory_limit"]
+
+log = logging.getLogger(__name__)
+
+_POLL = 0.05  # seconds between looks at the deadline while waiting
+
+
+@dataclass
+class ChildOutcome:
+    """What a child sent, and why it stopped when it did not finish (``why``)."""
+
+    messages: list[tuple] = field(default_factory=list)
+    finished: bool = False
+    why: str = ""
+    peak_rss_mb: float = 0.0
+
+
+def default_memory_limit() -> int:
+    """Bytes a child may add to its address space: half the machine's memory, at most 8 GiB."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        total = 8 << 30
+    return int(min(total // 2, 8 << 30))
+
+
+def _child(conn, target: Callable, args: tuple, memory_limit: int) -> None:
+    """Child entry point: cap memory, run the target, report errors as messages."""
+    try:
+        import resource
+
+        with open("/proc/self/statm") as fh:
+            vm_now = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        cap = vm_now + memory_limit
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    except (OSError, ValueError, ImportError):
+        pass  # no /proc or no limits here: the deadline still holds
+    try:
+        target(conn.send, *args)
+    except MemoryError:
+        conn.send(("error", f"out of memory (the child may use {memory_limit >> 20} MiB)"))
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def run_in_child(target: Callable, args: tuple, *, budget: Budget,
+                 memory_limit: int | None = None) -> ChildOutcome:
+    """Run ``target(send, *args)`` in a child process within ``budget``'s time."""
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    limit = default_memory_limit() if memory_limit is None else memory_limit
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(send, target, args, limit), daemon=True)
+    outcome = ChildOutcome()
+    proc.start()
+    send.close()
+    deadline = budget.deadline()
+    killed = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                outcome.why = "time limit"
+                break
+            if recv.poll(min(_POLL, left)):
+                try:
+                    msg = recv.recv()
+                except EOFError:
+                    break
+                if msg[0] == "error":
+                    outcome.why = msg[1]
+                else:
+                    outcome.messages.append(msg)
+            elif not proc.is_alive() and not recv.poll(0):
+                break
+    finally:
+        if proc.is_alive():
+            killed = True
+            proc.kill()
+        proc.join()
+        recv.close()
+    outcome.finished = not killed and proc.exitcode == 0 and not outcome.why
+    if not killed and proc.exitcode != 0 and not outcome.why:
+        outcome.why = f"the solver's process ended with status {proc.exitcode}"
+    try:
+        import resource
+
+        outcome.peak_rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    except ImportError:
+        pass
+    return outcome
