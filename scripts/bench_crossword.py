@@ -1,92 +1,243 @@
-"""Figures of the crossword filler (issue 5): fill times on the shipped grid and word squares.
+"""Figures of the crossword filler (issue 9), side by side with Qxw (``qxw -b``).
 
-Prints, for each figure, the time of every run (index loading excluded), the
-median, steps, and the target.  The default runs repeat the default search (seed
-None) to median out machine noise; ``--seeds`` adds runs with seeds 1, 2, ...
-whose perturbed value order shows how heavy the tail of the search is.  Every fill is verified by the independent
-checker before it counts.  Usage::
+Each fill runs in a fresh child process (``--child``), which loads the index,
+fills, checks the fill with the independent checker and prints one JSON line:
+outcome, CPU seconds (the process and its SAT child; index loading excluded),
+wall seconds, steps, peak resident memory, and the mean and largest frequency
+rank of the fill's words (rank 1 = the most frequent word of the list).  Qxw
+runs on the same grid and the same list (its deck lists the slots' cells, its
+dictionary the list's words; ``.UNIQUE 1``: no word twice), under the same time
+limit; its fills are checked the same way.  ingrid_core is run when a built
+binary is given with ``--ingrid`` (it is not built here: its crates come from
+crates.io).
 
-    /work/venv/bin/python scripts/bench_crossword.py            # all figures
-    /work/venv/bin/python scripts/bench_crossword.py --only en15 sq6-en --runs 5
-    /work/venv/bin/python scripts/bench_crossword.py --sat      # also the plain SAT engine
+The word lists come from ``scripts/wordlists.py`` (default directory
+``freqdicts/bench/``); the seed-000 layouts from ``scripts/seed000_layouts.py``.
+Usage::
 
-Figures: en15 (15x15 American grid, English top 100k, target <= 2 s), sq6-en and
-sq6-ru (6x6 double squares, top 100k, <= 2 s), sq7-en (7x7 double square, all
-English words of 2-15 letters, <= 60 s), ru15 (the 15x15 with Russian top 100k:
-filled or proved impossible).
-``lb`` is the CSP's ``letter_branch`` (sq7-en runs with 0, word branching).
+    python scripts/wordlists.py                       # once
+    nice python scripts/bench_crossword.py            # the main figures
+    nice python scripts/bench_crossword.py --only wn15 sq6-wn --runs 5
+    nice python scripts/bench_crossword.py --layouts  # English top 100k on every seed-000 layout
+    nice python scripts/bench_crossword.py --no-peers # ours only
+
+Medians are over ``--runs`` runs of the default search (figures with a time limit
+over 120 s run once).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from cryptocomp import load_index
-from cryptocomp.crossword import Lexicon, fill, read_grid
-from cryptocomp.crossword.check import fill_problems
-from cryptocomp.crossword.grid import format_text
-from cryptocomp.crossword.square import square_grid
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
-GRID = Path(__file__).resolve().parent.parent / "cryptocomp" / "data" / "grids" / "american15.txt"
+LISTS = ROOT / "freqdicts" / "bench"
+GRID = ROOT / "cryptocomp" / "data" / "grids" / "american15.txt"
+QXW = Path("/usr/games/qxw")
 
-# name: (grid maker, language, top, min length, max length, time limit, target seconds,
-#        letter_branch)
+# name: (grid, word list, time limit, target seconds or None for "fill or proof")
+# grid: "american15", "sqN", or "seed000-NN"; list: a file of LISTS, or "en" / "ru" (the
+# shipped wordfreq dictionaries, top 100,000)
 FIGURES = {
-    "en15": (lambda: read_grid(GRID), "en", 100_000, 1, None, 60.0, 2.0, 50),
-    "sq6-en": (lambda: square_grid(6), "en", 100_000, 2, 15, 60.0, 2.0, 50),
-    "sq6-ru": (lambda: square_grid(6), "ru", 100_000, 2, 15, 60.0, 2.0, 50),
-    "sq7-en": (lambda: square_grid(7), "en", None, 2, 15, 120.0, 60.0, 0),
-    "ru15": (lambda: read_grid(GRID), "ru", 100_000, 1, None, 300.0, None, 50),
+    "wn15": ("american15", "wordnet.txt", 60, 10),
+    "en50k15": ("american15", "en50k.txt", 120, 60),
+    "ru100k15": ("american15", "ru100k.txt", 240, 120),
+    "en15": ("american15", "en", 60, 2),
+    "ru15": ("american15", "ru", 120, 10),
+    "sq6-wn": ("sq6", "wordnet.txt", 30, 2),
+    "sq6-en50k": ("sq6", "en50k.txt", 30, 2),
+    "sq6-ru": ("sq6", "ru100k.txt", 30, 2),
+    "sq6-ru-yo": ("sq6", "ru100k-yo.txt", 30, 2),
+    "sq7-en": ("sq7", "en-all.txt", 120, 35),
+    "sq7-wn": ("sq7", "wordnet.txt", 600, None),
+    "sq7-ru": ("sq7", "ru100k.txt", 600, None),
 }
+MAIN = ["wn15", "en50k15", "ru100k15", "en15", "ru15", "sq6-wn", "sq6-en50k", "sq6-ru",
+        "sq6-ru-yo", "sq7-en", "sq7-wn", "sq7-ru"]
 
 
-def _run(name: str, runs: int, engine: str, show: bool, seeds: list) -> None:
-    make, lang, top, lo, hi, limit, target, letter_branch = FIGURES[name]
-    index = load_index(lang)
-    grid = make()
-    lex = Lexicon(index, top=top, min_length=lo, max_length=hi)
-    times, outcomes = [], []
-    for k, seed in enumerate(seeds[:runs]):
-        t0 = time.perf_counter()
-        result = fill(grid, lex, engine=engine, seconds=limit, seed=seed,
-                      letter_branch=letter_branch)
-        dt = time.perf_counter() - t0
-        if result.filled:
-            problems = fill_problems(grid, lex, result.words)
-            assert not problems, problems
-        times.append(dt if result.filled else float("inf"))
-        outcomes.append(f"{result.status}:{dt:.2f}s/{result.steps}st")
-        if show and k == 0 and result.filled:
-            print(format_text(grid, result.letters()), end="")
-    med = statistics.median(times)
-    goal = f"target <= {target:g} s" if target else "target: filled or proved impossible"
-    words = f"{lang} top {top}" if top else f"{lang} all {lo}-{hi} letters"
-    label = "default" if seeds[0] is None else "seeds"
-    print(f"{name:7s} {engine:4s} lb={letter_branch:<3d} {label:7s} {words:22s} median {med:7.2f} s  ({goal}); runs: "
-          + ", ".join(outcomes))
-    sys.stdout.flush()
+def _grid(spec: str):
+    from cryptocomp.crossword import read_grid
+    from cryptocomp.crossword.grid import parse_text
+    from cryptocomp.crossword.square import square_grid
+
+    if spec == "american15":
+        return read_grid(GRID)
+    if spec.startswith("sq"):
+        return square_grid(int(spec[2:]))
+    import seed000_layouts
+
+    k = int(spec.split("-")[1])
+    return parse_text("\n".join(_layouts()[k - 1]))
+
+
+_LAYOUTS: list = []
+
+
+def _layouts() -> list:
+    if not _LAYOUTS:
+        import seed000_layouts
+
+        _LAYOUTS.extend(seed000_layouts.layouts())
+    return _LAYOUTS
+
+
+def _lexicon(spec: str):
+    from cryptocomp import load_index
+    from cryptocomp.crossword import Lexicon
+
+    if spec in ("en", "ru"):
+        return Lexicon(load_index(spec), top=100_000)
+    return Lexicon(load_index(str(LISTS / spec)))
+
+
+def _cpu() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _ranks(lex, words: list[str]) -> tuple[float, int]:
+    ranks = [lex.index.id_of(w) + 1 for w in words]
+    return round(sum(ranks) / len(ranks), 1), max(ranks)
+
+
+def child(grid_spec: str, list_spec: str, limit: float, engine: str, seed: int | None) -> None:
+    """Fill one figure in this process and print its JSON line."""
+    from cryptocomp.crossword import fill
+    from cryptocomp.crossword.check import fill_problems
+
+    grid = _grid(grid_spec)
+    lex = _lexicon(list_spec)
+    cpu0, t0 = _cpu(), time.perf_counter()
+    result = fill(grid, lex, engine=engine, seconds=limit, seed=seed)
+    wall, cpu = time.perf_counter() - t0, _cpu() - cpu0
+    out = {"status": result.status, "cpu": round(cpu, 2), "wall": round(wall, 2),
+           "steps": result.steps, "engine": result.engine, "message": result.message,
+           "peak_mb": round(max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                                resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024)}
+    if result.filled:
+        problems = fill_problems(grid, lex, result.words)
+        out["checked"] = not problems
+        out["rank_mean"], out["rank_max"] = _ranks(lex, result.words)
+        out["fill"] = result.words
+    print(json.dumps(out))
+
+
+def _ours(name: str, runs: int, engine: str) -> dict:
+    grid_spec, list_spec, limit, _ = FIGURES[name]
+    outs = []
+    for _ in range(1 if limit > 120 else runs):
+        cmd = [sys.executable, __file__, "--child", grid_spec, list_spec, str(limit), engine]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"{name}: child failed:\n{proc.stderr[-2000:]}")
+        outs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    for o in outs:
+        if o["status"] == "filled" and not o.get("checked"):
+            raise SystemExit(f"{name}: the checker refused our fill: {o}")
+    best = dict(outs[0])
+    best["cpu"] = statistics.median(o["cpu"] for o in outs)
+    best["wall"] = statistics.median(o["wall"] for o in outs)
+    best["runs"] = len(outs)
+    best["statuses"] = sorted({o["status"] for o in outs})
+    return best
+
+
+def _qxw(name: str) -> dict | None:
+    """Run Qxw in batch mode on the figure (None when Qxw is not installed)."""
+    if not QXW.exists():
+        return None
+    from cryptocomp.crossword.check import fill_problems
+
+    grid_spec, list_spec, limit, _ = FIGURES[name]
+    grid = _grid(grid_spec)
+    lex = _lexicon(list_spec)
+    cell_id = {}
+    for slot in grid.slots:
+        for cell in slot.cells:
+            cell_id.setdefault(cell, len(cell_id))
+    deck = [".UNIQUE 1"] + [" ".join(f"{cell_id[c]:03d}" for c in slot.cells)
+                            for slot in grid.slots]
+    words = [w for w in lex.index.words[:lex.limit]
+             if lex.min_length <= len(w) <= lex.max_length]
+    cyrillic = any("а" <= ch <= "я" for ch in words[0])
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "deck.qxd").write_text("\n".join(deck) + "\n", encoding="utf-8")
+        (Path(tmp) / "words.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+        cmd = [str(QXW), "-b"] + (["-a", "RU"] if cyrillic else []) + [
+            "-d", str(Path(tmp) / "words.txt"), str(Path(tmp) / "deck.qxd")]
+        cpu0, t0 = _cpu(), time.perf_counter()
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
+            out = proc.stdout
+            status = "filled" if "W0 " in out else "no_fill"
+        except subprocess.TimeoutExpired:
+            out, status = "", "budget"
+        wall, cpu = time.perf_counter() - t0, _cpu() - cpu0
+    res = {"status": status, "cpu": round(cpu, 2), "wall": round(wall, 2)}
+    if status == "filled":
+        fill = [line.split()[1].lower() for line in out.splitlines() if line.startswith("W")]
+        res["checked"] = not fill_problems(grid, lex, fill)
+        res["rank_mean"], res["rank_max"] = _ranks(lex, fill)
+    return res
+
+
+def _fmt(o: dict | None) -> str:
+    if o is None:
+        return "-"
+    s = f"{o['status']:7s} cpu {o['cpu']:7.2f} s wall {o['wall']:7.2f} s"
+    if "rank_mean" in o:
+        s += f"  rank mean {o['rank_mean']:>8.0f} max {o['rank_max']:>6d}"
+        if not o.get("checked", True):
+            s += " (checker: INVALID)"
+    return s
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="*", choices=list(FIGURES), default=list(FIGURES))
-    ap.add_argument("--runs", type=int, default=3, help="runs per figure (default 3)")
-    ap.add_argument("--sat", action="store_true", help="also time the SAT engine on en15")
-    ap.add_argument("--show", action="store_true", help="print the first fill of each figure")
-    ap.add_argument("--seeds", action="store_true",
-                    help="also run seeds 1..runs (other tie-breaks: robustness of the search)")
+    ap.add_argument("--only", nargs="*", default=None, help="figure names (default: the main ones)")
+    ap.add_argument("--runs", type=int, default=3, help="runs per figure for medians (default 3)")
+    ap.add_argument("--engine", default="auto", choices=("auto", "csp", "sat"))
+    ap.add_argument("--layouts", action="store_true",
+                    help="English top 100k on every layout that fits seed 000's numbering")
+    ap.add_argument("--no-peers", action="store_true", help="skip Qxw")
+    ap.add_argument("--child", nargs=4, metavar=("GRID", "LIST", "LIMIT", "ENGINE"),
+                    help=argparse.SUPPRESS)
     args = ap.parse_args()
-    for name in args.only:
-        runs = 1 if name in ("ru15", "sq7-en") and args.runs > 1 else args.runs
-        _run(name, runs, "csp", args.show, [None] * runs)
-        if args.seeds:
-            _run(name, runs, "csp", False, list(range(1, runs + 1)))
-    if args.sat:
-        _run("en15", 1, "sat", args.show, [None])
+    if args.child:
+        grid_spec, list_spec, limit, engine = args.child
+        child(grid_spec, list_spec, float(limit), engine, None)
+        return
+    names = args.only or MAIN
+    if args.layouts:
+        for k in range(1, len(_layouts()) + 1):
+            FIGURES[f"seed000-{k:02d}"] = (f"seed000-{k:02d}", "en", 120, 60)
+        names = [n for n in FIGURES if n.startswith("seed000-")]
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores; CPU and wall seconds "
+          f"(median of {args.runs} runs where the limit is 120 s or less)")
+    for name in names:
+        grid_spec, list_spec, limit, target = FIGURES[name]
+        ours = _ours(name, args.runs, args.engine)
+        peer = None if args.no_peers else _qxw(name)
+        goal = f"<= {target} s" if target else "fill or proof"
+        met = ((ours["status"] == "filled" and ours["cpu"] <= target) if target
+               else ours["status"] in ("filled", "no_fill"))
+        print(f"{name:11s} {list_spec:13s} target {goal:13s} {'MET ' if met else 'MISS'} "
+              f"ours: {_fmt(ours)} steps {ours['steps']} peak {ours['peak_mb']} MB "
+              f"[{ours['engine']}; {'/'.join(ours['statuses'])}]  qxw: {_fmt(peer)}")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -26,12 +26,13 @@ from .result import BUDGET, FILLED, NO_FILL, FillResult
 from .search import (BEST, BEST_CULPRIT, BEST_OPEN, DEPTH, EXHAUSTED, FAIL_LIMIT, FAILS,
                      FOUND, FREQ_WEIGHT, LAST_SLOT, LETTER_BRANCH, LOOKAHEAD, NODES, NOISE, PAUSE_AT, PAUSED,
                      RESTART, STOPPED, root, run)
-from .tables import State
+from .tables import State, refresh_compiled_cache
 
 __all__ = ["solve_csp", "root_domains", "strategy_for", "Problem", "Budget", "RootWipeout",
            "STRATEGIES"]
 
 log = logging.getLogger(__name__)
+refresh_compiled_cache()
 
 RESTART_BASE = 400  # failures before the first restart
 RESTART_GROWTH = 1.1
@@ -51,7 +52,7 @@ def _root_state(prob: Problem, budget: Budget, seed: int) -> State | None:
     """A fresh state made arc consistent; None when the budget ran out first."""
     state = State(prob.tables, seed=seed)
     state.params[0] = budget.deadline()
-    r = root(*state.prop_args())
+    r = root(state.T, state.D)
     if r == FAIL:
         raise RootWipeout(int(state.ctl[WIPED]))
     if r != OK:
@@ -81,16 +82,16 @@ class _Lane:
         params[LOOKAHEAD] = 1.0 if lookahead else 0.0
         params[FREQ_WEIGHT] = freq_weight if lookahead else 1.0
         params[NOISE] = NOISE_AFTER_RESTART if seed is not None else 0.0
-        params[LETTER_BRANCH] = -1 if kind == "cells" else letter_branch
+        params[LETTER_BRANCH] = -1 if kind.startswith("cells") else letter_branch
         self.root_mark = int(ctl[0])
-        self.limit = float(restart_base) if kind == "restarts" else 0.0
+        self.limit = float(restart_base) if kind.endswith("restarts") else 0.0
         ctl[FAIL_LIMIT] = int(self.limit)
         self.runs = 1
 
     def restart(self) -> None:
         """Back to the root with a longer failure limit and randomised tie-breaks."""
         state = self.state
-        undo(self.root_mark, *state.undo_args())
+        undo(state.T, state.D, self.root_mark)
         state.ctl[DEPTH] = 0
         state.ctl[FAILS] = 0
         state.ctl[LAST_SLOT] = -1
@@ -156,7 +157,7 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
             state.params[0] = budget.deadline()
             before = int(state.ctl[NODES])
             node_limit = budget.steps - nodes if budget.steps is not None else 1 << 62
-            r = run(node_limit, *state.run_args())
+            r = run(state.T, state.D, node_limit)
             nodes += int(state.ctl[NODES]) - before
             if r == FOUND:
                 words = state.words()

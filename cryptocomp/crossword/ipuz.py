@@ -2,7 +2,10 @@
 
 Read: ``dimensions``, ``puzzle`` (``#`` or the puzzle's ``block`` is a block,
 ``null`` an omitted cell, a number or ``0`` an open cell; a cell object may
-carry a given letter as ``value``).  Written: dimensions, the numbered puzzle,
+carry a given letter as ``value``).  Crafted files are refused in one line before
+any deep work: JSON nested more than :data:`MAX_DEPTH` levels, or a number of more
+than :data:`MAX_DIGITS` digits (Python would refuse to convert it, or spend
+quadratic time on it).  Written: dimensions, the numbered puzzle,
 the solution (when a fill is given), and clue lists (empty, or from a
 ``word -> clue`` mapping).  Width and height must be 1 to
 :data:`~cryptocomp.crossword.grid.MAX_SIDE` (1000), as in every grid format.
@@ -20,14 +23,54 @@ __all__ = ["parse_ipuz", "to_ipuz", "read_clues"]
 
 VERSION = "http://ipuz.org/v2"
 KIND = "http://ipuz.org/crossword#1"
+MAX_DEPTH = 64  # an ipuz puzzle nests 4 levels deep; the json module recurses per level
+MAX_DIGITS = 32
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of JSON arrays and objects in ``text`` (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    break
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _number(kind: type):
+    """A JSON number parser that refuses numbers of more than MAX_DIGITS digits."""
+    def parse(token: str):
+        if len(token) > MAX_DIGITS:
+            raise ValueError(f"a number of {len(token)} characters")
+        return kind(token)
+    return parse
 
 
 def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
     """A grid (with given letters) from ipuz JSON text."""
+    if _nesting(text) > MAX_DEPTH:
+        raise GridError(f"{source}: JSON nested more than {MAX_DEPTH} levels deep")
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=_number(int), parse_float=_number(float))
     except json.JSONDecodeError as exc:
         raise GridError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except (ValueError, RecursionError) as exc:
+        raise GridError(f"{source}: unreadable JSON ({exc})") from None
     if not isinstance(doc, dict):
         raise GridError(f"{source}: an ipuz file holds a JSON object")
     kinds = doc.get("kind") or []

@@ -20,16 +20,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .propagation import (CBASE, DBASE, DEADLINE, EVN, FAIL, GROW, LEN, NSINGLE, OK, OPS,
+from .propagation import (undo, CBASE, DBASE, DEADLINE, EVN, FAIL, GROW, LEN, NSINGLE, OK, OPS,
                           OUT_OF_TIME, SQN, TRAIL, WIPED, assign, clock, drop_letter, keep_letter,
-                          propagate, refute, undo)
+                          propagate, refute)
 
 __all__ = ["run", "root", "FOUND", "EXHAUSTED", "PAUSED", "RESTART", "STOPPED"]
 
-# ctl indices after those of propagation (0..6)
+# ctl indices after those of propagation (0..7)
 DEPTH, NODES, FAILS, FAIL_LIMIT, RNG, BEST, BEST_CULPRIT, BEST_OPEN, LAST_SLOT = (
-    7, 8, 9, 10, 11, 12, 13, 14, 15)
-NCTL = 16
+    8, 9, 10, 11, 12, 13, 14, 15, 16)
+NCTL = 17
 # params (float array; DEADLINE = 0 is propagation's)
 PAUSE_AT, FREQ_WEIGHT, NOISE, LOOKAHEAD, LETTER_BRANCH = 1, 2, 3, 4, 5
 NPARAMS = 6
@@ -52,8 +52,10 @@ def _rand(ctl):
 
 
 @njit(cache=True)
-def _choose_slot(slot, cross, size, weight, sweight, ctl, params, maxlen):
+def _choose_slot(T, D):
     """The open slot with the least dom/wdeg (-1: every slot is settled)."""
+    slot, cross, maxlen = T[2], T[3], T[9]
+    dom, size, ctl, params, weight, sweight, best = D[0], D[2], D[7], D[8], D[11], D[12], D[17]
     best, best_key = -1, np.inf
     noise = params[NOISE]
     for s in range(size.shape[0]):
@@ -74,8 +76,10 @@ def _choose_slot(slot, cross, size, weight, sweight, ctl, params, maxlen):
 
 
 @njit(cache=True)
-def _choose_word(s, wl, wscore, slot, cross, dom, size, cnt, used, ctl, params, A, maxlen):
+def _choose_word(T, D, s):
     """The word to place first in slot ``s`` (its index ``k`` in the length group)."""
+    wl, wscore, slot, cross, A, maxlen = T[0], T[1], T[2], T[3], T[8], T[9]
+    dom, size, cnt, ctl, params, used = D[0], D[2], D[3], D[7], D[8], D[9]
     db, m = slot[s, DBASE], size[s]
     row0 = slot[s, GROW]
     n = slot[s, LEN]
@@ -106,9 +110,11 @@ def _choose_word(s, wl, wscore, slot, cross, dom, size, cnt, used, ctl, params, 
 
 
 @njit(cache=True)
-def _choose_letter(s, slot, cross, size, cnt, A, maxlen):
+def _choose_letter(T, D, s):
     """For slot ``s``: ``p * A + a`` for its crossed cell with the fewest letters left (more
     than one) and the letter there best supported by both slots; -1 when there is none."""
+    slot, cross, A, maxlen = T[2], T[3], T[8], T[9]
+    size, cnt, best = D[2], D[3], D[17]
     cb = slot[s, CBASE]
     best_p, best_n = -1, 1 << 30
     for p in range(slot[s, LEN]):
@@ -139,11 +145,13 @@ def _choose_letter(s, slot, cross, size, cnt, A, maxlen):
 
 
 @njit(cache=True)
-def _choose_cell(slot, cross, size, cnt, A, maxlen):
+def _choose_cell(T, D):
     """(slot, p * A + a) over every crossed cell with two letters or more: the cell whose best
     letter has the least support (the product of the two slots' counts of words with that
     letter there: the weakest cell first), and that letter.  (s, -1) when an open slot has
     no such cell; (-1, -1) when every slot is settled."""
+    slot, cross, A, maxlen = T[2], T[3], T[8], T[9]
+    size, cnt, best = D[2], D[3], D[17]
     best_s, best_code, best_key, open_s = -1, -1, np.inf, -1
     for s in range(size.shape[0]):
         if size[s] <= 1:
@@ -174,7 +182,7 @@ def _choose_cell(slot, cross, size, cnt, A, maxlen):
 
 
 @njit(cache=True)
-def _note(slot, dom, size, single, best, ctl):
+def _note(size, ctl, single, best):
     """Keep the partial fill with the most settled slots, and its tightest open slot."""
     if ctl[NSINGLE] <= ctl[BEST]:
         return
@@ -189,9 +197,11 @@ def _note(slot, dom, size, single, best, ctl):
 
 
 @njit(cache=True)
-def root(wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A, maxlen, pl, pl_start,
-         used, single, same, same_start, weight, sweight, params):
+def root(T, D):
     """Make the initial domains arc consistent: OK, FAIL or OUT_OF_TIME."""
+    wl, wscore, slot, cross, pl, pl_start, same, same_start, A, maxlen = T
+    (dom, pos, size, cnt, trail, evq, sq, ctl, params, used, single, weight, sweight, snap,
+     snap_size, mask, dec, best) = D
     nslots = size.shape[0]
     for s in range(nslots):
         if size[s] == 0:
@@ -216,19 +226,20 @@ def root(wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A, maxlen, p
                     evq[e, 1] = p
                     evq[e, 2] = a
                     ctl[EVN] = e + 1
-    return propagate(wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A, maxlen, pl,
-                     pl_start, used, single, same, same_start, weight, sweight, params)
+    return propagate(T, D)
 
 
 @njit(cache=True)
-def run(node_limit, wl, wscore, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, params,
-        A, maxlen, pl, pl_start, used, single, same, same_start, weight, sweight, dec, best):
+def run(T, D, node_limit):
     """Search on from the current state for at most ``node_limit`` nodes.
 
     ``dec`` rows are decisions ``(slot, word or p * A + letter, trail mark, kind)`` (see
     the decision kinds); ``ctl[DEPTH]`` of them are active.  A solution leaves the state
     settled (every slot one word) and returns FOUND; the next call backtracks from it.
     """
+    wl, wscore, slot, cross, pl, pl_start, same, same_start, A, maxlen = T
+    (dom, pos, size, cnt, trail, evq, sq, ctl, params, used, single, weight, sweight, snap,
+     snap_size, mask, dec, best) = D
     nodes = 0
     next_look = ctl[OPS]
     if ctl[LAST_SLOT] == -2 and ctl[DEPTH] == 0:
@@ -248,14 +259,14 @@ def run(node_limit, wl, wscore, slot, cross, dom, pos, size, cnt, trail, evq, sq
                     return PAUSED
             if ctl[FAIL_LIMIT] > 0 and ctl[FAILS] >= ctl[FAIL_LIMIT]:
                 return RESTART
-            _note(slot, dom, size, single, best, ctl)
+            _note(size, ctl, single, best)
             code = -1
             if params[LETTER_BRANCH] < 0:
-                s, code = _choose_cell(slot, cross, size, cnt, A, maxlen)
+                s, code = _choose_cell(T, D)
             else:
-                s = _choose_slot(slot, cross, size, weight, sweight, ctl, params, maxlen)
+                s = _choose_slot(T, D)
                 if s >= 0 and params[LETTER_BRANCH] > 0 and size[s] > params[LETTER_BRANCH]:
-                    code = _choose_letter(s, slot, cross, size, cnt, A, maxlen)
+                    code = _choose_letter(T, D, s)
             if s < 0:
                 ctl[LAST_SLOT] = -2
                 return FOUND
@@ -268,19 +279,14 @@ def run(node_limit, wl, wscore, slot, cross, dom, pos, size, cnt, trail, evq, sq
             if code >= 0:
                 dec[d, 1] = code
                 dec[d, 3] = PLACE_LETTER
-                r = keep_letter(s, code // A, code % A, wl, slot, cross, dom, pos, size, cnt,
-                                trail, evq, sq, ctl, A, maxlen, pl, pl_start)
+                r = keep_letter(T, D, s, code // A, code % A)
             else:
-                k = _choose_word(s, wl, wscore, slot, cross, dom, size, cnt, used, ctl, params, A,
-                                 maxlen)
+                k = _choose_word(T, D, s)
                 dec[d, 1] = k
                 dec[d, 3] = PLACE_WORD
-                r = assign(s, k, wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A,
-                           maxlen)
+                r = assign(T, D, s, k)
             if r == OK:
-                r = propagate(wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A,
-                              maxlen, pl, pl_start, used, single, same, same_start, weight,
-                              sweight, params)
+                r = propagate(T, D)
             if r == OUT_OF_TIME:
                 return STOPPED
             if r == OK:
@@ -293,7 +299,7 @@ def run(node_limit, wl, wscore, slot, cross, dom, pos, size, cnt, trail, evq, sq
             if d < 0:
                 return EXHAUSTED
             s, k, mark, kind = dec[d, 0], dec[d, 1], dec[d, 2], dec[d, 3]
-            undo(mark, wl, slot, dom, size, cnt, trail, ctl, A, used, single)
+            undo(T, D, mark)
             if kind == REMOVE_WORD or kind == REMOVE_LETTER:
                 ctl[DEPTH] = d
                 continue
@@ -301,20 +307,16 @@ def run(node_limit, wl, wscore, slot, cross, dom, pos, size, cnt, trail, evq, sq
             ctl[NODES] += 1
             if kind == PLACE_LETTER:
                 dec[d, 3] = REMOVE_LETTER
-                r = drop_letter(s, k // A, k % A, -1, wl, slot, cross, dom, pos, size, cnt, trail,
-                                evq, sq, ctl, A, maxlen, pl, pl_start)
+                r = drop_letter(T, D, s, k // A, k % A, -1)
             else:
                 dec[d, 3] = REMOVE_WORD
-                r = refute(s, k, wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A,
-                           maxlen)
+                r = refute(T, D, s, k)
             if r == OK:
-                r = propagate(wl, slot, cross, dom, pos, size, cnt, trail, evq, sq, ctl, A,
-                              maxlen, pl, pl_start, used, single, same, same_start, weight,
-                              sweight, params)
+                r = propagate(T, D)
             if r == OUT_OF_TIME:
                 return STOPPED
             if r == OK:
                 break
             ctl[FAILS] += 1
-            undo(mark, wl, slot, dom, size, cnt, trail, ctl, A, used, single)
+            undo(T, D, mark)
             ctl[DEPTH] = d

@@ -31,6 +31,7 @@ from .search import NCTL, NPARAMS, FREQ_WEIGHT, LOOKAHEAD, NOISE, PAUSE_AT, RNG,
 __all__ = ["Tables", "State", "MAX_STATE_BYTES"]
 
 MAX_STATE_BYTES = 4 << 30  # a grid whose search state would not fit is refused up front
+SNAPSHOT_BYTES = 64 << 20  # saved letter counts of bulk filters (past it: word by word)
 
 
 def _ids(bitmap) -> np.ndarray:
@@ -173,27 +174,25 @@ class State:
         self.sweight = np.zeros(S, dtype=np.float64)
         self.dec = np.zeros((t.path_cap, 4), dtype=np.int64)
         self.best = np.full(S, -1, dtype=np.int64)
+        stride = t.maxlen * t.A
+        cap = max(1, min(t.path_cap, SNAPSHOT_BYTES // (4 * stride)))
+        self.snap = np.zeros((cap, stride), dtype=np.int32)
+        self.snap_size = np.zeros(cap, dtype=np.int64)
+        self.mask = np.zeros(max(1, t.A), dtype=np.uint8)
 
-    def prop_args(self) -> tuple:
-        """The arguments of :func:`.search.root` (the propagation state)."""
+    @property
+    def T(self) -> tuple:
+        """The static arrays, in the order the compiled code reads them."""
         t = self.t
-        return (t.wl, t.slot, t.cross, self.dom, self.pos, self.size, self.cnt, self.trail,
-                self.evq, self.sq, self.ctl, t.A, t.maxlen, t.pl, t.pl_start, self.used,
-                self.single, t.same, t.same_start, self.weight, self.sweight, self.params)
+        return (t.wl, t.wscore, t.slot, t.cross, t.pl, t.pl_start, t.same, t.same_start, t.A,
+                t.maxlen)
 
-    def run_args(self) -> tuple:
-        """The arguments of :func:`.search.run` after ``node_limit``."""
-        t = self.t
-        return (t.wl, t.wscore, t.slot, t.cross, self.dom, self.pos, self.size, self.cnt,
-                self.trail, self.evq, self.sq, self.ctl, self.params, t.A, t.maxlen, t.pl,
-                t.pl_start, self.used, self.single, t.same, t.same_start, self.weight,
-                self.sweight, self.dec, self.best)
-
-    def undo_args(self) -> tuple:
-        """The arguments of :func:`.propagation.undo` after ``mark``."""
-        t = self.t
-        return (t.wl, t.slot, self.dom, self.size, self.cnt, self.trail, self.ctl, t.A,
-                self.used, self.single)
+    @property
+    def D(self) -> tuple:
+        """The dynamic arrays, in the order the compiled code reads them."""
+        return (self.dom, self.pos, self.size, self.cnt, self.trail, self.evq, self.sq, self.ctl,
+                self.params, self.used, self.single, self.weight, self.sweight, self.snap,
+                self.snap_size, self.mask, self.dec, self.best)
 
     def domain(self, s: int) -> np.ndarray:
         """The alive words of slot ``s`` (indices in its length group), most frequent first."""
@@ -208,3 +207,33 @@ class State:
         """Every slot's word (each slot must be settled)."""
         return [self.t.word(s, int(self.dom[self.t.slot[s, DBASE]]))
                 for s in range(len(self.size))]
+
+
+def refresh_compiled_cache() -> None:
+    """Drop numba's cached machine code when a compiled module changed.
+
+    numba keys a cached function on its own file only: after an edit of
+    :mod:`.propagation`, :func:`.search.run` (which calls into it) would load stale
+    code.  A stamp of both sources next to the cache decides."""
+    import hashlib
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for name in ("propagation.py", "search.py"):
+        digest.update((here / name).read_bytes())
+    cache = here / "__pycache__"
+    stamp = cache / "compiled.stamp"
+    want = digest.hexdigest()
+    try:
+        if stamp.read_text() == want:
+            return
+    except OSError:
+        pass
+    try:
+        cache.mkdir(exist_ok=True)
+        for f in list(cache.glob("propagation.*.nb[ci]")) + list(cache.glob("search.*.nb[ci]")):
+            f.unlink()
+        stamp.write_text(want)
+    except OSError:
+        pass  # a read-only install: numba caches elsewhere, keyed on installed files

@@ -1,0 +1,245 @@
+"""The compiled CSP engine against plain oracles; budgets every engine honours; crafted ipuz."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from cryptocomp.cli import main
+from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, Lexicon, fill
+from cryptocomp.crossword.check import fill_problems
+from cryptocomp.crossword.csp import Problem, RootWipeout, root_domains, solve_csp
+from cryptocomp.crossword.ipuz import parse_ipuz
+from cryptocomp.crossword.sat import solve_sat
+from cryptocomp.index.index import Index
+
+
+def _index(words: list[str]) -> Index:
+    idx = Index.from_counts({w: 10_000 - i for i, w in enumerate(words)}, name="t")
+    idx._check()
+    return idx
+
+
+def _random_case(rng: random.Random, alphabet: str) -> tuple[Grid, list[str]]:
+    """A small random grid (blocks, given letters, unchecked cells) and a word list that
+    fits its slot lengths, over ``alphabet``."""
+    while True:
+        h, w = rng.randint(2, 5), rng.randint(2, 5)
+        rows = ["".join(rng.choice("....#" + alphabet[0]) for _ in range(w)) for _ in range(h)]
+        try:
+            grid = Grid.from_rows(rows)
+        except GridError:
+            continue
+        lengths = sorted({s.length for s in grid.slots})
+        words = sorted({"".join(rng.choice(alphabet) for _ in range(rng.choice(lengths)))
+                        for _ in range(rng.randint(len(grid.slots), 40))})
+        return grid, words
+
+
+def _backtrack(grid: Grid, words: list[str]) -> set[tuple[str, ...]]:
+    """Every fill by plain backtracking: slots in order, each word that agrees with the
+    letters already placed and is not used yet (the obviously correct oracle)."""
+    out: set[tuple[str, ...]] = set()
+    letters: dict = dict(grid.given)
+    chosen: list[str] = []
+
+    def go(i: int) -> None:
+        if i == len(grid.slots):
+            out.add(tuple(chosen))
+            return
+        slot = grid.slots[i]
+        for word in words:
+            if len(word) != slot.length or word in chosen:
+                continue
+            if any(letters.get(cell, ch) != ch for cell, ch in zip(slot.cells, word)):
+                continue
+            placed = [cell for cell in slot.cells if cell not in letters]
+            for cell, ch in zip(slot.cells, word):
+                letters.setdefault(cell, ch)
+            chosen.append(word)
+            go(i + 1)
+            chosen.pop()
+            for cell in placed:
+                del letters[cell]
+
+    go(0)
+    return out
+
+
+def _oracle_domains(grid: Grid, words: list[str]) -> list[set[str]] | None:
+    """Arc consistency by plain fixpoint over sets: a word stays in a slot while every crossing
+    slot has a word with the same letter there; a slot with one word takes it from the other
+    slots.  None when a slot runs out (the propagation oracle)."""
+    doms = []
+    for slot in grid.slots:
+        doms.append({w for w in words if len(w) == slot.length and all(
+            grid.given.get(cell, ch) == ch for cell, ch in zip(slot.cells, w))})
+    crossings = grid.crossings()
+    changed = True
+    while changed:
+        changed = False
+        for a, pa, b, pb in crossings:
+            for s, p, t, q in ((a, pa, b, pb), (b, pb, a, pa)):
+                letters = {w[q] for w in doms[t]}
+                keep = {w for w in doms[s] if w[p] in letters}
+                if keep != doms[s]:
+                    doms[s], changed = keep, True
+        for s, d in enumerate(doms):
+            if len(d) == 1:
+                (w,) = d
+                for t in range(len(doms)):
+                    if t != s and w in doms[t]:
+                        doms[t].discard(w)
+                        changed = True
+        if any(not d for d in doms):
+            return None
+    return doms
+
+
+STRATEGIES = [dict(strategy="restarts", restart_base=2, seed=3), dict(strategy="words"),
+              dict(strategy="cells"), dict(strategy="auto"), dict(strategy="words", letter_branch=1),
+              dict(strategy="words", lookahead=False)]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_strategy_finds_exactly_the_backtracking_fills(seed):
+    rng = random.Random(seed)
+    grid, words = _random_case(rng, "abc" if seed % 3 else "абв")
+    want = _backtrack(grid, words)
+    for options in STRATEGIES:
+        try:
+            result = solve_csp(Problem(grid, Lexicon(_index(words))), count=10**6, **options)
+        except GridError:
+            return  # a slot length without words: refused up front, for every strategy
+        got = [tuple(f) for f in result.fills]
+        assert len(set(got)) == len(got), options
+        assert set(got) == want, options
+        assert result.complete and result.status == (FILLED if want else NO_FILL)
+        for f in got:
+            assert fill_problems(grid, set(words), list(f)) == []
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_root_propagation_matches_the_fixpoint_oracle(seed):
+    rng = random.Random(1000 + seed)
+    grid, words = _random_case(rng, "ab" if seed % 2 else "abcd")
+    try:
+        prob = Problem(grid, Lexicon(_index(words)))
+    except GridError:
+        return
+    want = _oracle_domains(grid, words)
+    try:
+        got = root_domains(prob)
+    except RootWipeout:
+        assert want is None
+        return
+    assert want is not None
+    assert [{words_of for words_of in (prob.words[i] for i in d)} for d in got] == want
+    # most frequent first, as the engines rely on
+    assert all(list(d) == sorted(d) for d in got)
+
+
+def test_a_word_is_never_used_twice_even_in_large_length_groups():
+    # 600 slots of one length: past EAGER_DUPES a placed word is only checked when it would be
+    # placed again (the word list has 676 words, so a fill exists)
+    grid = Grid.from_rows(["..#" * 300, "###" * 300, "..#" * 300])
+    words = [a + b for a in "abcdefghijklmnopqrstuvwxyz" for b in "abcdefghijklmnopqrstuvwxyz"]
+    result = fill(grid, _index(words), engine="csp", seconds=60)
+    assert result.filled
+    assert fill_problems(grid, set(words), result.words) == []
+
+
+# -- budgets ------------------------------------------------------------------------------
+
+def _parity_case(tmp_path, rows: int = 6, cols: int = 7):
+    """A deliberately hard grid: a rows x cols rectangle whose rows must have an even number
+    of b's and whose columns an odd number.  With an odd number of columns the parities
+    contradict, but neither propagation nor clause learning sees it quickly."""
+    import itertools
+
+    words = {}
+    for bits in itertools.product("ab", repeat=cols):
+        if bits.count("b") % 2 == 0:
+            words["".join(bits)] = 5
+    for bits in itertools.product("ab", repeat=rows):
+        if bits.count("b") % 2 == 1:
+            words["".join(bits)] = 3
+    wf = tmp_path / "parity.txt"
+    wf.write_text("".join(f"{w} {c}\n" for w, c in words.items()), encoding="utf-8")
+    grid = tmp_path / "rect.txt"
+    grid.write_text(("." * cols + "\n") * rows, encoding="utf-8")
+    return grid, wf
+
+
+@pytest.mark.parametrize("engine", ["csp", "sat", "auto"])
+def test_time_budget_stops_every_engine_with_exit_3(tmp_path, capsys, engine):
+    grid, wf = _parity_case(tmp_path)
+    main(["fill", str(grid), "--dict", str(wf), "--steps", "1"])  # index built, code loaded
+    capsys.readouterr()
+    budget = 2.0
+    t0 = time.monotonic()
+    code = main(["fill", str(grid), "--dict", str(wf), "--engine", engine,
+                 "--time", str(budget), "--json"])
+    elapsed = time.monotonic() - t0
+    out, err = capsys.readouterr()
+    assert code == 3, out
+    assert elapsed <= budget * 1.1 + 1.0
+    assert "Traceback" not in out + err
+    import json
+
+    doc = json.loads(out)
+    assert doc["status"] == "budget" and "budget exhausted" in doc["message"]
+    if engine != "sat":
+        assert doc["partial"] and doc["culprit"]
+
+
+@pytest.mark.parametrize("engine", ["csp", "sat"])
+def test_step_budget_stops_every_engine(tmp_path, capsys, engine):
+    grid, wf = _parity_case(tmp_path)
+    assert main(["fill", str(grid), "--dict", str(wf), "--engine", engine,
+                 "--steps", "500", "--json"]) == 3
+    out = capsys.readouterr().out
+    assert '"status": "budget"' in out
+
+
+def test_sat_child_memory_cap_is_a_budget_outcome_not_a_crash(tmp_path):
+    from cryptocomp import load_index
+    from cryptocomp.crossword import read_grid
+
+    grid, wf = _parity_case(tmp_path, 10, 11)  # an encoding of some ten megabytes
+    prob = Problem(read_grid(grid), Lexicon(load_index(str(wf))))
+    result = solve_sat(prob, memory_limit=1 << 20)  # 1 MiB more than the child starts with
+    assert result.status == BUDGET
+    assert "out of memory" in result.message
+
+
+def test_auto_says_which_engine_proved_no_fill():
+    words = ["ab", "ba", "cat"]
+    grid = Grid.from_rows(["..#...", "..####"])
+    for engine, needle in (("csp", "proved by the CSP"), ("sat", "proved by SAT")):
+        result = fill(grid, _index(words), engine=engine)
+        assert result.status == NO_FILL and needle in result.message
+
+
+# -- crafted ipuz (issue 12, item 7) ------------------------------------------------------
+
+@pytest.mark.parametrize("text, needle", [
+    ("[" * 100_000, "nested more than"),
+    ('{"kind": ["http://ipuz.org/crossword#1"], "dimensions": {"width": ' + "9" * 5000
+     + ', "height": 3}}', "unreadable JSON"),
+    ('{"kind": ["crossword"], "dimensions": {"width": 1e999, "height": 2}}', "dimensions"),
+])
+def test_crafted_ipuz_is_one_clear_error(text, needle):
+    with pytest.raises(GridError, match=needle):
+        parse_ipuz(text)
+
+
+def test_crafted_ipuz_through_the_cli(tmp_path, capsys):
+    path = tmp_path / "deep.ipuz"
+    path.write_text("[" * 100_000, encoding="utf-8")
+    assert main(["fill", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    assert "nested more than" in captured.err
