@@ -142,7 +142,8 @@ def fill_attempt(index: Index, params: dict, seed: int) -> Attempt:
     if lex is None:
         lex = _LEXICONS[key] = Lexicon(index, **words)
     options = {k: params[k] for k in ("engine", "count", "steps", "seconds", "lookahead",
-                                      "letter_branch") if params.get(k) is not None}
+                                      "letter_branch", "strategy")
+               if params.get(k) is not None}
     result = fill(params["grid"], lex, seed=seed, **options)
     lines: list[str] = []
     for k in range(len(result.fills)):

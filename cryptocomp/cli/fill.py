@@ -11,7 +11,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ..crossword import ENGINES, FillResult, fill, read_grid
+from ..crossword import ENGINES, STRATEGIES, FillResult, fill, read_grid
 from ..crossword.grid import GridError, format_text
 from ..crossword.square import square_grid
 from ..batch import AttemptJob, AttemptsWorkload
@@ -25,6 +25,10 @@ _EXIT = {"filled": 0, "no_fill": 1, "budget": 3}
 def _add_fill_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="csp, sat, or auto: CSP first, SAT to finish or prove (default)")
+    p.add_argument("--strategy", choices=STRATEGIES, default="auto",
+                   help="CSP search: restarts (dom/wdeg, words, restarts), words (no restarts), "
+                        "cells (a cell's letter at a time), or auto: cells and words side by "
+                        "side on word squares, restarts elsewhere (default)")
     p.add_argument("--top", type=int, default=None, metavar="N",
                    help="use only the N most frequent words")
     p.add_argument("--min-count", type=int, default=None, metavar="C",
@@ -37,18 +41,18 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
                    help="2-letter words are not allowed (same as --min-length 3)")
     p.add_argument("--count", type=int, default=1, metavar="K", help="find K different fills")
     p.add_argument("--steps", type=int, default=None, metavar="N",
-                   help="CSP step budget (words placed)")
+                   help="step budget: CSP search nodes (SAT: conflicts)")
     p.add_argument("--time", type=float, default=None, metavar="SECONDS",
-                   help="time budget of the whole attempt")
+                   help="time budget of the whole attempt (wall clock; every engine stops "
+                        "within it)")
     p.add_argument("--seed", type=int, default=None,
                    help="random seed for tie-breaks (reproducible, different fills)")
     p.add_argument("--order", choices=("lookahead", "frequency"), default="lookahead",
                    help="CSP value order: look-ahead on crossing support weighed with "
                         "frequency (default), or frequency alone")
-    p.add_argument("--letter-branch", type=int, default=None, metavar="N",
-                   help="CSP: branch on a cell's letter while the chosen slot has more than N "
-                        "candidates, then on words (0: always on words; default 50, and 0 for "
-                        "squares of 7 and more, where letter branching was measured to lose)")
+    p.add_argument("--letter-branch", type=int, default=0, metavar="N",
+                   help="CSP word strategies: branch on a crossed cell's letter while the "
+                        "chosen slot has more than N candidates (default 0: always on words)")
     p.add_argument("--attempts", type=int, default=None, metavar="N",
                    help="N attempts with seeds --seed (default 0), --seed+1, ..., on all cores "
                         "or a Dask cluster; each attempt's outcome and grid in seed order")
@@ -125,8 +129,6 @@ def run_fill(args: argparse.Namespace) -> int:
 
 def run_square(args: argparse.Namespace) -> int:
     _check_args(args)
-    if args.letter_branch is None and args.n >= 7:
-        args.letter_branch = 0
     grid = square_grid(args.n, symmetric=args.symmetric)
     return _run(args, grid, title=f"{args.n}x{args.n} square")
 
@@ -138,7 +140,7 @@ def _run_attempts(args: argparse.Namespace, grid) -> int:
                                                              3 if args.no_two else 1),
               "max_length": args.max_length, "steps": args.steps, "seconds": args.time,
               "lookahead": args.order == "lookahead",
-              "letter_branch": 50 if args.letter_branch is None else args.letter_branch}
+              "letter_branch": args.letter_branch, "strategy": args.strategy}
     identity = {k: v for k, v in params.items() if k != "grid"}
     identity["grid"] = format_text(grid)
     work = AttemptsWorkload(args.kind, AttemptJob(fill_attempt, params, json=args.json),
@@ -161,8 +163,8 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
     result = fill(grid, index, engine=args.engine, count=args.count, top=args.top,
                   min_count=args.min_count, min_length=min_length, max_length=args.max_length,
                   steps=args.steps, seconds=args.time, seed=args.seed,
-                  lookahead=args.order == "lookahead",
-                  letter_branch=50 if args.letter_branch is None else args.letter_branch)
+                  lookahead=args.order == "lookahead", letter_branch=args.letter_branch,
+                  strategy=args.strategy)
     _write_files(args, result, clues, title)
     if args.json:
         print_json(result.to_json())

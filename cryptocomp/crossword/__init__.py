@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import math
 from typing import TYPE_CHECKING
 
 from ..index.index import Index
@@ -49,7 +50,7 @@ def __getattr__(name: str):
     return value
 
 ENGINES = ("csp", "sat", "auto")
-AUTO_CSP_SHARE = 0.5  # of a time budget, for the CSP before SAT takes over
+AUTO_CSP_SHARE = 0.75  # of a time budget, for the CSP before SAT takes over
 AUTO_CSP_STEPS = 1_000_000  # CSP steps before SAT takes over when there is no time budget
 
 
@@ -76,6 +77,10 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
         raise GridError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
     if count < 1:
         raise GridError("count must be at least 1")
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise GridError(f"the time budget must be a positive number of seconds, not {seconds}")
+    if steps is not None and steps < 0:
+        raise GridError(f"the step budget must not be negative, not {steps}")
     budget = Budget(steps=steps, seconds=seconds)
     lex = index if isinstance(index, Lexicon) else Lexicon(
         index, top=top, min_count=min_count, min_length=min_length, max_length=max_length)

@@ -85,7 +85,6 @@ def _push_event(evq, ctl, s, p, a):
 @njit(cache=True, inline="always")
 def _after_shrink(T, D, s):
     """FAIL when slot ``s`` is empty; queue it when it is down to one word."""
-    slot = T[2]
     size, sq, ctl = D[2], D[6], D[7]
     if size[s] == 0:
         ctl[WIPED] = s
@@ -316,7 +315,7 @@ def _settle(T, D, s):
 def propagate(T, D):
     """Run the queues to a fixpoint: letter events, then singletons.  OK, FAIL (``ctl[WIPED]``
     names the slot, the crossing that emptied it gains weight) or OUT_OF_TIME."""
-    slot, cross, maxlen = T[2], T[3], T[9]
+    cross, maxlen = T[3], T[9]
     size, evq, sq, ctl, params, single = D[2], D[5], D[6], D[7], D[8], D[10]
     weight, sweight = D[11], D[12]
     while ctl[EVN] > 0 or ctl[SQN] > 0:

@@ -55,7 +55,7 @@ def _rand(ctl):
 def _choose_slot(T, D):
     """The open slot with the least dom/wdeg (-1: every slot is settled)."""
     slot, cross, maxlen = T[2], T[3], T[9]
-    dom, size, ctl, params, weight, sweight, best = D[0], D[2], D[7], D[8], D[11], D[12], D[17]
+    size, ctl, params, weight, sweight = D[2], D[7], D[8], D[11], D[12]
     best, best_key = -1, np.inf
     noise = params[NOISE]
     for s in range(size.shape[0]):
@@ -114,7 +114,7 @@ def _choose_letter(T, D, s):
     """For slot ``s``: ``p * A + a`` for its crossed cell with the fewest letters left (more
     than one) and the letter there best supported by both slots; -1 when there is none."""
     slot, cross, A, maxlen = T[2], T[3], T[8], T[9]
-    size, cnt, best = D[2], D[3], D[17]
+    size, cnt = D[2], D[3]
     cb = slot[s, CBASE]
     best_p, best_n = -1, 1 << 30
     for p in range(slot[s, LEN]):
@@ -151,7 +151,7 @@ def _choose_cell(T, D):
     letter there: the weakest cell first), and that letter.  (s, -1) when an open slot has
     no such cell; (-1, -1) when every slot is settled."""
     slot, cross, A, maxlen = T[2], T[3], T[8], T[9]
-    size, cnt, best = D[2], D[3], D[17]
+    size, cnt = D[2], D[3]
     best_s, best_code, best_key, open_s = -1, -1, np.inf, -1
     for s in range(size.shape[0]):
         if size[s] <= 1:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .grid import GridError
-from .propagation import CBASE, DBASE, GROW, LEN, PBASE, M, DEADLINE
+from .propagation import DBASE, DEADLINE, GROW, M
 from .search import NCTL, NPARAMS, FREQ_WEIGHT, LOOKAHEAD, NOISE, PAUSE_AT, RNG, BEST
 
 __all__ = ["Tables", "State", "MAX_STATE_BYTES"]

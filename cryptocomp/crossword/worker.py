@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import multiprocessing as mp
 import os
+import signal
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -27,6 +28,8 @@ __all__ = ["run_in_child", "ChildOutcome", "default_memory_limit"]
 log = logging.getLogger(__name__)
 
 _POLL = 0.05  # seconds between looks at the deadline while waiting
+_GRACE = 5.0  # seconds a child that closed its pipe gets to exit before it is killed
+_DEATHS = (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS)
 
 
 @dataclass
@@ -99,6 +102,8 @@ def run_in_child(target: Callable, args: tuple, *, budget: Budget,
             elif not proc.is_alive() and not recv.poll(0):
                 break
     finally:
+        if not outcome.why and time.monotonic() < deadline:
+            proc.join(min(_GRACE, max(0.0, deadline - time.monotonic())))  # it is ending
         if proc.is_alive():
             killed = True
             proc.kill()
@@ -106,7 +111,13 @@ def run_in_child(target: Callable, args: tuple, *, budget: Budget,
         recv.close()
     outcome.finished = not killed and proc.exitcode == 0 and not outcome.why
     if not killed and proc.exitcode != 0 and not outcome.why:
-        outcome.why = f"the solver's process ended with status {proc.exitcode}"
+        code = proc.exitcode
+        if code is not None and code < 0 and -code in _DEATHS:
+            # a C++ allocation past the address-space cap aborts the process
+            outcome.why = (f"out of memory (the child may use {limit >> 20} MiB more; it died "
+                           f"of signal {-code})")
+        else:
+            outcome.why = f"the solver's process ended with status {code}"
     try:
         import resource
 
