@@ -452,8 +452,6 @@ def test_deeply_nested_index_header_is_one_error_line(dict_path):
     b"[" * 100_000,
     b'{"kind": ["http://ipuz.org/crossword#1"], "dimensions": {"width": ' + b"5" * 5000 +
     b', "height": 1}, "puzzle": [[0]]}'])
-@pytest.mark.xfail(strict=False, reason="issue 12 item 7 (wt-fill): deep or huge .ipuz raise "
-                                        "RecursionError/ValueError; passes once that fix lands")
 def test_crafted_ipuz_is_one_error_line(tmp_path, dict_path, content):
     grid = tmp_path / "crafted.ipuz"
     grid.write_bytes(content)

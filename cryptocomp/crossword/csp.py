@@ -17,7 +17,7 @@ takes that word away from the other slots (no repeats).  Strategies
   layout 21 with English top 100k, 85 s where words did not finish in 150 s).
 
 ``auto`` runs several strategies as lanes of one portfolio, each on its own
-state, time-sliced (:func:`strategy_for`); the first lane to decide wins.  A lane
+state, in turns of a fixed amount of work (:func:`strategy_for`); the first lane to decide wins.  A lane
 that ends on its own has searched everything below the root, which proves the
 outcome (no fill, or every fill found).
 """
@@ -25,10 +25,9 @@ outcome (no fill, or every fill found).
 from __future__ import annotations
 
 import logging
-import time
 
 from .problem import Budget, Problem
-from .propagation import FAIL, OK, WIPED, undo
+from .propagation import FAIL, OK, OPS, WIPED, undo
 from .result import BUDGET, FILLED, NO_FILL, FillResult
 from .search import (BEST, BEST_CULPRIT, BEST_OPEN, DEPTH, EXHAUSTED, FAIL_LIMIT, FAILS,
                      FOUND, FREQ_WEIGHT, LAST_SLOT, LETTER_BRANCH, LOOKAHEAD, NODES, NOISE,
@@ -44,7 +43,10 @@ refresh_compiled_cache()
 RESTART_BASE = 400  # failures before the first restart
 RESTART_GROWTH = 1.1
 NOISE_AFTER_RESTART = 0.3
-_SLICE = 0.05  # seconds between returns to Python (Ctrl-C, step budget)
+# work units (letters touched, about 50 million a second here) between returns to Python
+# (Ctrl-C, the step budget, the next lane): counted, not timed, so that a seed gives the
+# same fill on any machine and under any load (the arrow-word batches rely on it)
+_SLICE = 2_500_000
 
 
 class RootWipeout(Exception):
@@ -163,7 +165,7 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
                 done = True
                 break
             state = lane.state
-            state.params[PAUSE_AT] = time.monotonic() + _SLICE * lane.share
+            state.params[PAUSE_AT] = state.ctl[OPS] + _SLICE * lane.share
             state.params[0] = budget.deadline()
             before = int(state.ctl[NODES])
             node_limit = budget.steps - nodes if budget.steps is not None else 1 << 62

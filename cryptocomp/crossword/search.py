@@ -35,7 +35,7 @@ PAUSE_AT, FREQ_WEIGHT, NOISE, LOOKAHEAD, LETTER_BRANCH = 1, 2, 3, 4, 5
 NPARAMS = 6
 # decision kinds
 PLACE_WORD, REMOVE_WORD, PLACE_LETTER, REMOVE_LETTER = 0, 1, 2, 3
-_PAUSE_CHECK = 1 << 12  # work units between two looks at the clock for a pause
+_PAUSE_CHECK = 1 << 12  # work units between two looks at the clock for the deadline
 # run() results
 FOUND, EXHAUSTED, PAUSED, RESTART, STOPPED = 1, 2, 3, 4, 5
 
@@ -250,13 +250,12 @@ def run(T, D, node_limit):
         if not failed:
             if nodes >= node_limit:
                 return PAUSED
+            if ctl[OPS] >= params[PAUSE_AT]:
+                return PAUSED
             if ctl[OPS] >= next_look:
                 next_look = ctl[OPS] + _PAUSE_CHECK
-                now = clock()
-                if now > params[DEADLINE]:
+                if clock() > params[DEADLINE]:
                     return STOPPED
-                if now > params[PAUSE_AT]:
-                    return PAUSED
             if ctl[FAIL_LIMIT] > 0 and ctl[FAILS] >= ctl[FAIL_LIMIT]:
                 return RESTART
             _note(size, ctl, single, best)

@@ -62,6 +62,7 @@ def _child(conn, target: Callable, args: tuple, memory_limit: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     except (OSError, ValueError, ImportError):
         pass  # no /proc or no limits here: the deadline still holds
+    _quiet_stderr()
     try:
         target(conn.send, *args)
     except MemoryError:
@@ -70,6 +71,21 @@ def _child(conn, target: Callable, args: tuple, memory_limit: int) -> None:
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
+
+
+def _quiet_stderr() -> None:
+    """Send the child's fd 2 to /dev/null: a solver aborting past the memory cap would
+    otherwise print libstdc++'s or faulthandler's dump on the user's terminal, while the
+    parent already reports the death in one line."""
+    try:
+        import faulthandler
+
+        faulthandler.disable()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+    except OSError:
+        pass
 
 
 def run_in_child(target: Callable, args: tuple, *, budget: Budget,
