@@ -7,9 +7,8 @@ wall seconds, steps, peak resident memory, and the mean and largest frequency
 rank of the fill's words (rank 1 = the most frequent word of the list).  Qxw
 runs on the same grid and the same list (its deck lists the slots' cells, its
 dictionary the list's words; ``.UNIQUE 1``: no word twice), under the same time
-limit; its fills are checked the same way.  ingrid_core is run when a built
-binary is given with ``--ingrid`` (it is not built here: its crates come from
-crates.io).
+limit; its fills are checked the same way.  ingrid_core is not run: building it
+needs crates.io, which these machines do not reach (the issue quotes its figures).
 
 The word lists come from ``scripts/wordlists.py`` (default directory
 ``freqdicts/bench/``); the seed-000 layouts from ``scripts/seed000_layouts.py``.
@@ -154,7 +153,7 @@ def _ours(name: str, runs: int, engine: str) -> dict:
     return best
 
 
-def _qxw(name: str) -> dict | None:
+def _qxw(name: str, cap: float = QXW_LIMIT) -> dict | None:
     """Run Qxw in batch mode on the figure (None when Qxw is not installed)."""
     if not QXW.exists():
         return None
@@ -179,7 +178,7 @@ def _qxw(name: str) -> dict | None:
             "-d", str(Path(tmp) / "words.txt"), str(Path(tmp) / "deck.qxd")]
         cpu0, t0 = _cpu(), time.perf_counter()
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=min(limit, QXW_LIMIT))
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=min(limit, cap))
             out = proc.stdout
             status = "filled" if "W0 " in out else "no_fill"
         except subprocess.TimeoutExpired:
@@ -217,8 +216,6 @@ def main() -> None:
     ap.add_argument("--child", nargs=4, metavar=("GRID", "LIST", "LIMIT", "ENGINE"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
-    global QXW_LIMIT
-    QXW_LIMIT = args.qxw_limit
     if args.child:
         grid_spec, list_spec, limit, engine = args.child
         child(grid_spec, list_spec, float(limit), engine, None)
@@ -234,7 +231,7 @@ def main() -> None:
     for name in names:
         grid_spec, list_spec, limit, target = FIGURES[name]
         ours = _ours(name, args.runs, args.engine)
-        peer = None if args.no_peers else _qxw(name)
+        peer = None if args.no_peers else _qxw(name, args.qxw_limit)
         if target is None:
             goal, met = "fill or proof", ours["status"] in ("filled", "no_fill")
         elif target < 0:
