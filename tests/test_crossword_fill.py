@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,12 +14,24 @@ from cryptocomp.index import Index
 
 
 def _brute(grid: Grid, words: list[str]) -> set[tuple[str, ...]]:
-    """Every fill, by trying every word in every slot and keeping what the checker accepts."""
+    """Every fill, by trying every word in every slot and keeping what the checker accepts
+    (a partial choice whose letters already clash in a cell is not extended: the checker
+    would refuse every completion of it)."""
     options = [[w for w in words if len(w) == s.length] for s in grid.slots]
-    out = set()
-    for combo in itertools.product(*options):
-        if not fill_problems(grid, set(words), list(combo)):
-            out.add(combo)
+    out: set[tuple[str, ...]] = set()
+
+    def extend(combo: list[str], letters: dict) -> None:
+        k = len(combo)
+        if k == len(options):
+            if not fill_problems(grid, set(words), list(combo)):
+                out.add(tuple(combo))
+            return
+        for w in options[k]:
+            cells = grid.slots[k].cells
+            if all(letters.get(cell, ch) == ch for cell, ch in zip(cells, w)):
+                extend(combo + [w], {**letters, **dict(zip(cells, w))})
+
+    extend([], {})
     return out
 
 

@@ -21,16 +21,16 @@ an uninterrupted one does.
 >>> job = AttemptJob(fill_attempt, {"grid": square_grid(2), "engine": "csp"})
 >>> print(job(Index.from_counts({"at": 5, "no": 4, "an": 3, "to": 2}), (1,))[0].decode(), end="")
 # seed 1: filled, 1 fill [csp, 1 step] (2 lines)
-at
-no
+an
+to
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from ..index.index import Index
 from .workload import Task, Unit, Unordered, pack
@@ -135,7 +135,7 @@ def fill_attempt(index: Index, params: dict, seed: int) -> Attempt:
     from ..crossword.grid import format_text
     from ..crossword.lexicon import Lexicon
 
-    words = {k: params.get(k) for k in ("top", "min_count", "max_length")}
+    words: dict = {k: params.get(k) for k in ("top", "min_count", "max_length")}
     words["min_length"] = params.get("min_length", 1)
     key = (id(index), tuple(sorted(words.items())))
     lex = _LEXICONS.get(key)

@@ -11,11 +11,11 @@ import argparse
 import json
 from pathlib import Path
 
+from ..batch import AttemptJob, AttemptsWorkload
+from ..batch.attempts import fill_attempt
 from ..crossword import ENGINES, STRATEGIES, FillResult, fill, read_grid
 from ..crossword.grid import GridError, format_text
 from ..crossword.square import square_grid
-from ..batch import AttemptJob, AttemptsWorkload
-from ..batch.attempts import fill_attempt
 from .batch import add_batch_options, run_workload
 from .options import MAX_SECONDS, add_dict_options, is_terminal, open_index, print_json
 

@@ -85,8 +85,8 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
     lex = index if isinstance(index, Lexicon) else Lexicon(
         index, top=top, min_count=min_count, min_length=min_length, max_length=max_length)
     prob = Problem(grid, lex)
-    csp_options = dict(count=count, seed=seed, lookahead=lookahead, letter_branch=letter_branch,
-                       strategy=strategy)
+    csp_options: dict = dict(count=count, seed=seed, lookahead=lookahead,
+                             letter_branch=letter_branch, strategy=strategy)
     if engine == "sat":
         from .sat import solve_sat
 

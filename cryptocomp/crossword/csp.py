@@ -17,9 +17,9 @@ takes that word away from the other slots (no repeats).  Strategies
   layout 21 with English top 100k, 85 s where words did not finish in 150 s).
 
 ``auto`` runs several strategies as lanes of one portfolio, each on its own
-state, in turns of a fixed amount of work (:func:`strategy_for`); the first lane to decide wins.  A lane
-that ends on its own has searched everything below the root, which proves the
-outcome (no fill, or every fill found).
+state, in turns of a fixed amount of work (:func:`strategy_for`); the first lane
+to decide wins.  A lane that ends on its own has searched everything below the
+root, which proves the outcome (no fill, or every fill found).
 """
 
 from __future__ import annotations
@@ -29,9 +29,27 @@ import logging
 from .problem import Budget, Problem
 from .propagation import FAIL, OK, OPS, WIPED, undo
 from .result import BUDGET, FILLED, NO_FILL, FillResult
-from .search import (BEST, BEST_CULPRIT, BEST_OPEN, DEPTH, EXHAUSTED, FAIL_LIMIT, FAILS,
-                     FOUND, FREQ_WEIGHT, LAST_SLOT, LETTER_BRANCH, LOOKAHEAD, NODES, NOISE,
-                     PAUSE_AT, RESTART, STOPPED, root, run)
+from .search import (
+    BEST,
+    BEST_CULPRIT,
+    BEST_OPEN,
+    DEPTH,
+    EXHAUSTED,
+    FAIL_LIMIT,
+    FAILS,
+    FOUND,
+    FREQ_WEIGHT,
+    LAST_SLOT,
+    LETTER_BRANCH,
+    LOOKAHEAD,
+    NODES,
+    NOISE,
+    PAUSE_AT,
+    RESTART,
+    STOPPED,
+    root,
+    run,
+)
 from .tables import State, refresh_compiled_cache
 
 __all__ = ["solve_csp", "root_domains", "strategy_for", "Problem", "Budget", "RootWipeout",
@@ -144,7 +162,7 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     budget = budget or Budget()
     result = FillResult(prob.grid, BUDGET, engine="csp")
     kinds = strategy_for(prob) if strategy == "auto" else ((strategy, 1),)
-    lanes = []
+    lanes: list[_Lane] = []
     for i, (kind, share) in enumerate(kinds):
         try:
             state = _root_state(prob, budget, (0 if seed is None else seed + 1) + 7919 * i)

@@ -14,7 +14,8 @@ the solution (when a fill is given), and clue lists (empty, or from a
 from __future__ import annotations
 
 import json
-from typing import Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..files import read_text
 from .grid import Cell, Grid, GridError, Letter, check_size, given_letter
@@ -77,7 +78,7 @@ def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
     if not isinstance(kinds, list) or not any(isinstance(k, str) and "crossword" in k
                                               for k in kinds):
         raise GridError(f"{source}: not an ipuz crossword (kind {kinds!r})")
-    dims = doc.get("dimensions")
+    dims: Any = doc.get("dimensions")
     try:
         width, height = int(dims["width"]), int(dims["height"])
     except (TypeError, KeyError, ValueError, OverflowError):

@@ -71,9 +71,9 @@ class Problem:
         for slot in self.slots:
             dom = lex.base(slot.length)
             for p, cell in enumerate(slot.cells):
-                ch = grid.given.get(cell)
-                if ch is not None:
-                    dom = dom & lex.at(slot.length, p, ch)
+                given = grid.given.get(cell)
+                if given is not None:
+                    dom = dom & lex.at(slot.length, p, given)
             self.initial.append(dom)
         self._tables = None
 
@@ -92,5 +92,6 @@ class Problem:
 
     def rank_figures(self, fill: list[str]) -> tuple[float, int]:
         """Mean and largest frequency rank (1 = most frequent) of a fill's words."""
-        ranks = [self.lex.index.id_of(w) + 1 for w in fill]
+        ids = [self.lex.index.id_of(w) for w in fill]  # a checked fill's words are all there
+        ranks = [i + 1 for i in ids if i is not None]
         return sum(ranks) / len(ranks), max(ranks)

@@ -20,9 +20,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .propagation import (undo, CBASE, DBASE, DEADLINE, EVN, FAIL, GROW, LEN, NSINGLE, OK, OPS,
-                          OUT_OF_TIME, SQN, TRAIL, WIPED, assign, clock, drop_letter, keep_letter,
-                          propagate, refute)
+from .propagation import (
+    CBASE,
+    DBASE,
+    DEADLINE,
+    EVN,
+    FAIL,
+    GROW,
+    LEN,
+    NSINGLE,
+    OK,
+    OPS,
+    OUT_OF_TIME,
+    SQN,
+    TRAIL,
+    WIPED,
+    assign,
+    clock,
+    drop_letter,
+    keep_letter,
+    propagate,
+    refute,
+    undo,
+)
 
 __all__ = ["run", "root", "FOUND", "EXHAUSTED", "PAUSED", "RESTART", "STOPPED"]
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from .grid import GridError
 from .propagation import DBASE, DEADLINE, GROW, M
-from .search import NCTL, NPARAMS, FREQ_WEIGHT, LOOKAHEAD, NOISE, PAUSE_AT, RNG, BEST
+from .search import BEST, FREQ_WEIGHT, LOOKAHEAD, NCTL, NOISE, NPARAMS, PAUSE_AT, RNG
 
 __all__ = ["Tables", "State", "MAX_STATE_BYTES"]
 
