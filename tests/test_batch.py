@@ -483,15 +483,15 @@ def test_cli_unreachable_scheduler_is_one_line(lists, capsys, monkeypatch):
     pytest.importorskip("distributed")
     import functools
 
-    import cryptocomp.cli.batch as cli_batch
+    import cryptocomp.batch as batch_layer  # the CLI takes its backends from the package
     from cryptocomp.cli import main
 
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:1")
     # --jobs picks the local pool whatever the environment says
     assert main(lists + ["--jobs", "1"]) == 0
     capsys.readouterr()
-    monkeypatch.setattr(cli_batch, "DaskBackend",
-                        functools.partial(cli_batch.DaskBackend, connect_timeout=1.0))
+    monkeypatch.setattr(batch_layer, "DaskBackend",
+                        functools.partial(batch_layer.DaskBackend, connect_timeout=1.0))
     assert main(lists) == 2
     err = capsys.readouterr().err
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in err

@@ -174,9 +174,9 @@ def test_lost_scheduler_stops_the_batch_with_a_resume_line(lists, tmp_path, caps
             except OSError:
                 assert time.monotonic() < deadline, "dask scheduler did not start"
                 time.sleep(0.2)
-        from cryptocomp.cli import batch as cli_batch
+        import cryptocomp.batch as batch_layer  # the CLI takes run_batch from the package
 
-        real = cli_batch.run_batch
+        real = batch_layer.run_batch
 
         def run_and_lose_the_scheduler(*args, on_progress=None, **kw):
             def progress(p):
@@ -186,11 +186,11 @@ def test_lost_scheduler_stops_the_batch_with_a_resume_line(lists, tmp_path, caps
                     scheduler.wait()
             return real(*args, on_progress=progress, **kw)
 
-        cli_batch.run_batch = run_and_lose_the_scheduler
+        batch_layer.run_batch = run_and_lose_the_scheduler
         try:
             status = main(lists + ["--scheduler", address, "--output", str(out)])
         finally:
-            cli_batch.run_batch = real
+            batch_layer.run_batch = real
         err = capsys.readouterr().err.strip().splitlines()
         assert status == 3
         assert f"lost the Dask scheduler at {address}" in err[-1], err

@@ -36,15 +36,41 @@ send+more=nodes	5619+8346=13965	3
 
 from __future__ import annotations
 
-from .attempts import Attempt, AttemptJob, AttemptsWorkload
-from .cluster import SHIP_MODES, DaskBackend, dask_available
-from .composition import ComposeJob, ComposeWorkload, QueryGrid
-from .journal import DiscardSink, Journal, StreamSink, batch_id
-from .pool import ProcessPool, SerialBackend
-from .progress import Meter, Progress
-from .runner import Summary, run_batch
-from .shipment import IndexShipment
-from .workload import Outcome, Task, Workload
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .attempts import Attempt, AttemptJob, AttemptsWorkload
+    from .cluster import SHIP_MODES, DaskBackend, dask_available
+    from .composition import ComposeJob, ComposeWorkload, QueryGrid
+    from .journal import DiscardSink, Journal, StreamSink, batch_id
+    from .pool import ProcessPool, SerialBackend
+    from .progress import Meter, Progress
+    from .runner import Summary, run_batch
+    from .shipment import IndexShipment
+    from .workload import Outcome, Task, Workload
+
+# the layer's modules are imported on first use (PEP 562): a one-shot `compose` that only
+# registers the batch options does not pay for the pool, the journal and the runner
+_HOME = {
+    "Attempt": "attempts", "AttemptJob": "attempts", "AttemptsWorkload": "attempts",
+    "SHIP_MODES": "cluster", "DaskBackend": "cluster", "dask_available": "cluster",
+    "ComposeJob": "composition", "ComposeWorkload": "composition", "QueryGrid": "composition",
+    "DiscardSink": "journal", "Journal": "journal", "StreamSink": "journal",
+    "batch_id": "journal", "ProcessPool": "pool", "SerialBackend": "pool", "Meter": "progress",
+    "Progress": "progress", "Summary": "runner", "run_batch": "runner",
+    "IndexShipment": "shipment", "Outcome": "workload", "Task": "workload",
+    "Workload": "workload",
+}
+
+
+def __getattr__(name: str):
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "run_batch", "Summary", "batch_id",

@@ -13,25 +13,16 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..batch import (
-    SHIP_MODES,
-    DaskBackend,
-    DiscardSink,
-    IndexShipment,
-    Journal,
-    ProcessPool,
-    SerialBackend,
-    StreamSink,
-    Summary,
-    Workload,
-    batch_id,
-    run_batch,
-)
-from ..batch.progress import Progress
+from ..batch.cluster import SHIP_MODES
 from ..errors import BatchError, BatchStopped, QueryError
 from ..index.store import load_index, read_header, resolve_source, stale_reason
 from .options import dict_spec, is_terminal
+
+if TYPE_CHECKING:
+    from ..batch import IndexShipment, Summary, Workload
+    from ..batch.progress import Progress
 
 __all__ = ["add_batch_options", "run_workload"]
 
@@ -61,6 +52,8 @@ def add_batch_options(parser: argparse.ArgumentParser, unit: str) -> None:
 
 
 def _backend(args: argparse.Namespace, items: int):
+    from ..batch import DaskBackend, ProcessPool, SerialBackend
+
     if args.jobs is not None and args.jobs < 1:
         raise QueryError("--jobs must be at least 1")
     if args.cluster and args.scheduler:
@@ -149,6 +142,8 @@ def run_workload(args: argparse.Namespace, workload: Workload, *,
     line says what is kept and how to finish.  ``shipment``: what the workers load
     (default: the index the dictionary options name); ``show``: without ``--output``,
     print the groups (else the workload's ordered step shows its results itself)."""
+    from ..batch import DiscardSink, IndexShipment, Journal, StreamSink, batch_id, run_batch
+
     if args.resume and not args.output:
         raise QueryError("--resume needs --output FILE")
     if shipment is None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..batch import ComposeJob, ComposeWorkload, QueryGrid
 from ..cryptarithm.candidates import Constraints, letters_of
 from ..cryptarithm.compose import Composed, check_composable, compose_puzzle
 from ..cryptarithm.expr import parse
@@ -145,6 +144,8 @@ def _read_words(path: str) -> list[str]:
 
 
 def _run_batch(args: argparse.Namespace, options: dict, top: int | None) -> int:
+    from ..batch import ComposeJob, ComposeWorkload, QueryGrid
+
     left, right = (_read_words(p) for p in args.batch)
     ops = "".join(op for op in args.ops if not op.isspace())
     bad = [op for op in ops if op not in "+-*/"]
