@@ -28,6 +28,13 @@ A clue is never longer than ``--max-clue`` characters and never contains the
 answer (no token sharing a stem with it; for answers of 4+ letters not even as
 part of a longer word).  Words left without a clue are not written.
 
+Senses not fit to print are dropped: those WordNet files under the usage domains
+obscenity, profanity, ethnic slur or disparagement (``;u`` pointers), or whose gloss
+calls them an obscene, vulgar, offensive, derogatory, disparaging or contemptuous term,
+or an ethnic slur.  A word whose commonest sense or at least half of whose senses are
+dropped is left out whole (a puzzle prints the answer, whatever its clue), and no clue
+names a word left out ("kike" goes; "boy" stays, clued by its other senses).
+
 Usage: python scripts/build_wordnet_clues.py [--wordnet DIR] [--out FILE]
 """
 
@@ -54,6 +61,12 @@ _ARTICLE = re.compile(r"^(a|an|the) ", re.I)
 _CUT = re.compile(r",| that | which | who | whose | where | used | especially ")
 _DANGLING = frozenset("a an the to of and or in for with by at from on as into than".split())
 _POS_OF = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
+# usage-domain synsets (data.noun offsets) whose members are not printed: disparagement,
+# ethnic slur, obscenity/vulgarism, profanity
+_UNFIT_DOMAINS = frozenset({"06717170", "06718862", "07124340", "07128527"})
+_UNFIT_GLOSS = re.compile(r"\b(obscene|vulgar|offensive|derogatory|disparaging|contemptuous)"
+                          r"( and \w+)? (term|terms|word|words|name|slang)\b|\bethnic slur\b",
+                          re.I)
 
 
 def read_index(wn: Path) -> dict[str, list[tuple[int, str, list[str]]]]:
@@ -94,6 +107,24 @@ def read_synsets(wn: Path) -> dict[tuple[str, str], tuple[list[str], list[tuple[
                     if sym == "@":
                         hypernyms.append((_POS_OF[ptr_pos], off))
                 out[(pos, parts[0])] = (lemmas, hypernyms, gloss.strip())
+    return out
+
+
+def read_unfit(wn: Path) -> set[tuple[str, str]]:
+    """(pos, offset) of every synset not fit to print (see the module docstring)."""
+    out = set()
+    for pos in POS:
+        with open(wn / f"data.{pos}", encoding="latin-1") as f:
+            for line in f:
+                if line.startswith(" "):
+                    continue
+                head, _, gloss = line.partition(" | ")
+                parts = head.split()
+                k = 4 + 2 * int(parts[3], 16)
+                pointers = [parts[k + 1 + 4 * i:k + 3 + 4 * i] for i in range(int(parts[k]))]
+                if _UNFIT_GLOSS.search(gloss) or any(
+                        sym == ";u" and off in _UNFIT_DOMAINS for sym, off in pointers):
+                    out.add((pos, parts[0]))
     return out
 
 
@@ -164,12 +195,19 @@ def build(wn: Path, max_clue: int) -> tuple[list[tuple[str, int, list[str]]], in
     zipf = lru_cache(maxsize=None)(lambda text: zipf_frequency(text, "en"))
     index = read_index(wn)
     synsets = read_synsets(wn)
+    unfit = read_unfit(wn)
+    dropped: set[str] = set()
     rows = []
     for word in sorted(index):
         entries = sorted(index[word], key=lambda e: (-e[0], POS.index(e[1])))
+        senses = [(pos, off) for _, pos, offsets in entries for off in offsets]
+        bad = [s in unfit for s in senses]
+        if bad[0] or 2 * sum(bad) >= len(bad):
+            dropped.add(word)
+            continue
         kept = []
-        for _, pos, offsets in entries:
-            for off in offsets:
+        for pos, off in senses:
+            if (pos, off) not in unfit:
                 lemmas, hypernyms, gloss = synsets[(pos, off)]
                 # the word as this synset spells it: lower case, or a proper name / abbreviation
                 forms = [lm for lm in lemmas if lm.lower() == word]
@@ -181,7 +219,13 @@ def build(wn: Path, max_clue: int) -> tuple[list[tuple[str, int, list[str]]], in
         clues = clues_for(word, kept, synsets, max_clue, zipf)
         if clues:
             rows.append((word, len(kept), clues))
-    return rows, len(index)
+    # no clue names a word left out (its synonyms may be clues of other words)
+    fit = []
+    for word, n, clues in rows:
+        clues = [c for c in clues if dropped.isdisjoint(re.findall(r"[a-z]+", c.lower()))]
+        if clues:
+            fit.append((word, n, clues))
+    return fit, len(index)
 
 
 def main() -> int:

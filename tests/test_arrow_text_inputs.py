@@ -174,6 +174,19 @@ def test_shipped_wordnet_clues():
     assert all(not clue_contains(c, w) for w in ("cat", "house", "run") for c in book.clues(w))
 
 
+def test_shipped_wordnet_clues_leave_out_words_not_fit_to_print():
+    import re
+
+    book = load_clues("wordnet")
+    # WordNet files these under obscenity or ethnic slur: never an answer, never in a clue
+    unfit = {"cunt", "fuck", "kike", "nigger", "shit", "wetback"}
+    assert unfit.isdisjoint(book)
+    assert all(unfit.isdisjoint(re.findall(r"[a-z]+", c.lower())) for w in book
+               for c in book.clues(w))
+    # a word with one such sense among common ones keeps its other senses
+    assert "boy" in book and "cock" in book
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.text(max_size=8), st.sampled_from(["\t", " ", "\t\t", ""]),
                           st.text(max_size=20)), max_size=8))
