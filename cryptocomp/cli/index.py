@@ -17,7 +17,7 @@ from ..index.store import (
     stale_reason,
     temporaries,
 )
-from .options import print_json, progress_bar
+from .options import plural, print_json, progress_bar
 
 
 def register(sub) -> None:
@@ -44,8 +44,8 @@ def run_build(args: argparse.Namespace) -> int:
     with progress_bar(f"indexing {args.source}") as progress:
         index, path = build_index(args.source, fold_yo=args.fold_yo, progress=progress)
     where = path if path else "memory only (could not write the index directory)"
-    print(f"{index.name}: {len(index)} words indexed in {time.perf_counter() - start:.1f} s "
-          f"-> {where}")
+    seconds = time.perf_counter() - start
+    print(f"{index.name}: {plural(len(index), 'word')} indexed in {seconds:.1f} s -> {where}")
     return 0 if path else 1
 
 

@@ -377,7 +377,8 @@ def _build(src: Source, progress: Progress | None, save: bool,
     except IndexFileError as exc:
         log.warning("%s (the index stays in memory only)", exc)
         return index, None
-    log.info("saved index %s (%d words)", src.index_path, len(index))
+    log.info("saved index %s (%s word%s)", src.index_path, f"{len(index):,}",
+             "" if len(index) == 1 else "s")
     return index, src.index_path
 
 
