@@ -22,11 +22,15 @@ scalars (see :mod:`.propagation` and :mod:`.search`).
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from .grid import GridError
 from .propagation import DBASE, DEADLINE, GROW, M
 from .search import BEST, FREQ_WEIGHT, LOOKAHEAD, NCTL, NOISE, NPARAMS, PAUSE_AT, RNG
+
+log = logging.getLogger(__name__)
 
 __all__ = ["Tables", "State", "MAX_STATE_BYTES"]
 
@@ -236,4 +240,5 @@ def refresh_compiled_cache() -> None:
             f.unlink()
         stamp.write_text(want)
     except OSError:
-        pass  # a read-only install: numba caches elsewhere, keyed on installed files
+        return  # a read-only install: numba caches elsewhere, keyed on installed files
+    log.info("compiling the fill engine (once after installing or upgrading: about 30 s)")
