@@ -23,12 +23,16 @@ scalars (see :mod:`.propagation` and :mod:`.search`).
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .grid import GridError
 from .propagation import DBASE, DEADLINE, GROW, M
 from .search import BEST, FREQ_WEIGHT, LOOKAHEAD, NCTL, NOISE, NPARAMS, PAUSE_AT, RNG
+
+if TYPE_CHECKING:
+    from .problem import Problem
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +50,7 @@ def _ids(bitmap) -> np.ndarray:
 class Tables:
     """The static arrays of a problem (see the module docstring)."""
 
-    def __init__(self, prob):
+    def __init__(self, prob: Problem) -> None:
         lex = prob.lex
         self.prob = prob
         lengths = sorted(set(prob.lengths))
