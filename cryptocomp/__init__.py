@@ -24,9 +24,9 @@ Composing and solving cryptarithms:
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from .lazy import lazy_exports
 from .version import __version__
 
 if TYPE_CHECKING:
@@ -79,13 +79,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'cryptocomp' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{home}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _HOMES)
 
 
 def __dir__() -> list[str]:

@@ -88,9 +88,13 @@ def read_index(wn: Path) -> dict[str, list[tuple[int, str, list[str]]]]:
     return out
 
 
-def read_synsets(wn: Path) -> dict[tuple[str, str], tuple[list[str], list[tuple[str, str]], str]]:
-    """(pos, offset) -> (lemmas as written, hypernyms as (pos, offset), gloss), every synset."""
+def read_synsets(wn: Path) -> tuple[dict[tuple[str, str],
+                                          tuple[list[str], list[tuple[str, str]], str]],
+                                     set[tuple[str, str]]]:
+    """(pos, offset) -> (lemmas as written, hypernyms as (pos, offset), gloss), every synset;
+    and the (pos, offset) of the synsets not fit to print (see the module docstring)."""
     out = {}
+    unfit = set()
     for pos in POS:
         with open(wn / f"data.{pos}", encoding="latin-1") as f:
             for line in f:
@@ -102,30 +106,16 @@ def read_synsets(wn: Path) -> dict[tuple[str, str], tuple[list[str], list[tuple[
                 lemmas = [_MARKER.sub("", parts[4 + 2 * i]) for i in range(n)]
                 k = 4 + 2 * n
                 hypernyms = []
+                bad = bool(_UNFIT_GLOSS.search(gloss))
                 for i in range(int(parts[k])):
                     sym, off, ptr_pos = parts[k + 1 + 4 * i:k + 4 + 4 * i]
                     if sym == "@":
                         hypernyms.append((_POS_OF[ptr_pos], off))
+                    bad |= sym == ";u" and off in _UNFIT_DOMAINS
                 out[(pos, parts[0])] = (lemmas, hypernyms, gloss.strip())
-    return out
-
-
-def read_unfit(wn: Path) -> set[tuple[str, str]]:
-    """(pos, offset) of every synset not fit to print (see the module docstring)."""
-    out = set()
-    for pos in POS:
-        with open(wn / f"data.{pos}", encoding="latin-1") as f:
-            for line in f:
-                if line.startswith(" "):
-                    continue
-                head, _, gloss = line.partition(" | ")
-                parts = head.split()
-                k = 4 + 2 * int(parts[3], 16)
-                pointers = [parts[k + 1 + 4 * i:k + 3 + 4 * i] for i in range(int(parts[k]))]
-                if _UNFIT_GLOSS.search(gloss) or any(
-                        sym == ";u" and off in _UNFIT_DOMAINS for sym, off in pointers):
-                    out.add((pos, parts[0]))
-    return out
+                if bad:
+                    unfit.add((pos, parts[0]))
+    return out, unfit
 
 
 def gloss_fragments(gloss: str, max_clue: int) -> list[str]:
@@ -194,8 +184,7 @@ def build(wn: Path, max_clue: int) -> tuple[list[tuple[str, int, list[str]]], in
 
     zipf = lru_cache(maxsize=None)(lambda text: zipf_frequency(text, "en"))
     index = read_index(wn)
-    synsets = read_synsets(wn)
-    unfit = read_unfit(wn)
+    synsets, unfit = read_synsets(wn)
     dropped: set[str] = set()
     rows = []
     for word in sorted(index):

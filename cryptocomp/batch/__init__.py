@@ -36,8 +36,9 @@ send+more=nodes	5619+8346=13965	3
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from ..lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .attempts import Attempt, AttemptJob, AttemptsWorkload
@@ -62,15 +63,7 @@ _HOME = {
     "IndexShipment": "shipment", "Outcome": "workload", "Task": "workload",
     "Workload": "workload",
 }
-
-
-def __getattr__(name: str):
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{home}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _HOME)
 
 __all__ = [
     "run_batch", "Summary", "batch_id",

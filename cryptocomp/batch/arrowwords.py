@@ -54,7 +54,7 @@ from ..crossword.lexicon import Lexicon
 from ..index.index import Index
 from ..index.store import save_index
 from .shipment import IndexShipment
-from .workload import Task, Unit, pack
+from .workload import Task, Unit, json_object, pack
 
 __all__ = ["ArrowJob", "ArrowWorkload", "ship_words", "RAW_FORMAT", "WORDS_FILE"]
 
@@ -212,11 +212,8 @@ class ArrowWorkload:
                 self.used.add(i)
 
     def frame(self, line: str, key: str, *, raw: bool = False) -> int | None:
-        try:
-            doc = json.loads(line)
-        except ValueError:
-            return None
-        if not isinstance(doc, dict):
+        doc = json_object(line)
+        if doc is None:
             return None
         if raw:
             ok = doc.get("raw") == RAW_FORMAT and f"puzzle {doc.get('puzzle')}" == key and \

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..index.index import Index
-from .workload import Task, Unit, Unordered, pack
+from .workload import Task, Unit, Unordered, json_object, pack
 
 __all__ = ["Attempt", "AttemptJob", "AttemptsWorkload", "fill_attempt", "FORMAT"]
 
@@ -110,12 +110,8 @@ class AttemptsWorkload(Unordered):
 
     def frame(self, line: str, key: str, *, raw: bool = False) -> int | None:
         if self.json:
-            try:
-                doc = json.loads(line)
-            except ValueError:
-                return None
-            ok = isinstance(doc, dict) and f"seed {doc.get('seed')}" == key
-            return 0 if ok else None
+            doc = json_object(line)
+            return 0 if doc is not None and f"seed {doc.get('seed')}" == key else None
         prefix = f"# {key}: "
         m = _TAIL.search(line)
         if not line.startswith(prefix) or not m or m.end() != len(line):
@@ -124,9 +120,6 @@ class AttemptsWorkload(Unordered):
 
 
 # -- crossword fills and word squares -------------------------------------------------------
-
-_LEXICONS: dict = {}
-
 
 def fill_attempt(index: Index, params: dict, seed: int) -> Attempt:
     """One fill of ``params["grid"]`` with ``seed`` (the other params are
@@ -137,10 +130,9 @@ def fill_attempt(index: Index, params: dict, seed: int) -> Attempt:
 
     words: dict = {k: params.get(k) for k in ("top", "min_count", "max_length")}
     words["min_length"] = params.get("min_length", 1)
-    key = (id(index), tuple(sorted(words.items())))
-    lex = _LEXICONS.get(key)
-    if lex is None:
-        lex = _LEXICONS[key] = Lexicon(index, **words)
+    # kept with the index (a worker's cached index lives for the batch), not by id()
+    lex = index.derived(("fill-lexicon", tuple(sorted(words.items()))),
+                        lambda: Lexicon(index, **words))
     options = {k: params[k] for k in ("engine", "count", "steps", "seconds", "lookahead",
                                       "letter_branch", "strategy")
                if params.get(k) is not None}

@@ -45,7 +45,7 @@ from ..cryptarithm.compose import (
 from ..cryptarithm.expr import MAX_LETTERS, Puzzle, parse
 from ..errors import ExpressionError, QueryError
 from ..index.index import Index
-from .workload import Task, Unit, Unordered, pack
+from .workload import Task, Unit, Unordered, json_object, pack
 
 __all__ = ["ComposeWorkload", "ComposeJob", "QueryGrid", "quick_shape", "FORMAT"]
 
@@ -216,11 +216,8 @@ class ComposeWorkload(Unordered):
 
     def frame(self, line: str, key: str, *, raw: bool = False) -> int | None:
         if self.json:
-            try:
-                doc = json.loads(line)
-            except ValueError:
-                return None
-            ok = isinstance(doc, dict) and doc.get("query") == key and \
+            doc = json_object(line)
+            ok = doc is not None and doc.get("query") == key and \
                 (isinstance(doc.get("error"), str) or isinstance(doc.get("results"), list))
             return 0 if ok else None
         prefix = f"# {key}: "

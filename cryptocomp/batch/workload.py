@@ -26,6 +26,7 @@ then stops once the tasks under way are in, with what is finished kept.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -34,7 +35,8 @@ from typing import Protocol
 from ..index.index import Index
 from .shipment import IndexShipment, worker_index, worker_name
 
-__all__ = ["Task", "Unit", "Outcome", "Job", "Workload", "Unordered", "execute", "pack"]
+__all__ = ["Task", "Unit", "Outcome", "Job", "Workload", "Unordered", "execute", "json_object",
+           "pack"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,16 @@ class Workload(Protocol):
     def replay(self, position: int, group: bytes) -> None:
         """Take in a group found written in a resumed output file (in item order), so that
         :meth:`settle` goes on from the state an uninterrupted run would have."""
+
+
+def json_object(line: str) -> dict | None:
+    """``line`` read as a JSON object, or None (not JSON, or not an object): what a
+    workload's ``frame`` checks a JSON Lines group against."""
+    try:
+        doc = json.loads(line)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
 class Unordered:

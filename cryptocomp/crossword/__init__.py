@@ -11,12 +11,12 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 import math
 from typing import TYPE_CHECKING
 
 from ..index.index import Index
+from ..lazy import lazy_exports
 from .csp import STRATEGIES, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text
 from .gridfile import read_grid
@@ -39,15 +39,7 @@ if TYPE_CHECKING:
 # pay for it, and its modules may import `fill` from this package
 _ARROW = {"arrowword": "arrowbatch", "ArrowError": "arrowgenerator",
           "ArrowPuzzle": "arrowpuzzle", "ArrowResult": "arrowpuzzle"}
-
-
-def __getattr__(name: str):
-    home = _ARROW.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{home}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _ARROW)
 
 ENGINES = ("csp", "sat", "auto")
 AUTO_CSP_SHARE = 0.75  # of a time budget, for the CSP before SAT takes over

@@ -24,6 +24,7 @@ clue cells, and islands (letter regions beyond the first).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Collection, Mapping
 
@@ -35,31 +36,15 @@ def _letters(text: str, fold_yo: bool) -> str:
     return out.replace("ё", "е") if fold_yo else out
 
 
+_RUN = re.compile(r"[^#]+")  # a maximal run of letter cells in a row or column
+
 def _runs(rows: list[str]) -> list[tuple[str, int, int, str]]:
     """(direction, row, col, letters) of every maximal letter run, length 1 included."""
-    h, w = len(rows), len(rows[0]) if rows else 0
-    out = []
-    for r in range(h):
-        c = 0
-        while c < w:
-            if rows[r][c] == "#":
-                c += 1
-                continue
-            start = c
-            while c < w and rows[r][c] != "#":
-                c += 1
-            out.append(("across", r, start, rows[r][start:c]))
-    for c in range(w):
-        r = 0
-        while r < h:
-            if rows[r][c] == "#":
-                r += 1
-                continue
-            start = r
-            while r < h and rows[r][c] != "#":
-                r += 1
-            out.append(("down", start, c, "".join(rows[i][c] for i in range(start, r))))
-    return out
+    columns = ["".join(col) for col in zip(*rows)]
+    return ([("across", r, m.start(), m.group()) for r, row in enumerate(rows)
+             for m in _RUN.finditer(row)]
+            + [("down", m.start(), c, m.group()) for c, col in enumerate(columns)
+               for m in _RUN.finditer(col)])
 
 
 def _regions(rows: list[str]) -> int:

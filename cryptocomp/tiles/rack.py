@@ -331,19 +331,25 @@ class RackSolver:
         order = np.argsort(np.concatenate(rows), kind="stable")
         return np.concatenate(rows)[order], np.concatenate(blocks)[order]
 
-    def _blocks(self, ids: FrozenBitMap, longest: int | None):
-        """(ids, counts of :attr:`letters`) of the words of ``ids``, one length at a time;
-        the letter counts of a length are computed once and kept by the index's encoded
-        words."""
+    def _by_length(self, ids: FrozenBitMap, longest: int | None):
+        """(length, encoded words of that length, ids of ``ids`` among them, their rows in
+        the encoded words), one length at a time up to ``longest``."""
         for n in self.index.lengths():
             if longest is not None and n > longest:
                 break
             sub = ids & self.index.by_length(n)
             if not sub:
                 continue
-            full = self.index.encoded(n)
+            enc = self.index.encoded(n)
             sub_ids = np.frombuffer(sub.to_array(), dtype=np.uint32).astype(np.int64)
-            yield sub_ids, self._chars(full, np.searchsorted(full.ids, sub_ids))
+            yield n, enc, sub_ids, np.searchsorted(enc.ids, sub_ids)
+
+    def _blocks(self, ids: FrozenBitMap, longest: int | None):
+        """(ids, counts of :attr:`letters`) of the words of ``ids``, one length at a time;
+        the letter counts of a length are computed once and kept by the index's encoded
+        words."""
+        for _, enc, sub_ids, at in self._by_length(ids, longest):
+            yield sub_ids, self._chars(enc, at)
 
     def _face_counts(self, ids: FrozenBitMap, longest: int | None = None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -356,17 +362,10 @@ class RackSolver:
         width = len(self._faces)
         face_column = {f: j for j, f in enumerate(self._faces)}
         letter_code = {c: j for j, c in enumerate(self.letters)}
-        for n in self.index.lengths():
-            if longest is not None and n > longest:
-                break
-            sub = ids & self.index.by_length(n)
-            if not sub:
-                continue
-            enc = self.index.encoded(n)
-            sub_ids = np.frombuffer(sub.to_array(), dtype=np.uint32).astype(np.int64)
-            written = self._written_code[enc.codes[np.searchsorted(enc.ids, sub_ids)]]
+        for n, enc, sub_ids, rows in self._by_length(ids, longest):
+            written = self._written_code[enc.codes[rows]]
             m = len(sub_ids)
-            chars = self._chars(enc, np.searchsorted(enc.ids, sub_ids)).astype(np.int16)
+            chars = self._chars(enc, rows).astype(np.int16)
             faces = np.zeros((m, width), dtype=np.int16)
             inside = np.zeros((m, n), dtype=bool)  # a position inside an occurrence
             valid = np.ones(m, dtype=bool)
