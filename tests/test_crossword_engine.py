@@ -177,6 +177,26 @@ def _parity_case(tmp_path, rows: int = 6, cols: int = 7):
     return grid, wf
 
 
+@pytest.mark.parametrize("engine", ["csp", "auto"])
+def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
+    """Found by pressing Ctrl-C in tmux: the interrupt struck inside the compiled search's
+    clock callback and came out as a SystemError traceback with exit 1."""
+    import signal
+
+    grid, wf = _parity_case(tmp_path)
+    # compiled (and cached) here first, so that the child's four seconds go to the search
+    assert fill(Grid.from_rows(["..", ".."]), _index(["at", "no", "an", "to"])).filled
+    proc = subprocess.Popen([sys.executable, "-m", "cryptocomp", "fill", str(grid), "--dict",
+                             str(wf), "--engine", engine], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).resolve().parent.parent)
+    time.sleep(4)  # past start-up, into the search (the parity grid has no fill)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "cryptocomp: interrupted"
+
+
 @pytest.mark.parametrize("engine", ["csp", "sat", "auto"])
 def test_time_budget_stops_every_engine_with_exit_3(tmp_path, capsys, engine):
     grid, wf = _parity_case(tmp_path)

@@ -293,7 +293,13 @@ def test_fill_and_square(dict_path, tmp_path, data):
                                   ["--count", "2"], ["--svg", str(tmp_path / "g.svg")],
                                   ["--ipuz", str(tmp_path / "o.ipuz")],
                                   ["--svg", str(tmp_path / "no" / "dir" / "g.svg")]]))
-    argv += _options(draw, ["--top", "--min-length", "--max-length", "--seed"])
+    # the search options of the compiled engine, good and bad
+    argv += draw(st.sampled_from([[], ["--strategy", "restarts"], ["--strategy", "cells"],
+                                  ["--strategy", "words"], ["--strategy", "bogus"],
+                                  ["--engine", "auto", "--strategy", "auto"],
+                                  ["--order", "frequency"]]))
+    argv += _options(draw, ["--top", "--min-length", "--max-length", "--seed",
+                            "--letter-branch"])
     check(run_cli(argv))
 
 

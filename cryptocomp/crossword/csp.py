@@ -25,6 +25,8 @@ root, which proves the outcome (no fill, or every fill found).
 from __future__ import annotations
 
 import logging
+import signal
+import threading
 
 from .problem import Budget, Problem
 from .propagation import FAIL, OK, OPS, WIPED, undo
@@ -75,11 +77,31 @@ class RootWipeout(Exception):
         self.slot = slot
 
 
+def _held(compiled, *args):
+    """Call ``compiled(*args)`` with Ctrl-C held until it returns: the compiled search
+    reads the clock through a Python callback, and a KeyboardInterrupt raised there
+    comes out of numba as a SystemError and a traceback.  Each call returns within a
+    slice of work (a twentieth of a second or so), so the interrupt is still prompt."""
+    if threading.current_thread() is not threading.main_thread():
+        return compiled(*args)  # signals go to the main thread only
+    hit: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: hit.append(signum))
+    try:
+        return compiled(*args)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if hit and previous is not signal.SIG_IGN:
+            if callable(previous):
+                previous(signal.SIGINT, None)  # the default handler raises KeyboardInterrupt
+            else:
+                raise KeyboardInterrupt
+
+
 def _root_state(prob: Problem, budget: Budget, seed: int) -> State | None:
     """A fresh state made arc consistent; None when the budget ran out first."""
     state = State(prob.tables, seed=seed)
     state.params[0] = budget.deadline()
-    r = root(state.T, state.D)
+    r = _held(root, state.T, state.D)
     if r == FAIL:
         raise RootWipeout(int(state.ctl[WIPED]))
     if r != OK:
@@ -187,7 +209,7 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
             state.params[0] = budget.deadline()
             before = int(state.ctl[NODES])
             node_limit = budget.steps - nodes if budget.steps is not None else 1 << 62
-            r = run(state.T, state.D, node_limit)
+            r = _held(run, state.T, state.D, node_limit)
             nodes += int(state.ctl[NODES]) - before
             if r == FOUND:
                 words = state.words()
