@@ -252,6 +252,28 @@ def test_resume_after_interrupt_gives_the_same_bytes(shipment, whole, tmp_path, 
     assert not (tmp_path / "out.txt.journal").exists()
 
 
+def test_a_second_run_on_the_same_output_is_refused_while_the_first_writes(shipment, whole,
+                                                                          tmp_path):
+    """Found by starting --resume while the first run still wrote: the two interleaved
+    their groups (121 lines for 80 puzzles), both with exit 0."""
+    work = _workload()
+    out = tmp_path / "out.txt"
+    second: list[str] = []
+
+    def on_progress(p):
+        if not second:  # the first run holds the file: another run must not start on it
+            with pytest.raises(BatchError, match="being written by another run") as refused:
+                _run(_workload(), shipment, path=out, resume=True)
+            second.append(str(refused.value))
+
+    run_batch(work, shipment, SerialBackend(), Journal(out),
+              ident=batch_id(work, shipment.checksum), on_progress=on_progress)
+    assert second and out.read_bytes() == whole
+    assert not (tmp_path / "out.txt.lock").exists() and not (tmp_path / "out.txt.journal").exists()
+    _run(work, shipment, path=out, resume=True)  # once it is done, the file is free again
+    assert out.read_bytes() == whole
+
+
 def test_groups_finished_ahead_are_kept_in_the_journal(shipment, whole, tmp_path):
     """Tasks that finish out of order: the later groups wait in FILE.journal, and a
     resume takes them instead of computing them again."""

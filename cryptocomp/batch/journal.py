@@ -24,7 +24,9 @@ written with (a different batch, or a file edited or damaged, is refused with on
 it hands each group found to the workload (the state of its ordered step:
 :meth:`~.workload.Workload.replay`), takes the groups finished ahead, runs only what is
 left, and when the batch completes deletes the journal: FILE is then byte for byte what
-one uninterrupted run writes.
+one uninterrupted run writes.  While a run writes FILE it holds an advisory lock on
+``FILE.lock`` (removed when it stops), so a second run on the same FILE is refused in one
+line instead of interleaving its groups.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ log = logging.getLogger(__name__)
 
 FORMAT = 1
 JOURNAL_SUFFIX = ".journal"
+LOCK_SUFFIX = ".lock"  # held (flock) by the run writing FILE, removed when it stops
 _FSYNC_EVERY = 1.0           # seconds between fsyncs of the output file
 _RECORD = re.compile(rb"([@=])(\d+) (\d+)(?: ([0-9a-f]{16}))?\n")
 _TEXT_HEADER = re.compile(r"# cryptocomp batch (\d+): ([\w-]+), (\d+) \w+, id ([0-9a-f]+)")
@@ -137,8 +140,10 @@ class Journal:
         self.path = Path(path)
         self.journal_path = self.path.with_name(self.path.name + JOURNAL_SUFFIX)
         self.where = str(path)
+        self.lock_path = self.path.with_name(self.path.name + LOCK_SUFFIX)
         self._fd: int | None = None
         self._journal_fd: int | None = None
+        self._lock_fd: int | None = None
         self._header = b""
         self._next = 0
         self._synced = time.monotonic()
@@ -148,6 +153,39 @@ class Journal:
     def start(self, workload: Workload, ident: str, *, resume: bool
               ) -> tuple[int, dict[int, bytes]]:
         """Open the files; return the next position to write and the groups finished ahead."""
+        self._lock()
+        try:
+            return self._start(workload, ident, resume=resume)
+        except BaseException:
+            self.close()
+            raise
+
+    def _lock(self) -> None:
+        """Hold ``FILE.lock`` while this run writes: a second run on the same output (the
+        same command started twice, or --resume while the first still runs) would
+        interleave its groups with this one's."""
+        try:
+            import fcntl
+        except ImportError:  # no advisory locks here (Windows): one run at a time is on you
+            return
+        busy = BatchError(f"{self.path} is being written by another run; let it finish (or "
+                          f"stop it) before running this one, or give another --output")
+        try:
+            fd = os.open(self.lock_path, os.O_WRONLY | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise BatchError(f"cannot write {self.lock_path}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # the lock file of a run that just ended may have been unlinked after we opened it
+            if os.fstat(fd).st_ino != os.stat(self.lock_path).st_ino:
+                raise BlockingIOError
+        except OSError:
+            os.close(fd)
+            raise busy from None
+        self._lock_fd = fd
+
+    def _start(self, workload: Workload, ident: str, *, resume: bool
+               ) -> tuple[int, dict[int, bytes]]:
         self._header = _header_line(workload, ident)
         if self.path.is_dir():
             raise BatchError(f"{self.path} is a directory")
@@ -299,15 +337,27 @@ class Journal:
             pass
 
     def close(self) -> None:
-        """Flush both files to disk and close them (everything written is kept)."""
-        for name in ("_fd", "_journal_fd"):
-            fd = getattr(self, name)
-            if fd is not None:
+        """Flush both files to disk and close them (everything written is kept); let go of
+        the lock."""
+        try:
+            for name in ("_fd", "_journal_fd"):
+                fd = getattr(self, name)
+                if fd is not None:
+                    try:
+                        os.fsync(fd)
+                    finally:
+                        os.close(fd)
+                        setattr(self, name, None)
+        finally:
+            if self._lock_fd is not None:
+                # unlinked before it is let go, so a run waiting on this file's inode sees it
+                # is stale (see _lock)
                 try:
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
-                    setattr(self, name, None)
+                    os.unlink(self.lock_path)
+                except OSError:
+                    pass
+                os.close(self._lock_fd)
+                self._lock_fd = None
 
 
 def _digest(group: bytes) -> str:
