@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from collections.abc import Callable
 
 from .problem import Budget, Problem
 from .propagation import FAIL, OK, OPS, WIPED, undo
@@ -77,7 +78,7 @@ class RootWipeout(Exception):
         self.slot = slot
 
 
-def _held(compiled, *args):
+def _held(compiled: Callable[..., int], *args: object) -> int:
     """Call ``compiled(*args)`` with Ctrl-C held until it returns: the compiled search
     reads the clock through a Python callback, and a KeyboardInterrupt raised there
     comes out of numba as a SystemError and a traceback.  Each call returns within a
