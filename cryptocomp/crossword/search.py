@@ -24,7 +24,6 @@ from .propagation import (
     CBASE,
     DBASE,
     DEADLINE,
-    EVN,
     FAIL,
     GROW,
     LEN,
@@ -40,6 +39,7 @@ from .propagation import (
     drop_letter,
     keep_letter,
     propagate,
+    queue_slot,
     refute,
     undo,
 )
@@ -126,6 +126,7 @@ def _choose_word(T, D, s):
             best_k, best_score = k, score
     if best_k < 0:
         best_k = dom[db]  # every word used elsewhere: placing one fails at once
+    ctl[OPS] += m * n if look else m
     return best_k
 
 
@@ -171,8 +172,9 @@ def _choose_cell(T, D):
     letter there: the weakest cell first), and that letter.  (s, -1) when an open slot has
     no such cell; (-1, -1) when every slot is settled."""
     slot, cross, A, maxlen = T[2], T[3], T[8], T[9]
-    size, cnt = D[2], D[3]
+    size, cnt, ctl = D[2], D[3], D[7]
     best_s, best_code, best_key, open_s = -1, -1, np.inf, -1
+    seen = 0
     for s in range(size.shape[0]):
         if size[s] <= 1:
             continue
@@ -183,6 +185,7 @@ def _choose_cell(T, D):
             o = cross[x, 0]
             if o < 0 or size[o] <= 1 or o < s:
                 continue  # unchecked, settled, or seen from the other slot
+            seen += 1
             ob = slot[o, CBASE] + cross[x, 1] * A
             top, top_a, k = 0.0, -1, 0
             for a in range(A):
@@ -196,6 +199,7 @@ def _choose_cell(T, D):
                             top, top_a = v, a
             if k > 1 and top < best_key:
                 best_s, best_code, best_key = s, p * A + top_a, top
+    ctl[OPS] += seen * A
     if best_s < 0:
         return open_s, -1
     return best_s, best_code
@@ -220,8 +224,8 @@ def _note(size, ctl, single, best):
 def root(T, D):
     """Make the initial domains arc consistent: OK, FAIL or OUT_OF_TIME."""
     wl, wscore, slot, cross, pl, pl_start, same, same_start, A, maxlen = T
-    (dom, pos, size, cnt, trail, evq, sq, ctl, params, used, single, weight, sweight, snap,
-     snap_size, mask, dec, best) = D
+    (dom, pos, size, cnt, trail, rq, sq, ctl, params, used, single, weight, sweight, snap,
+     snap_size, mask, dec, best, inq, act) = D
     nslots = size.shape[0]
     for s in range(nslots):
         if size[s] == 0:
@@ -232,20 +236,7 @@ def root(T, D):
             q = ctl[SQN]
             sq[q] = s
             ctl[SQN] = q + 1
-        cb = slot[s, CBASE]
-        for p in range(slot[s, LEN]):
-            x = s * maxlen + p
-            o = cross[x, 0]
-            if o < 0:
-                continue
-            ob = slot[o, CBASE] + cross[x, 1] * A
-            for a in range(A):
-                if cnt[cb + p * A + a] == 0 and cnt[ob + a] > 0:
-                    e = ctl[EVN]
-                    evq[e, 0] = s
-                    evq[e, 1] = p
-                    evq[e, 2] = a
-                    ctl[EVN] = e + 1
+        queue_slot(D, s)
     return propagate(T, D)
 
 
@@ -258,8 +249,8 @@ def run(T, D, node_limit):
     settled (every slot one word) and returns FOUND; the next call backtracks from it.
     """
     wl, wscore, slot, cross, pl, pl_start, same, same_start, A, maxlen = T
-    (dom, pos, size, cnt, trail, evq, sq, ctl, params, used, single, weight, sweight, snap,
-     snap_size, mask, dec, best) = D
+    (dom, pos, size, cnt, trail, rq, sq, ctl, params, used, single, weight, sweight, snap,
+     snap_size, mask, dec, best, inq, act) = D
     nodes = 0
     next_look = ctl[OPS]
     if ctl[LAST_SLOT] == -2 and ctl[DEPTH] == 0:
@@ -326,7 +317,7 @@ def run(T, D, node_limit):
             ctl[NODES] += 1
             if kind == PLACE_LETTER:
                 dec[d, 3] = REMOVE_LETTER
-                r = drop_letter(T, D, s, k // A, k % A, -1)
+                r = drop_letter(T, D, s, k // A, k % A)
             else:
                 dec[d, 3] = REMOVE_WORD
                 r = refute(T, D, s, k)

@@ -119,7 +119,7 @@ class Tables:
             d += len(cand)
             p += len(ids)
             c += length * A
-        need = 4 * (2 * d + p + S * 8) + 4 * c + 12 * c + 16 * (d + S)
+        need = 4 * (2 * d + p + S * 8) + 4 * c + 16 * (d + S)
         if need > MAX_STATE_BYTES:
             raise GridError(f"the grid is too large for the engine: its search state would take "
                             f"{need / 2**30:.1f} GiB (at most {MAX_STATE_BYTES / 2**30:.0f} GiB)")
@@ -146,7 +146,6 @@ class Tables:
         self.same_start = np.zeros(maxlen + 2, dtype=np.int64)
         np.cumsum(np.bincount(np.array(prob.lengths), minlength=maxlen + 1),
                   out=self.same_start[1:])
-        self.queue_cap = max(1, c)
         self.path_cap = d + 2 * S + 1
 
     def word(self, s: int, k: int) -> str:
@@ -165,7 +164,9 @@ class State:
         self.size = t.size0.copy()
         self.cnt = t.cnt0.copy()
         self.trail = np.zeros((t.path_cap, 2), dtype=np.int64)
-        self.evq = np.zeros((t.queue_cap, 3), dtype=np.int64)
+        self.rq = np.zeros(max(1, S), dtype=np.int64)
+        self.inq = np.zeros(max(1, S), dtype=np.uint8)
+        self.act = np.zeros(t.maxlen + 1, dtype=np.int64)
         self.sq = np.zeros(max(1, 2 * S), dtype=np.int64)
         self.ctl = np.zeros(NCTL, dtype=np.int64)
         self.ctl[RNG] = (seed * 0x9E3779B97F4A7C15 + 1) & 0x7FFFFFFFFFFFFFFF or 1
@@ -186,7 +187,7 @@ class State:
         cap = max(1, min(t.path_cap, SNAPSHOT_BYTES // (4 * stride)))
         self.snap = np.zeros((cap, stride), dtype=np.int32)
         self.snap_size = np.zeros(cap, dtype=np.int64)
-        self.mask = np.zeros(max(1, t.A), dtype=np.uint8)
+        self.mask = np.zeros(max(1, t.maxlen * t.A), dtype=np.uint8)
 
     @property
     def T(self) -> tuple:
@@ -198,9 +199,9 @@ class State:
     @property
     def D(self) -> tuple:
         """The dynamic arrays, in the order the compiled code reads them."""
-        return (self.dom, self.pos, self.size, self.cnt, self.trail, self.evq, self.sq, self.ctl,
+        return (self.dom, self.pos, self.size, self.cnt, self.trail, self.rq, self.sq, self.ctl,
                 self.params, self.used, self.single, self.weight, self.sweight, self.snap,
-                self.snap_size, self.mask, self.dec, self.best)
+                self.snap_size, self.mask, self.dec, self.best, self.inq, self.act)
 
     def domain(self, s: int) -> np.ndarray:
         """The alive words of slot ``s`` (indices in its length group), most frequent first."""
