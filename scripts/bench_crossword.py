@@ -237,6 +237,9 @@ def main() -> None:
             # target: a fill, or the proof that none exists, in 60 s
             FIGURES[f"seed000-{k:02d}"] = (f"seed000-{k:02d}", "en", 120, -60)
         names = [n for n in FIGURES if n.startswith("seed000-")]
+    # the first fill after an edit of the engine compiles it (about 30 s): not in a figure
+    subprocess.run([sys.executable, __file__, "--child", "sq3", "en", "600", "csp", "none"],
+                   capture_output=True, check=True)
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores; CPU and wall seconds "
           f"(median of {args.runs} runs, the default search and seeds 1..{args.runs - 1}, "
           f"where the limit is 120 s or less; a run out of budget counts as infinite)")
@@ -248,9 +251,10 @@ def main() -> None:
             goal, met = "fill or proof", ours["status"] in ("filled", "no_fill")
         elif target < 0:
             goal = f"decided <= {-target} s"
-            met = ours["status"] in ("filled", "no_fill") and ours["cpu"] <= -target
+            met = ours["cpu"] <= -target  # the median run decided (budget runs are infinite)
         else:
-            goal, met = f"<= {target} s", ours["status"] == "filled" and ours["cpu"] <= target
+            goal = f"<= {target} s"
+            met = ours["cpu"] <= target and "no_fill" not in ours["statuses"]
         print(f"{name:11s} {list_spec:13s} target {goal:13s} {'MET ' if met else 'MISS'} "
               f"ours: {_fmt(ours)} slowest {ours['slowest']:.2f} s steps {ours['steps']} "
               f"peak {ours['peak_mb']} MB "

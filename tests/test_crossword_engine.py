@@ -104,7 +104,8 @@ def _oracle_domains(grid: Grid, words: list[str]) -> list[set[str]] | None:
 STRATEGIES = [dict(strategy="restarts", restart_base=2, seed=3), dict(strategy="words"),
               dict(strategy="cells"), dict(strategy="auto"),
               dict(strategy="words", letter_branch=1),
-              dict(strategy="words", lookahead=False)]
+              dict(strategy="words", lookahead=False), dict(strategy="words", seed=5),
+              dict(strategy="auto", seed=2)]
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -123,22 +124,6 @@ def test_every_strategy_finds_exactly_the_backtracking_fills(seed):
         assert result.complete and result.status == (FILLED if want else NO_FILL)
         for f in got:
             assert fill_problems(grid, set(words), list(f)) == []
-
-
-@pytest.mark.parametrize("strategy", ["words", "cells"])
-def test_a_seed_leaves_the_complete_searches_alone(strategy):
-    # on word squares even the order of equal slots decides between 2 s and no fill in a
-    # minute, so a seed varies only the restarts; words and cells find the same fills
-    # in the same order
-    for case in range(12):
-        grid, words = _random_case(random.Random(500 + case), "abc")
-        try:
-            prob = Problem(grid, Lexicon(_index(words)))
-        except GridError:
-            continue
-        runs = [solve_csp(prob, count=3, strategy=strategy, seed=seed).fills
-                for seed in (None, 1, 2)]
-        assert runs[0] == runs[1] == runs[2]
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -77,7 +77,9 @@ def _choose_slot(T, D):
     slot, cross, maxlen = T[2], T[3], T[9]
     size, ctl, params, weight, sweight = D[2], D[7], D[8], D[11], D[12]
     best, best_key = -1, np.inf
-    noise = params[NOISE]
+    # ties are broken at random only with restarts: a complete search that starts on a
+    # random one of a square's equal rows can take minutes where the first row takes 2 s
+    noise = params[NOISE] if ctl[FAIL_LIMIT] > 0 else 0.0
     for s in range(size.shape[0]):
         if size[s] <= 1:
             continue
