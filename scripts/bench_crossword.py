@@ -240,9 +240,11 @@ def main() -> None:
     # the first fill after an edit of the engine compiles it (about 30 s): not in a figure
     subprocess.run([sys.executable, __file__, "--child", "sq3", "en", "600", "csp", "none"],
                    capture_output=True, check=True)
+    runs = (f"median of {args.runs} runs, the default search and seeds 1..{args.runs - 1}, "
+            f"where the limit is 120 s or less; a run out of budget counts as infinite"
+            if args.runs > 1 else "one run, the default search")
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores; CPU and wall seconds "
-          f"(median of {args.runs} runs, the default search and seeds 1..{args.runs - 1}, "
-          f"where the limit is 120 s or less; a run out of budget counts as infinite)")
+          f"({runs})")
     for name in names:
         grid_spec, list_spec, limit, target = FIGURES[name]
         ours = _ours(name, args.runs, args.engine)
