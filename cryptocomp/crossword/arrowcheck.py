@@ -38,6 +38,7 @@ def _letters(text: str, fold_yo: bool) -> str:
 
 _RUN = re.compile(r"[^#]+")  # a maximal run of letter cells in a row or column
 
+
 def _runs(rows: list[str]) -> list[tuple[str, int, int, str]]:
     """(direction, row, col, letters) of every maximal letter run, length 1 included."""
     columns = ["".join(col) for col in zip(*rows)]

@@ -49,6 +49,7 @@ from .search import (
     NOISE,
     PAUSE_AT,
     RESTART,
+    SLOT_NOISE,
     STOPPED,
     root,
     run,
@@ -132,17 +133,23 @@ class _Lane:
         params[LOOKAHEAD] = 1.0 if lookahead else 0.0
         params[FREQ_WEIGHT] = freq_weight if lookahead else 1.0
         restarts = kind.endswith("restarts")
-        # a seed perturbs word scores in every word lane, slot ties in restarts lanes only
-        # (search.py): on word squares the first slot matters (the 7x7 all-English square:
-        # 1.7 s from the first row, no fill in 60 s from a random one of the equal slots).
-        # A twin (a second lane of a kind) is perturbed from the start, or it would repeat
-        # the first one's first run
-        params[NOISE] = NOISE_AFTER_RESTART if seed is not None or twin else 0.0
         params[LETTER_BRANCH] = -1 if kind.startswith("cells") else letter_branch
         self.root_mark = int(ctl[0])
         self.limit = float(restart_base) if restarts else 0.0
         ctl[FAIL_LIMIT] = int(self.limit)
+        # a seed perturbs word scores in every word lane, slot ties only in a lane that
+        # restarts: on word squares the first slot matters (the 7x7 all-English square:
+        # 1.7 s from the first row, no fill in 60 s from a random one of the equal slots).
+        # A twin (a second lane of a kind) is perturbed from the start, or it would repeat
+        # the first one's first run
+        self._noise(NOISE_AFTER_RESTART if seed is not None or twin else 0.0)
         self.runs = 1
+
+    def _noise(self, amount: float) -> None:
+        """Perturb word scores by ``amount``, and slot ties too when the lane restarts."""
+        params = self.state.params
+        params[NOISE] = amount
+        params[SLOT_NOISE] = amount if self.state.ctl[FAIL_LIMIT] > 0 else 0.0
 
     def restart(self) -> None:
         """Back to the root with a longer failure limit and randomised tie-breaks."""
@@ -153,7 +160,7 @@ class _Lane:
         state.ctl[LAST_SLOT] = -1
         self.limit *= RESTART_GROWTH
         state.ctl[FAIL_LIMIT] = int(self.limit)
-        state.params[NOISE] = NOISE_AFTER_RESTART
+        self._noise(NOISE_AFTER_RESTART)
         self.runs += 1
 
 

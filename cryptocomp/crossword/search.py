@@ -51,8 +51,9 @@ DEPTH, NODES, FAILS, FAIL_LIMIT, RNG, BEST, BEST_CULPRIT, BEST_OPEN, LAST_SLOT =
     8, 9, 10, 11, 12, 13, 14, 15, 16)
 NCTL = 17
 # params (float array; DEADLINE = 0 is propagation's)
-PAUSE_AT, FREQ_WEIGHT, NOISE, LOOKAHEAD, LETTER_BRANCH = 1, 2, 3, 4, 5
-NPARAMS = 6
+# NOISE perturbs word scores, SLOT_NOISE slot ties (set by the lane: see csp._Lane)
+PAUSE_AT, FREQ_WEIGHT, NOISE, LOOKAHEAD, LETTER_BRANCH, SLOT_NOISE = 1, 2, 3, 4, 5, 6
+NPARAMS = 7
 # decision kinds
 PLACE_WORD, REMOVE_WORD, PLACE_LETTER, REMOVE_LETTER = 0, 1, 2, 3
 _PAUSE_CHECK = 1 << 12  # work units between two looks at the clock for the deadline
@@ -77,9 +78,7 @@ def _choose_slot(T, D):
     slot, cross, maxlen = T[2], T[3], T[9]
     size, ctl, params, weight, sweight = D[2], D[7], D[8], D[11], D[12]
     best, best_key = -1, np.inf
-    # ties are broken at random only with restarts: a complete search that starts on a
-    # random one of a square's equal rows can take minutes where the first row takes 2 s
-    noise = params[NOISE] if ctl[FAIL_LIMIT] > 0 else 0.0
+    noise = params[SLOT_NOISE]
     for s in range(size.shape[0]):
         if size[s] <= 1:
             continue
