@@ -295,7 +295,8 @@ def test_fill_and_square(dict_path, tmp_path, data):
                                   ["--svg", str(tmp_path / "no" / "dir" / "g.svg")]]))
     # the search options of the compiled engine, good and bad
     argv += draw(st.sampled_from([[], ["--strategy", "restarts"], ["--strategy", "cells"],
-                                  ["--strategy", "words"], ["--strategy", "bogus"],
+                                  ["--strategy", "words"], ["--strategy", "rows"],
+                                  ["--strategy", "bogus"],
                                   ["--engine", "auto", "--strategy", "auto"],
                                   ["--order", "frequency"]]))
     argv += _options(draw, ["--top", "--min-length", "--max-length", "--seed",

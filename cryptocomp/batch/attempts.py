@@ -20,7 +20,7 @@ an uninterrupted one does.
 >>> from cryptocomp.crossword.square import square_grid
 >>> job = AttemptJob(fill_attempt, {"grid": square_grid(2), "engine": "csp"})
 >>> print(job(Index.from_counts({"at": 5, "no": 4, "an": 3, "to": 2}), (1,))[0].decode(), end="")
-# seed 1: filled, 1 fill [csp, 1 step] (2 lines)
+# seed 1: filled, 1 fill [csp, 0 steps] (2 lines)
 an
 to
 """

@@ -27,9 +27,10 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
                    help="csp, sat, or auto: CSP first, SAT to finish or prove (default)")
     p.add_argument("--strategy", choices=STRATEGIES, default="auto",
                    help="CSP search: restarts (dom/wdeg, words, restarts), words (no restarts), "
-                        "cells (a cell's letter at a time), or auto: cells and words side by "
-                        "side on word squares, two restart searches and cells elsewhere "
-                        "(default)")
+                        "cells (a cell's letter at a time), rows (word rectangles only: "
+                        "letters in reading order over tries, no propagation), or auto: rows "
+                        "and words side by side on word rectangles, two restart searches and "
+                        "cells elsewhere (default)")
     p.add_argument("--top", type=int, default=None, metavar="N",
                    help="use only the N most frequent words")
     p.add_argument("--min-count", type=int, default=None, metavar="C",

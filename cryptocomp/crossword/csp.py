@@ -29,8 +29,10 @@ import signal
 import threading
 from collections.abc import Callable
 
+from .grid import GridError
 from .problem import Budget, Problem
 from .propagation import FAIL, OK, OPS, WIPED, undo
+from .rectangle import RowSearch, is_rectangle
 from .result import BUDGET, FILLED, NO_FILL, FillResult
 from .search import (
     BEST,
@@ -48,6 +50,7 @@ from .search import (
     NODES,
     NOISE,
     PAUSE_AT,
+    PAUSED,
     RESTART,
     SLOT_NOISE,
     STOPPED,
@@ -55,6 +58,7 @@ from .search import (
     run,
 )
 from .tables import State, refresh_compiled_cache
+from .trie import MAX_LETTERS
 
 __all__ = ["solve_csp", "root_domains", "strategy_for", "Problem", "Budget", "RootWipeout",
            "STRATEGIES"]
@@ -65,6 +69,7 @@ refresh_compiled_cache()
 RESTART_BASE = 400  # failures before the first restart
 RESTART_GROWTH = 1.1
 NOISE_AFTER_RESTART = 0.3
+ROWS_SHARE = 8  # the rows search's slices per word-branching slice on word rectangles
 # work units (letters touched, about 100 million a second here) between returns to Python
 # (Ctrl-C, the step budget, the next lane): counted, not timed, so that a seed gives the
 # same fill on any machine and under any load (the arrow-word batches rely on it)
@@ -120,7 +125,7 @@ def root_domains(prob: Problem, budget: Budget | None = None) -> list | None:
     return [state.domain_ids(s) for s in range(prob.n)]
 
 
-STRATEGIES = ("auto", "restarts", "words", "cells")
+STRATEGIES = ("auto", "restarts", "words", "cells", "rows")
 
 
 class _Lane:
@@ -145,6 +150,23 @@ class _Lane:
         self._noise(NOISE_AFTER_RESTART if seed is not None or twin else 0.0)
         self.runs = 1
 
+    @property
+    def nodes(self) -> int:
+        """Search nodes so far."""
+        return int(self.state.ctl[NODES])
+
+    def advance(self, node_limit: int, deadline: float) -> int:
+        """Search on for the lane's slice of work, at most ``node_limit`` nodes, until
+        ``deadline``: FOUND, EXHAUSTED, RESTART, STOPPED or PAUSED."""
+        state = self.state
+        state.params[PAUSE_AT] = state.ctl[OPS] + _SLICE * self.share
+        state.params[0] = deadline
+        return _held(run, state.T, state.D, node_limit)
+
+    def words(self) -> list[str]:
+        """The fill just found."""
+        return self.state.words()
+
     def _noise(self, amount: float) -> None:
         """Perturb word scores by ``amount``, and slot ties too when the lane restarts."""
         params = self.state.params
@@ -165,18 +187,46 @@ class _Lane:
 
 
 def strategy_for(prob: Problem) -> tuple[tuple[str, int], ...]:
-    """The lanes ``auto`` runs, each with its share of the time slices: word rectangles (no
-    blocks, every slot spanning the grid) get cell branching and plain word branching (2:1);
-    other grids two dom/wdeg searches with restarts, which find fills, beside cell
-    branching, which proves that none exists far sooner (1:1:1).  Two restart lanes,
-    randomised apart, cut the heavy tail of one (WordNet 15x15, 8 seeds: slowest 14.8 s
-    with one, 7.4 s with two; medians 2.7 and 2.9 s)."""
-    grid = prob.grid
-    spans = all(s.length == (grid.width if s.direction == "across" else grid.height)
-                for s in prob.slots)
-    if spans and not grid.symmetric and len(prob.slots) == grid.width + grid.height:
-        return (("cells", 2), ("words", 1))
+    """The lanes ``auto`` runs, each with its share of the time slices: word rectangles
+    (:func:`.rectangle.is_rectangle`) get the ``rows`` search, which decides 7x7 squares
+    outright, beside plain word branching, which finds fills sooner on long lists
+    (ROWS_SHARE:1); other grids two dom/wdeg searches with restarts, which find fills,
+    beside cell branching, which proves that none exists far sooner (1:1:1).  Two restart
+    lanes, randomised apart, cut the heavy tail of one (WordNet 15x15, 8 seeds: slowest
+    14.8 s with one, 7.4 s with two; medians 2.7 and 2.9 s)."""
+    if is_rectangle(prob):
+        return (("rows", ROWS_SHARE), ("words", 1))
     return (("restarts", 1), ("restarts", 1), ("cells", 1))
+
+
+_AnyLane = _Lane | RowSearch
+
+
+def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, count: int,
+           seed: int | None, **options) -> list[_AnyLane] | FillResult:
+    """The portfolio's lanes, each at its root; a FillResult when the roots decide (no
+    fill by propagation, or the budget ran out first)."""
+    lanes: list[_AnyLane] = []
+    for i, (kind, share) in enumerate(kinds):
+        if kind == "rows":
+            if not is_rectangle(prob):
+                raise GridError("the rows strategy fills word rectangles only (no blocks, "
+                                "rows and columns distinct slots, at most "
+                                f"{MAX_LETTERS} letters)")
+            lanes.append(RowSearch(prob, count=count, share=share))
+            continue
+        try:
+            state = _root_state(prob, budget, (0 if seed is None else seed + 1) + 7919 * i)
+        except RootWipeout as exc:
+            return no_fill_at_root(prob, exc.slot, FillResult(prob.grid, BUDGET, engine="csp"),
+                                   budget)
+        if state is None:
+            first = next((lane.state for lane in lanes if isinstance(lane, _Lane)), None)
+            return _out_of_budget(prob, first, FillResult(prob.grid, BUDGET, engine="csp"),
+                                  budget)
+        twin = any(lane.kind == kind for lane in lanes)
+        lanes.append(_Lane(state, kind, share, seed=seed, twin=twin, **options))
+    return lanes
 
 
 def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
@@ -187,84 +237,112 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
 
     ``strategy``: ``restarts`` (dom/wdeg, word branching, restarts), ``words`` (the
     same without restarts), ``cells`` (branch on the letter of the cell whose best
-    letter is least supported), or ``auto`` (:func:`strategy_for`; several lanes
-    share the time slice by slice, the first to finish decides).  ``lookahead``
+    letter is least supported), ``rows`` (word rectangles only: letters in reading
+    order over tries, :mod:`.rectangle`), or ``auto`` (:func:`strategy_for`; several
+    lanes share the time slice by slice, the first to finish decides).  ``lookahead``
     orders words by the support they leave their crossings, weighed with
     ``freq_weight`` times their log frequency (off: frequency alone).
     ``restart_base``: failures before the first restart.  ``letter_branch`` > 0:
     word-branching lanes branch on a crossed cell's letter while the slot has more
     candidates than that.  A ``seed`` perturbs word scores from the first run on (and the
-    slot order of ``restarts``); ``cells`` does not depend on it.
+    slot order of ``restarts``); ``cells`` and ``rows`` do not depend on it.  Steps are
+    the nodes of the propagating lanes (letters placed when ``rows`` runs alone: beside
+    them it runs its share of work uncounted, its nodes being a thousand times cheaper).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}")
     budget = budget or Budget()
-    result = FillResult(prob.grid, BUDGET, engine="csp")
     kinds = strategy_for(prob) if strategy == "auto" else ((strategy, 1),)
-    lanes: list[_Lane] = []
-    for i, (kind, share) in enumerate(kinds):
-        try:
-            state = _root_state(prob, budget, (0 if seed is None else seed + 1) + 7919 * i)
-        except RootWipeout as exc:
-            return no_fill_at_root(prob, exc.slot, result, budget)
-        if state is None:
-            return _out_of_budget(prob, lanes[0].state if lanes else None, result, budget)
-        twin = any(lane.kind == kind for lane in lanes)
-        lanes.append(_Lane(state, kind, share, seed=seed, twin=twin, lookahead=lookahead,
-                           freq_weight=freq_weight, letter_branch=letter_branch,
-                           restart_base=restart_base))
+    made = _lanes(prob, kinds, budget, count, seed, lookahead=lookahead,
+                  freq_weight=freq_weight, letter_branch=letter_branch,
+                  restart_base=restart_base)
+    if isinstance(made, FillResult):
+        return made
+    lanes = made
+    result = FillResult(prob.grid, BUDGET, engine="csp")
     found: list[list[str]] = []
     seen: set[tuple[str, ...]] = set()
     complete, done = False, False
     nodes = 0
+    decider: _AnyLane | None = None
     while not done:
         for lane in lanes:
             if budget.steps is not None and nodes >= budget.steps:
                 done = True
                 break
-            state = lane.state
-            state.params[PAUSE_AT] = state.ctl[OPS] + _SLICE * lane.share
-            state.params[0] = budget.deadline()
-            before = int(state.ctl[NODES])
-            node_limit = budget.steps - nodes if budget.steps is not None else 1 << 62
-            r = _held(run, state.T, state.D, node_limit)
-            nodes += int(state.ctl[NODES]) - before
+            counted = len(lanes) == 1 or not isinstance(lane, RowSearch)
+            before = lane.nodes
+            node_limit = budget.steps - nodes if budget.steps is not None and counted \
+                else 1 << 62
+            if isinstance(lane, RowSearch):
+                # its turn in slices, so that the deadline is seen as often as in the others
+                for _ in range(lane.share):
+                    r = lane.advance(_SLICE, node_limit - (lane.nodes - before))
+                    if r != PAUSED or budget.out_of_time():
+                        break
+            else:
+                r = lane.advance(node_limit, budget.deadline())
+            if counted:
+                nodes += lane.nodes - before
             if r == FOUND:
-                words = state.words()
+                words = lane.words()
                 if tuple(words) not in seen:
                     seen.add(tuple(words))
                     found.append(words)
                     done = len(found) >= count
             elif r == EXHAUSTED:
                 complete = done = True
-            elif r == RESTART:
+                decider = lane
+            elif r == RESTART and isinstance(lane, _Lane):
                 lane.restart()
             elif r == STOPPED or budget.out_of_time():
                 done = True
             if done:
                 break
-    best = max(lanes, key=lambda lane: lane.state.ctl[BEST])
     result.steps = nodes
     result.seconds = budget.elapsed()
     result.fills = found
     result.complete = complete
     for lane in lanes:
-        log.debug("CSP lane %s: %d nodes, %d runs, %d work units", lane.kind,
-                  lane.state.ctl[NODES], lane.runs, lane.state.ctl[1])
+        log.debug("CSP lane %s: %d nodes", lane.kind, lane.nodes)
     if found:
         result.status = FILLED
         result.message = (f"filled {len(found)} way{'s' if len(found) > 1 else ''}"
                           + (" (all fills)" if complete and len(found) < count else ""))
     elif complete:
-        state = best.state
         result.status = NO_FILL
-        worst = max(range(prob.n), key=lambda s: state.sweight[s] + _slot_weight(state, s))
-        result.culprit = prob.slots[worst].name
-        result.message = (f"no fill exists (proved by the CSP's complete search, "
-                          f"{result.steps} steps); its candidates ran out most often at "
-                          f"{result.culprit}")
+        if isinstance(decider, RowSearch):
+            result.culprit = prob.slots[decider.culprit()].name
+            how = f"the rows search, {decider.nodes} letters placed"
+        else:
+            state = max((lane for lane in lanes if isinstance(lane, _Lane)),
+                        key=lambda lane: lane.state.ctl[BEST]).state
+            worst = max(range(prob.n), key=lambda s: state.sweight[s] + _slot_weight(state, s))
+            result.culprit = prob.slots[worst].name
+            how = f"the CSP's complete search, {result.steps} steps"
+        result.message = (f"no fill exists (proved by {how}); its candidates ran out most "
+                          f"often at {result.culprit}")
     else:
+        csp = [lane for lane in lanes if isinstance(lane, _Lane)]
+        if not csp:
+            return _rows_out_of_budget(prob, lanes[0], result, budget)
+        best = max(csp, key=lambda lane: lane.state.ctl[BEST])
         return _out_of_budget(prob, best.state, result, budget)
+    return result
+
+
+def _rows_out_of_budget(prob: Problem, lane: _AnyLane, result: FillResult,
+                        budget: Budget) -> FillResult:
+    """The budget outcome of the rows search alone: its deepest partial fill."""
+    assert isinstance(lane, RowSearch)
+    result.status = BUDGET
+    result.seconds = budget.elapsed()
+    result.partial = lane.partial()
+    settled = sum("." not in w for w in result.partial)
+    result.culprit = prob.slots[lane.culprit()].name
+    result.message = (f"budget exhausted after {result.steps} steps and {result.seconds:.1f} s; "
+                      f"best partial fill settles {settled} of {prob.n} slots; cells ran out "
+                      f"of letters most often in {result.culprit}")
     return result
 
 
