@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, Lexicon, fill
 from cryptocomp.crossword.check import fill_problems
 from cryptocomp.crossword.csp import Problem, solve_csp, strategy_for
-from cryptocomp.crossword.rectangle import RowSearch, is_rectangle
+from cryptocomp.crossword.rectangle import RowSearch, is_rectangle, rows_can_fill
 from cryptocomp.crossword.search import EXHAUSTED, FOUND, PAUSED
 from cryptocomp.crossword.square import square_grid
 from cryptocomp.crossword.trie import build_trie
@@ -72,7 +72,7 @@ def test_rows_finds_exactly_the_enumerated_fills(seed):
         prob = Problem(grid, Lexicon(_index(words)))
     except GridError:
         return  # a length without words: refused up front
-    assert is_rectangle(prob)
+    assert is_rectangle(prob) and rows_can_fill(prob)
     want = _rectangles(grid, words)
     result = solve_csp(prob, count=10**6, strategy="rows")
     got = [tuple(f) for f in result.fills]
@@ -136,6 +136,17 @@ def test_auto_runs_rows_on_word_rectangles_only():
     assert "rows" not in dict(strategy_for(blocked))
     with pytest.raises(GridError, match="word rectangles only"):
         solve_csp(blocked, strategy="rows")
+
+
+def test_rectangles_over_more_than_64_letters_get_the_propagating_lanes():
+    letters = [chr(0x4E00 + i) for i in range(70)]  # 70 different letters
+    words = [a + b for a in letters[:9] for b in letters[:9]] + [ch * 2 for ch in letters[9:]]
+    prob = Problem(square_grid(2), Lexicon(_index(words)))
+    assert is_rectangle(prob) and not rows_can_fill(prob)
+    assert dict(strategy_for(prob)) == {"cells": 2, "words": 1}
+    assert solve_csp(prob).status == FILLED
+    with pytest.raises(GridError, match="at most 64 letters"):
+        solve_csp(prob, strategy="rows")
 
 
 def test_rows_refuses_symmetric_squares():

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from .grid import GridError
 from .problem import Budget, Problem
 from .propagation import FAIL, OK, OPS, WIPED, undo
-from .rectangle import RowSearch, is_rectangle
+from .rectangle import RowSearch, is_rectangle, rows_can_fill
 from .result import BUDGET, FILLED, NO_FILL, FillResult
 from .search import (
     BEST,
@@ -190,12 +190,15 @@ def strategy_for(prob: Problem) -> tuple[tuple[str, int], ...]:
     """The lanes ``auto`` runs, each with its share of the time slices: word rectangles
     (:func:`.rectangle.is_rectangle`) get the ``rows`` search, which decides 7x7 squares
     outright, beside plain word branching, which finds fills sooner on long lists
-    (ROWS_SHARE:1); other grids two dom/wdeg searches with restarts, which find fills,
-    beside cell branching, which proves that none exists far sooner (1:1:1).  Two restart
-    lanes, randomised apart, cut the heavy tail of one (WordNet 15x15, 8 seeds: slowest
-    14.8 s with one, 7.4 s with two; medians 2.7 and 2.9 s)."""
-    if is_rectangle(prob):
+    (ROWS_SHARE:1; cell and word branching, 2:1, past 64 letters); other grids two
+    dom/wdeg searches with restarts, which find fills, beside cell branching, which
+    proves that none exists far sooner (1:1:1).  Two restart lanes, randomised apart, cut
+    the heavy tail of one (WordNet 15x15, 8 seeds: slowest 14.8 s with one, 7.4 s with
+    two; medians 2.7 and 2.9 s)."""
+    if rows_can_fill(prob):
         return (("rows", ROWS_SHARE), ("words", 1))
+    if is_rectangle(prob):  # over more letters than the rows search handles
+        return (("cells", 2), ("words", 1))
     return (("restarts", 1), ("restarts", 1), ("cells", 1))
 
 
@@ -209,7 +212,7 @@ def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, co
     lanes: list[_AnyLane] = []
     for i, (kind, share) in enumerate(kinds):
         if kind == "rows":
-            if not is_rectangle(prob):
+            if not rows_can_fill(prob):
                 raise GridError("the rows strategy fills word rectangles only (no blocks, "
                                 "rows and columns distinct slots, at most "
                                 f"{MAX_LETTERS} letters)")
