@@ -13,9 +13,9 @@ must not repeat a word.  No propagation: a node costs a few table lookups
 (millions a second, against some ten thousand for the arc-consistent lanes),
 which is what exhausts the search spaces of 7x7 squares (Russian top 100k: 529
 million letters placed, 75 s: no double square exists).  The check of the rows
-below costs more than it saves per node but cuts the nodes by two to four times
-(measured without it: 1,072 million letters and 90 s on that square; WordNet 6x6
-fill 28.9 million letters and 2.4 s instead of 8.1 million and 1.7 s).  A square
+below makes a node dearer but cuts the nodes two to four times (measured without
+it: 1,072 million letters and 90 s on that square; the WordNet 6x6 fill 28.9
+million letters and 2.4 s instead of 8.1 million and 1.7 s).  A square
 without given letters searches only fills whose first column comes after its
 first row alphabetically (each fill's transpose is a fill too), unless several
 fills are asked for.  Letters are tried in the order of the most frequent word
@@ -123,7 +123,7 @@ def _fits(rch, rmask, rahead, sets, W, vs, ms):
 
 
 @njit(cache=True)
-def _rows_below(rch, rmask, rahead, cch, cahead, given, W, H, i, cn, c, sets, vs, ms):
+def _rows_below(rch, rmask, rahead, cahead, given, W, H, i, cn, c, sets, vs, ms):
     """Whether every row below row ``i``, just finished with column W-1's node ``c``,
     can still be some word (each of its cells takes a letter its column's words have
     there, given letters applied), and the table lookups it took to tell."""
@@ -203,8 +203,8 @@ def _search(rch, rmask, rahead, rorder, rleaf, cch, cmask, cahead, cleaf, rbase,
         if j == W - 1 and used[rbase + rleaf[r]]:
             continue
         if j == W - 1 and i < H - 1:
-            ok, n = _rows_below(rch, rmask, rahead, cch, cahead, given, W, H, i, cn, c, sets,
-                                vs, ms)
+            ok, n = _rows_below(rch, rmask, rahead, cahead, given, W, H, i, cn, c, sets, vs,
+                                ms)
             ops += n
             if not ok:
                 dead[k] += 1
@@ -287,11 +287,6 @@ class RowSearch:
         """Letters placed so far."""
         return int(self.ctl[_NODES])
 
-    @property
-    def work(self) -> int:
-        """Work units spent so far (in the propagating lanes' units)."""
-        return int(self.ctl[_OPS]) * _UNITS_PER_LOOKUP
-
     def advance(self, units: int, node_limit: int) -> int:
         """Search on for ``units`` more work units or ``node_limit`` more nodes: FOUND,
         EXHAUSTED or PAUSED."""
@@ -299,8 +294,7 @@ class RowSearch:
         return _search(r.child, r.mask, r.ahead, r.order, r.leaf, c.child, c.mask, c.ahead,
                        c.leaf, self.rbase, self.cbase, self.given, self.W, self.H, self.rn,
                        self.cn, self.pos, self.allowed, self.rowset, self.eq, self.letter,
-                       self.best,
-                       self.dead, self.used, self.ctl,
+                       self.best, self.dead, self.used, self.ctl,
                        self.ctl[_OPS] + max(1, units // _UNITS_PER_LOOKUP), node_limit)
 
     def _grid_words(self, letters: np.ndarray, depth: int) -> list[str]:
