@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import numpy as np
@@ -112,19 +113,19 @@ def test_transposes_are_told_apart_past_a_shared_prefix():
 def test_rows_resumes_across_slices_with_the_same_nodes():
     words = [a + b + c for a in "abcd" for b in "abcd" for c in "abcd" if (a, b, c) != ("a",) * 3]
     prob = Problem(square_grid(3), Lexicon(_index(words)))
-    whole = RowSearch(prob, count=2)
-    assert whole.advance(1 << 60, 1 << 62) == FOUND
-    sliced = RowSearch(prob, count=2)
+    whole = RowSearch(prob, count=2, slice_units=1 << 61)
+    assert whole.advance(1 << 62, math.inf) == FOUND
+    sliced = RowSearch(prob, count=2, slice_units=3)
     r = PAUSED
     while r == PAUSED:
-        r = sliced.advance(3, 1 << 62)
+        r = sliced.advance(1 << 62, math.inf)
     assert r == FOUND and sliced.words() == whole.words() and sliced.nodes == whole.nodes
 
 
 def test_rows_exhausts_a_tiny_square_without_fill():
     prob = Problem(square_grid(2), Lexicon(_index(["ab", "cd"])))
-    search = RowSearch(prob)
-    assert search.advance(1 << 60, 1 << 62) == EXHAUSTED
+    search = RowSearch(prob, slice_units=1 << 61)
+    assert search.advance(1 << 62, math.inf) == EXHAUSTED
     assert search.partial()[0] in ("ab", "cd", "..")
 
 

@@ -50,7 +50,6 @@ from .search import (
     NODES,
     NOISE,
     PAUSE_AT,
-    PAUSED,
     RESTART,
     SLOT_NOISE,
     STOPPED,
@@ -216,7 +215,7 @@ def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, co
                 raise GridError("the rows strategy fills word rectangles only (no blocks, "
                                 "rows and columns distinct slots, at most "
                                 f"{MAX_LETTERS} letters)")
-            lanes.append(RowSearch(prob, count=count, share=share))
+            lanes.append(RowSearch(prob, count=count, share=share, slice_units=_SLICE))
             continue
         try:
             state = _root_state(prob, budget, (0 if seed is None else seed + 1) + 7919 * i)
@@ -277,14 +276,7 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
             before = lane.nodes
             node_limit = budget.steps - nodes if budget.steps is not None and counted \
                 else 1 << 62
-            if isinstance(lane, RowSearch):
-                # its turn in slices, so that the deadline is seen as often as in the others
-                for _ in range(lane.share):
-                    r = lane.advance(_SLICE, node_limit - (lane.nodes - before))
-                    if r != PAUSED or budget.out_of_time():
-                        break
-            else:
-                r = lane.advance(node_limit, budget.deadline())
+            r = lane.advance(node_limit, budget.deadline())
             if counted:
                 nodes += lane.nodes - before
             if r == FOUND:

@@ -21,11 +21,13 @@ first row alphabetically (each fill's transpose is a fill too), unless several
 fills are asked for.  Letters are tried in the order of the most frequent word
 they lead to, so the first fills use common words.
 
-The search is resumable: :meth:`RowSearch.advance` runs a slice of work and
+The search is resumable: :meth:`RowSearch.advance` runs a turn of work and
 returns, like the other lanes of :func:`.csp.solve_csp`.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 from numba import njit
@@ -238,33 +240,32 @@ def _search(rch, rmask, rahead, rorder, rleaf, cch, cmask, cahead, cleaf, rbase,
 
 
 class RowSearch:
-    """One resumable ``rows`` search of a word rectangle (:func:`rows_can_fill`)."""
+    """One resumable ``rows`` search of a word rectangle (:func:`rows_can_fill`), run in
+    turns of ``share`` slices of ``slice_units`` work units (the portfolio's units)."""
 
     kind = "rows"
 
-    def __init__(self, prob: Problem, *, count: int = 1, share: int = 1):
+    def __init__(self, prob: Problem, *, count: int = 1, share: int = 1,
+                 slice_units: int = 5_000_000):
         t = prob.tables
         grid = prob.grid
-        self.prob, self.share = prob, share
+        self.prob, self.share, self.slice_units = prob, share, slice_units
         self.W, self.H = W, H = grid.width, grid.height
-        self.rows = [next(s for s, sl in enumerate(prob.slots)
-                          if sl.direction == "across" and sl.cells[0][0] == i) for i in range(H)]
-        self.cols = [next(s for s, sl in enumerate(prob.slots)
-                          if sl.direction == "down" and sl.cells[0][1] == j) for j in range(W)]
         self.rtrie = self._trie(W)
         self.ctrie = self.rtrie if H == W else self._trie(H)
         self.rbase, self.cbase = int(t.grow[W]), int(t.grow[H])
-        full = np.uint64((1 << t.A) - 1) if t.A < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
-        self.given = np.full(W * H, full, dtype=np.uint64)
+        self.given = np.full(W * H, np.uint64((1 << t.A) - 1), dtype=np.uint64)
         code = {ch: a for a, ch in enumerate(t.alphabet)}
         for (r, c), ch in grid.given.items():
             self.given[r * W + c] = np.uint64(1 << code[ch])
         cells = W * H
         self.rn = np.zeros((H, W + 1), dtype=np.int32)
         self.cn = np.zeros((W, H + 1), dtype=np.int32)
+        self.rowset = np.zeros((H, W), dtype=np.uint64)
+        self.rowset[0] = self.ctrie.mask[0] & self.given[:W]
         self.pos = np.zeros(cells + 1, dtype=np.int64)
         self.allowed = np.zeros(cells + 1, dtype=np.uint64)
-        self.allowed[0] = self.rtrie.mask[0] & self.ctrie.mask[0] & self.given[0]
+        self.allowed[0] = self.rtrie.mask[0] & self.rowset[0, 0]
         self.eq = np.zeros(H + 1, dtype=np.uint8)
         self.eq[0] = 1
         self.letter = np.zeros(cells, dtype=np.int64)
@@ -272,8 +273,6 @@ class RowSearch:
         self.dead = np.zeros(cells + 1, dtype=np.int64)
         self.used = np.zeros(max(1, len(t.wid)), dtype=np.uint8)
         self.ctl = np.zeros(_NCTL, dtype=np.int64)
-        self.rowset = np.zeros((H, W), dtype=np.uint64)
-        self.rowset[0] = self.ctrie.mask[0] & self.given[:W]
         # a fill's transpose is a fill: one of each pair is enough for one fill (or a proof)
         self.ctl[_SYM] = W == H and not grid.given and count == 1
 
@@ -287,28 +286,29 @@ class RowSearch:
         """Letters placed so far."""
         return int(self.ctl[_NODES])
 
-    def advance(self, units: int, node_limit: int) -> int:
-        """Search on for ``units`` more work units or ``node_limit`` more nodes: FOUND,
-        EXHAUSTED or PAUSED."""
+    def advance(self, node_limit: int, deadline: float) -> int:
+        """Search on for the lane's turn, at most ``node_limit`` more nodes, until
+        ``deadline`` (looked at between slices): FOUND, EXHAUSTED or PAUSED."""
         r, c = self.rtrie, self.ctrie
-        return _search(r.child, r.mask, r.ahead, r.order, r.leaf, c.child, c.mask, c.ahead,
-                       c.leaf, self.rbase, self.cbase, self.given, self.W, self.H, self.rn,
-                       self.cn, self.pos, self.allowed, self.rowset, self.eq, self.letter,
-                       self.best, self.dead, self.used, self.ctl,
-                       self.ctl[_OPS] + max(1, units // _UNITS_PER_LOOKUP), node_limit)
+        start = self.nodes
+        lookups = max(1, self.slice_units // _UNITS_PER_LOOKUP)
+        status = PAUSED
+        for _ in range(self.share):
+            status = _search(r.child, r.mask, r.ahead, r.order, r.leaf, c.child, c.mask,
+                             c.ahead, c.leaf, self.rbase, self.cbase, self.given, self.W,
+                             self.H, self.rn, self.cn, self.pos, self.allowed, self.rowset,
+                             self.eq, self.letter, self.best, self.dead, self.used, self.ctl,
+                             self.ctl[_OPS] + lookups, node_limit - (self.nodes - start))
+            if status != PAUSED or time.monotonic() >= deadline:
+                break
+        return status
 
     def _grid_words(self, letters: np.ndarray, depth: int) -> list[str]:
         """Every slot's word, or its pattern with ``.`` past ``depth`` letters placed."""
         alphabet = self.prob.tables.alphabet
-        W, H = self.W, self.H
-        rows = ["".join(alphabet[letters[i * W + j]] if i * W + j < depth else "."
-                        for j in range(W)) for i in range(H)]
-        words = [""] * self.prob.n
-        for i, s in enumerate(self.rows):
-            words[s] = rows[i]
-        for j, s in enumerate(self.cols):
-            words[s] = "".join(rows[i][j] for i in range(H))
-        return words
+        W = self.W
+        return self.prob.grid.words_of({(k // W, k % W): alphabet[letters[k]]
+                                        for k in range(depth)})
 
     def words(self) -> list[str]:
         """The fill just found, one word per slot."""
@@ -320,9 +320,6 @@ class RowSearch:
 
     def culprit(self) -> int:
         """The slot whose cells ran out of letters most often."""
-        W, H = self.W, self.H
-        dead = self.dead[:W * H].reshape(H, W)
-        by_row, by_col = dead.sum(axis=1), dead.sum(axis=0)
-        if by_row.max() >= by_col.max():
-            return self.rows[int(by_row.argmax())]
-        return self.cols[int(by_col.argmax())]
+        W, dead = self.W, self.dead
+        return max(range(self.prob.n), key=lambda s: sum(
+            int(dead[r * W + c]) for r, c in self.prob.slots[s].cells))
