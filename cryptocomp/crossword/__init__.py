@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..index.index import Index
 from ..lazy import lazy_exports
-from .csp import STRATEGIES, solve_csp
+from .csp import STRATEGIES, load_engine, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text
 from .gridfile import read_grid
 from .lexicon import Lexicon
@@ -73,6 +73,7 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
         raise GridError(f"the time budget must be a positive number of seconds, not {seconds}")
     if steps is not None and steps < 0:
         raise GridError(f"the step budget must not be negative, not {steps}")
+    load_engine()  # before the budget starts: compiling once after installing is not search
     budget = Budget(steps=steps, seconds=seconds)
     lex = index if isinstance(index, Lexicon) else Lexicon(
         index, top=top, min_count=min_count, min_length=min_length, max_length=max_length)

@@ -29,7 +29,11 @@ import signal
 import threading
 from collections.abc import Callable
 
+import numba
+
+from ..index.index import Index
 from .grid import GridError
+from .lexicon import Lexicon
 from .problem import Budget, Problem
 from .propagation import FAIL, OK, OPS, WIPED, undo
 from .rectangle import RowSearch, is_rectangle, rows_can_fill
@@ -56,11 +60,12 @@ from .search import (
     root,
     run,
 )
+from .square import square_grid
 from .tables import State, refresh_compiled_cache
 from .trie import MAX_LETTERS
 
-__all__ = ["solve_csp", "root_domains", "strategy_for", "Problem", "Budget", "RootWipeout",
-           "STRATEGIES"]
+__all__ = ["solve_csp", "root_domains", "strategy_for", "load_engine", "Problem", "Budget",
+           "RootWipeout", "STRATEGIES"]
 
 log = logging.getLogger(__name__)
 refresh_compiled_cache()
@@ -125,6 +130,24 @@ def root_domains(prob: Problem, budget: Budget | None = None) -> list | None:
 
 
 STRATEGIES = ("auto", "restarts", "words", "cells", "rows")
+_loaded = False
+
+
+def load_engine() -> None:
+    """Load the searches' machine code, compiling it where numba has none cached (once
+    after installing or upgrading: about 30 s), so that no fill's budget pays for it;
+    later calls return at once.  Nothing runs: the signatures come from a 2x2 square."""
+    global _loaded
+    if _loaded:
+        return
+    words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
+    prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))
+    state = State(prob.tables)
+    for compiled, args in ((root, (state.T, state.D)), (run, (state.T, state.D, 1)),
+                           (undo, (state.T, state.D, 0))):
+        compiled.compile(tuple(numba.typeof(a) for a in args))
+    RowSearch(prob).compile()
+    _loaded = True
 
 
 class _Lane:

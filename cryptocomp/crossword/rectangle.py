@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import time
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -289,19 +290,26 @@ class RowSearch:
     def advance(self, node_limit: int, deadline: float) -> int:
         """Search on for the lane's turn, at most ``node_limit`` more nodes, until
         ``deadline`` (looked at between slices): FOUND, EXHAUSTED or PAUSED."""
-        r, c = self.rtrie, self.ctrie
         start = self.nodes
         lookups = max(1, self.slice_units // _UNITS_PER_LOOKUP)
         status = PAUSED
         for _ in range(self.share):
-            status = _search(r.child, r.mask, r.ahead, r.order, r.leaf, c.child, c.mask,
-                             c.ahead, c.leaf, self.rbase, self.cbase, self.given, self.W,
-                             self.H, self.rn, self.cn, self.pos, self.allowed, self.rowset,
-                             self.eq, self.letter, self.best, self.dead, self.used, self.ctl,
-                             self.ctl[_OPS] + lookups, node_limit - (self.nodes - start))
+            status = _search(*self._args(self.ctl[_OPS] + lookups,
+                                         node_limit - (self.nodes - start)))
             if status != PAUSED or time.monotonic() >= deadline:
                 break
         return status
+
+    def compile(self) -> None:
+        """Load the compiled search (compile it when no cached code fits) without running it."""
+        _search.compile(tuple(numba.typeof(a) for a in self._args(self.ctl[_OPS], 0)))
+
+    def _args(self, pause_at, node_limit) -> tuple:
+        r, c = self.rtrie, self.ctrie
+        return (r.child, r.mask, r.ahead, r.order, r.leaf, c.child, c.mask, c.ahead, c.leaf,
+                self.rbase, self.cbase, self.given, self.W, self.H, self.rn, self.cn, self.pos,
+                self.allowed, self.rowset, self.eq, self.letter, self.best, self.dead,
+                self.used, self.ctl, pause_at, node_limit)
 
     def _grid_words(self, letters: np.ndarray, depth: int) -> list[str]:
         """Every slot's word, or its pattern with ``.`` past ``depth`` letters placed."""
