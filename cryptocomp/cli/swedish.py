@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..batch.arrowwords import ArrowWorkload, ship_words
     from ..crossword.arrowgenerator import check_params, workshop
+    from ..crossword.csp import load_engine
 
     width, height = parse_size(args.size)
     for name in ("count", "attempts", "steps"):
@@ -149,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
 
     with tempfile.TemporaryDirectory(prefix="cryptocomp-arrow-") as tmp:
         shipment = ship_words(shop, Path(tmp))
-        # the budget counts from here: the dictionary, clues and phrases are loaded
+        load_engine()  # compiled once after installing; the workers load it from the cache
+        # the budget counts from here: the dictionary, clues, phrases and engine are loaded
         deadline = None if args.time is None else time.time() + args.time
         work = ArrowWorkload(params, shop, count=args.count, seed=args.seed,
                              max_attempts=args.attempts, deadline=deadline, on_puzzle=emit)

@@ -35,6 +35,7 @@ from .arrowgenerator import (
 )
 from .arrowpuzzle import ArrowPuzzle, ArrowResult
 from .clues import ClueBook
+from .csp import load_engine
 from .phrases import PhraseBook
 
 __all__ = ["arrowword", "generate"]
@@ -68,6 +69,9 @@ def generate(params: ArrowParams, *, count: int = 1, seed: int = 0,
     stop = ""
     with tempfile.TemporaryDirectory(prefix="cryptocomp-arrow-") as tmp:
         shipment = ship_words(shop, Path(tmp))
+        # compiled here once after installing (workers then load it from numba's cache),
+        # before the run's clock starts: compiling is not generating
+        load_engine()
         deadline = None if seconds is None else time.time() + seconds
         work = ArrowWorkload(params, shop, count=count, seed=seed, max_attempts=max_attempts,
                              deadline=deadline, on_puzzle=collect)
