@@ -304,7 +304,8 @@ class RowSearch:
         """Load the compiled search (compile it when no cached code fits) without running it."""
         _search.compile(tuple(numba.typeof(a) for a in self._args(self.ctl[_OPS], 0)))
 
-    def _args(self, pause_at, node_limit) -> tuple:
+    def _args(self, pause_at: int, node_limit: int) -> tuple:
+        """The compiled search's arguments: this search's arrays, then its work limits."""
         r, c = self.rtrie, self.ctrie
         return (r.child, r.mask, r.ahead, r.order, r.leaf, c.child, c.mask, c.ahead, c.leaf,
                 self.rbase, self.cbase, self.given, self.W, self.H, self.rn, self.cn, self.pos,
