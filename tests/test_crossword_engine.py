@@ -200,6 +200,20 @@ def test_load_engine_compiles_the_very_code_every_search_calls():
     assert [len(f.signatures) for f in compiled] == [1, 1, 1, 1]
 
 
+def test_fill_still_runs_with_numba_jit_disabled():
+    """NUMBA_DISABLE_JIT=1 (debugging the searches as plain Python) has no machine code to
+    load: the engine's warm-up raised AttributeError there."""
+    import os
+
+    code = ("from cryptocomp.crossword import Grid, fill\n"
+            "from cryptocomp.index.index import Index\n"
+            "idx = Index.from_counts({'at': 4, 'to': 3, 'an': 2, 'no': 1}, name='t')\n"
+            "print(fill(Grid.from_rows(['..', '..']), idx).status)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "NUMBA_DISABLE_JIT": "1"}, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "filled", proc.stderr[-2000:]
+
+
 @pytest.mark.parametrize("engine", ["csp", "auto"])
 def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
     """Found by pressing Ctrl-C in tmux: the interrupt struck inside the compiled search's

@@ -138,7 +138,7 @@ def load_engine() -> None:
     after installing or upgrading: about 30 s), so that no fill's budget pays for it;
     later calls return at once.  Nothing runs: the signatures come from a 2x2 square."""
     global _loaded
-    if _loaded:
+    if _loaded or not hasattr(root, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return
     words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
     prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))

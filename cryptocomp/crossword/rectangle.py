@@ -302,7 +302,8 @@ class RowSearch:
 
     def compile(self) -> None:
         """Load the compiled search (compile it when no cached code fits) without running it."""
-        _search.compile(tuple(numba.typeof(a) for a in self._args(self.ctl[_OPS], 0)))
+        if hasattr(_search, "compile"):  # not under NUMBA_DISABLE_JIT
+            _search.compile(tuple(numba.typeof(a) for a in self._args(self.ctl[_OPS], 0)))
 
     def _args(self, pause_at: int, node_limit: int) -> tuple:
         """The compiled search's arguments: this search's arrays, then its work limits."""
