@@ -343,24 +343,31 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     else:
         csp = [lane for lane in lanes if isinstance(lane, _Lane)]
         if not csp:
-            return _rows_out_of_budget(prob, lanes[0], result, budget)
+            rows = lanes[0]
+            assert isinstance(rows, RowSearch)
+            return _rows_out_of_budget(prob, rows, result, budget)
         best = max(csp, key=lambda lane: lane.state.ctl[BEST])
         return _out_of_budget(prob, best.state, result, budget)
     return result
 
 
-def _rows_out_of_budget(prob: Problem, lane: _AnyLane, result: FillResult,
+def _rows_out_of_budget(prob: Problem, lane: RowSearch, result: FillResult,
                         budget: Budget) -> FillResult:
     """The budget outcome of the rows search alone: its deepest partial fill."""
-    assert isinstance(lane, RowSearch)
+    result.partial = lane.partial()
+    result.culprit = prob.slots[lane.culprit()].name
+    return _budget_outcome(prob, result, budget, f"; cells ran out of letters most often in "
+                                                 f"{result.culprit}")
+
+
+def _budget_outcome(prob: Problem, result: FillResult, budget: Budget, why: str) -> FillResult:
+    """``result`` as the budget outcome: its partial fill (set) and its message, ``why``
+    after the common part."""
     result.status = BUDGET
     result.seconds = budget.elapsed()
-    result.partial = lane.partial()
-    settled = sum("." not in w for w in result.partial)
-    result.culprit = prob.slots[lane.culprit()].name
+    settled = sum("." not in w for w in result.partial or [])
     result.message = (f"budget exhausted after {result.steps} steps and {result.seconds:.1f} s; "
-                      f"best partial fill settles {settled} of {prob.n} slots; cells ran out "
-                      f"of letters most often in {result.culprit}")
+                      f"best partial fill settles {settled} of {prob.n} slots{why}")
     return result
 
 
@@ -377,17 +384,10 @@ def _slot_weight(state: State, s: int) -> float:
 def _out_of_budget(prob: Problem, state: State | None, result: FillResult,
                    budget: Budget) -> FillResult:
     """The budget outcome: the best partial fill and its tightest open slot."""
-    result.status = BUDGET
-    result.seconds = budget.elapsed()
-    settled = 0
     if state is not None and state.ctl[BEST] >= 0:
         t = state.t
-        partial = []
-        for s in range(prob.n):
-            k = int(state.best[s])
-            partial.append(t.word(s, k) if k >= 0 else "." * prob.lengths[s])
-            settled += k >= 0
-        result.partial = partial
+        result.partial = [t.word(s, int(state.best[s])) if state.best[s] >= 0
+                          else "." * prob.lengths[s] for s in range(prob.n)]
         culprit = int(state.ctl[BEST_CULPRIT])
         if culprit >= 0:
             result.culprit = prob.slots[culprit].name
@@ -397,11 +397,9 @@ def _out_of_budget(prob: Problem, state: State | None, result: FillResult,
         tight = min(range(prob.n), key=lambda s: len(prob.initial[s]))
         result.culprit = prob.slots[tight].name
         result.culprit_candidates = len(prob.initial[tight])
-    result.message = (f"budget exhausted after {result.steps} steps and {result.seconds:.1f} s; "
-                      f"best partial fill settles {settled} of {prob.n} slots"
-                      + (f", fewest candidates at {result.culprit} ({result.culprit_candidates})"
-                         if result.culprit else ""))
-    return result
+    return _budget_outcome(prob, result, budget,
+                           f", fewest candidates at {result.culprit} ({result.culprit_candidates})"
+                           if result.culprit else "")
 
 
 def no_fill_at_root(prob: Problem, slot: int, result: FillResult, budget: Budget) -> FillResult:
