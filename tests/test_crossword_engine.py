@@ -156,6 +156,41 @@ def test_a_word_is_never_used_twice_even_in_large_length_groups():
     assert fill_problems(grid, set(words), result.words) == []
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_search_progress_never_falls_and_stays_below_one(seed):
+    """auto widens a complete lane's share by the odds of its progress: the estimate must
+    grow with the search, node by node, for word and cell branching alike."""
+    from cryptocomp.crossword.propagation import OK
+    from cryptocomp.crossword.search import DEPTH, EXHAUSTED, LETTER_BRANCH, progress, root, run
+    from cryptocomp.crossword.tables import State
+
+    rng = random.Random(3000 + seed)
+    grid, words = _random_case(rng, "abc")
+    try:
+        prob = Problem(grid, Lexicon(_index(words)))
+    except GridError:
+        return
+    state = State(prob.tables)
+    state.params[LETTER_BRANCH] = -1 if seed % 2 else 0
+    if root(state.T, state.D) != OK:
+        return
+    seen, r = [0.0], 0
+    while r != EXHAUSTED:
+        r = run(state.T, state.D, 1)
+        if r != EXHAUSTED:
+            seen.append(progress(state.dec, int(state.ctl[DEPTH])))
+    assert all(a <= b for a, b in zip(seen, seen[1:])), seen
+    assert seen[-1] < 1.0
+
+
+def test_a_complete_search_near_its_end_gets_the_odds_of_its_progress():
+    from cryptocomp.crossword.csp import PROOF_BOOST, boosted_share
+
+    for done, share in ((0.0, 2), (0.5, 2), (0.8, 8), (0.9, 18), (0.9999, 2 * PROOF_BOOST),
+                        (1.0, 2 * PROOF_BOOST)):
+        assert boosted_share(2, done) == share, done
+
+
 # -- budgets ------------------------------------------------------------------------------
 
 def _parity_case(tmp_path, rows: int = 6, cols: int = 7):

@@ -19,7 +19,9 @@ takes that word away from the other slots (no repeats).  Strategies
 ``auto`` runs several strategies as lanes of one portfolio, each on its own
 state, in turns of a fixed amount of work (:func:`strategy_for`); the first lane
 to decide wins.  A lane that ends on its own has searched everything below the
-root, which proves the outcome (no fill, or every fill found).
+root, which proves the outcome (no fill, or every fill found).  Beside lanes that
+restart, a complete lane's share grows with the odds of its progress
+(:func:`boosted_share`), so that a proof near its end is not kept waiting.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from .search import (
     RESTART,
     SLOT_NOISE,
     STOPPED,
+    progress,
     root,
     run,
 )
@@ -73,6 +76,7 @@ refresh_compiled_cache()
 RESTART_BASE = 400  # failures before the first restart
 RESTART_GROWTH = 1.1
 NOISE_AFTER_RESTART = 0.3
+PROOF_BOOST = 16  # the largest factor on a complete lane's share (see _Lane.boost)
 ROWS_SHARE = 8  # the rows search's slices per word-branching slice on word rectangles
 # work units (letters touched, about 100 million a second here) between returns to Python
 # (Ctrl-C, the step budget, the next lane): counted, not timed, so that a seed gives the
@@ -155,7 +159,7 @@ class _Lane:
 
     def __init__(self, state: State, kind: str, share: int, *, seed: int | None, twin: bool,
                  lookahead: bool, freq_weight: float, letter_branch: int, restart_base: int):
-        self.state, self.kind, self.share = state, kind, share
+        self.state, self.kind, self.share, self.base_share = state, kind, share, share
         params, ctl = state.params, state.ctl
         params[LOOKAHEAD] = 1.0 if lookahead else 0.0
         params[FREQ_WEIGHT] = freq_weight if lookahead else 1.0
@@ -189,6 +193,19 @@ class _Lane:
         """The fill just found."""
         return self.state.words()
 
+    @property
+    def complete(self) -> bool:
+        """True for a lane that never restarts (its search can prove no fill)."""
+        return self.limit == 0
+
+    def progress(self) -> float:
+        """The part of a complete lane's search already done (:func:`.search.progress`)."""
+        return progress(self.state.dec, int(self.state.ctl[DEPTH]))
+
+    def boost(self) -> None:
+        """Widen a complete lane's share by the odds of its progress (:func:`boosted_share`)."""
+        self.share = boosted_share(self.base_share, self.progress())
+
     def _noise(self, amount: float) -> None:
         """Perturb word scores by ``amount``, and slot ties too when the lane restarts."""
         params = self.state.params
@@ -206,6 +223,16 @@ class _Lane:
         state.ctl[FAIL_LIMIT] = int(self.limit)
         self._noise(NOISE_AFTER_RESTART)
         self.runs += 1
+
+
+def boosted_share(share: int, done: float) -> int:
+    """``share`` times the odds that a complete search is ``done`` of the way through,
+    done / (1 - done), rounded down, between 1 and PROOF_BOOST: beside lanes that restart
+    (and cannot tell how far they are), a proof that is near its end gets the time to
+    finish, while one stuck in a deep subtree keeps its plain share.  Seed 000 layouts 21
+    and 27 (no fill): proved in 88 s each, where the plain 1:1:1 shares did not in 120 s."""
+    odds = done / (1.0 - done) if done < 1.0 else float(PROOF_BOOST)
+    return share * int(min(max(odds, 1.0), PROOF_BOOST))
 
 
 def strategy_for(prob: Problem) -> tuple[tuple[str, int], ...]:
@@ -290,8 +317,11 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     complete, done = False, False
     nodes = 0
     decider: _AnyLane | None = None
+    restarting = any(isinstance(lane, _Lane) and not lane.complete for lane in lanes)
     while not done:
         for lane in lanes:
+            if restarting and isinstance(lane, _Lane) and lane.complete:
+                lane.boost()
             if budget.steps is not None and nodes >= budget.steps:
                 done = True
                 break

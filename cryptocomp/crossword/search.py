@@ -44,7 +44,7 @@ from .propagation import (
     undo,
 )
 
-__all__ = ["run", "root", "FOUND", "EXHAUSTED", "PAUSED", "RESTART", "STOPPED"]
+__all__ = ["run", "root", "progress", "FOUND", "EXHAUSTED", "PAUSED", "RESTART", "STOPPED"]
 
 # ctl indices after those of propagation (0..7)
 DEPTH, NODES, FAILS, FAIL_LIMIT, RNG, BEST, BEST_CULPRIT, BEST_OPEN, LAST_SLOT = (
@@ -239,6 +239,16 @@ def root(T, D):
             ctl[SQN] = q + 1
         queue_slot(D, s)
     return propagate(T, D)
+
+
+def progress(dec: np.ndarray, depth: int) -> float:
+    """The part of a search without restarts already done, from its ``depth`` active
+    decisions ``dec``: each branch counts half its parent, and a decision in its second
+    branch ("remove") has finished its first.  Never falls as the search goes on (a
+    Knuth-style estimate: uneven subtrees make it a guide, not a clock)."""
+    kinds = dec[:depth, 3]
+    second = np.flatnonzero((kinds == REMOVE_WORD) | (kinds == REMOVE_LETTER))
+    return float(np.ldexp(1.0, -1 - second).sum())
 
 
 @njit(cache=True)
