@@ -76,7 +76,9 @@ refresh_compiled_cache()
 RESTART_BASE = 400  # failures before the first restart
 RESTART_GROWTH = 1.1
 NOISE_AFTER_RESTART = 0.3
-PROOF_BOOST = 16  # the largest factor on a complete lane's share (see _Lane.boost)
+# the largest factor on a complete lane's share (boosted_share): beside two restart lanes
+# of share 1, they keep at least a ninth of the time
+PROOF_BOOST = 16
 ROWS_SHARE = 8  # the rows search's slices per word-branching slice on word rectangles
 # work units (letters touched, about 100 million a second here) between returns to Python
 # (Ctrl-C, the step budget, the next lane): counted, not timed, so that a seed gives the
