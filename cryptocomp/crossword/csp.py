@@ -160,8 +160,9 @@ class _Lane:
     """One search of a portfolio: its state, configuration and restart schedule."""
 
     def __init__(self, state: State, kind: str, share: int, *, seed: int | None, twin: bool,
-                 lookahead: bool, freq_weight: float, letter_branch: int, restart_base: int):
-        self.state, self.kind, self.share, self.base_share = state, kind, share, share
+                 beside_restarts: bool, lookahead: bool, freq_weight: float, letter_branch: int,
+                 restart_base: int):
+        self.state, self.kind, self.share = state, kind, share
         params, ctl = state.params, state.ctl
         params[LOOKAHEAD] = 1.0 if lookahead else 0.0
         params[FREQ_WEIGHT] = freq_weight if lookahead else 1.0
@@ -170,6 +171,8 @@ class _Lane:
         self.root_mark = int(ctl[0])
         self.limit = float(restart_base) if restarts else 0.0
         ctl[FAIL_LIMIT] = int(self.limit)
+        # a complete lane beside restart lanes has its turns widened by its progress
+        self.boosted = beside_restarts and not restarts
         # a seed perturbs word scores in every word lane, slot ties only in a lane that
         # restarts: on word squares the first slot matters (the 7x7 all-English square:
         # 1.7 s from the first row, no fill in 60 s from a random one of the equal slots).
@@ -187,7 +190,8 @@ class _Lane:
         """Search on for the lane's slice of work, at most ``node_limit`` nodes, until
         ``deadline``: FOUND, EXHAUSTED, RESTART, STOPPED or PAUSED."""
         state = self.state
-        state.params[PAUSE_AT] = state.ctl[OPS] + _SLICE * self.share
+        share = boosted_share(self.share, self.progress()) if self.boosted else self.share
+        state.params[PAUSE_AT] = state.ctl[OPS] + _SLICE * share
         state.params[0] = deadline
         return _held(run, state.T, state.D, node_limit)
 
@@ -195,18 +199,9 @@ class _Lane:
         """The fill just found."""
         return self.state.words()
 
-    @property
-    def complete(self) -> bool:
-        """True for a lane that never restarts (its search can prove no fill)."""
-        return self.limit == 0
-
     def progress(self) -> float:
         """The part of a complete lane's search already done (:func:`.search.progress`)."""
         return progress(self.state.dec, int(self.state.ctl[DEPTH]))
-
-    def boost(self) -> None:
-        """Widen a complete lane's share by the odds of its progress (:func:`boosted_share`)."""
-        self.share = boosted_share(self.base_share, self.progress())
 
     def _noise(self, amount: float) -> None:
         """Perturb word scores by ``amount``, and slot ties too when the lane restarts."""
@@ -261,6 +256,7 @@ def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, co
     """The portfolio's lanes, each at its root; a FillResult when the roots decide (no
     fill by propagation, or the budget ran out first)."""
     lanes: list[_AnyLane] = []
+    beside_restarts = any(kind.endswith("restarts") for kind, _ in kinds)
     for i, (kind, share) in enumerate(kinds):
         if kind == "rows":
             if not rows_can_fill(prob):
@@ -279,7 +275,8 @@ def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, co
             return _out_of_budget(prob, first, FillResult(prob.grid, BUDGET, engine="csp"),
                                   budget)
         twin = any(lane.kind == kind for lane in lanes)
-        lanes.append(_Lane(state, kind, share, seed=seed, twin=twin, **options))
+        lanes.append(_Lane(state, kind, share, seed=seed, twin=twin,
+                           beside_restarts=beside_restarts, **options))
     return lanes
 
 
@@ -319,11 +316,8 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     complete, done = False, False
     nodes = 0
     decider: _AnyLane | None = None
-    restarting = any(isinstance(lane, _Lane) and not lane.complete for lane in lanes)
     while not done:
         for lane in lanes:
-            if restarting and isinstance(lane, _Lane) and lane.complete:
-                lane.boost()
             if budget.steps is not None and nodes >= budget.steps:
                 done = True
                 break
