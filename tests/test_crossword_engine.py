@@ -249,6 +249,19 @@ def test_fill_still_runs_with_numba_jit_disabled():
     assert proc.returncode == 0 and proc.stdout.strip() == "filled", proc.stderr[-2000:]
 
 
+def test_the_compiled_clock_reads_the_clock_of_the_deadlines():
+    """The searches compare their clock with deadlines made from time.monotonic(): the
+    two must be one clock (on Linux the compiled one calls clock_gettime itself)."""
+    import time
+
+    from cryptocomp.crossword.clock import clock
+
+    for _ in range(100):
+        before = time.monotonic()
+        now = clock()
+        assert before <= now <= time.monotonic()
+
+
 @pytest.mark.parametrize("engine", ["csp", "auto"])
 def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
     """Found by pressing Ctrl-C in tmux: the interrupt struck inside the compiled search's

@@ -95,10 +95,11 @@ class RootWipeout(Exception):
 
 
 def _held(compiled: Callable[..., int], *args: object) -> int:
-    """Call ``compiled(*args)`` with Ctrl-C held until it returns: the compiled search
-    reads the clock through a Python callback, and a KeyboardInterrupt raised there
-    comes out of numba as a SystemError and a traceback.  Each call returns within a
-    slice of work (a twentieth of a second or so), so the interrupt is still prompt."""
+    """Call ``compiled(*args)`` with Ctrl-C held until it returns: where the compiled
+    search reads the clock through a Python callback (:mod:`.clock` off Linux), a
+    KeyboardInterrupt raised there comes out of numba as a SystemError and a traceback.
+    Each call returns within a slice of work (a twentieth of a second or so), so the
+    interrupt is still prompt."""
     if threading.current_thread() is not threading.main_thread():
         return compiled(*args)  # signals go to the main thread only
     hit: list[int] = []

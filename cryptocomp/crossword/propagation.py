@@ -38,11 +38,11 @@ trail consistent: :func:`undo` restores any earlier state exactly.
 
 from __future__ import annotations
 
-import time
+from numba import njit
 
-from numba import njit, objmode
+from .clock import clock
 
-__all__ = ["propagate", "undo", "assign", "refute", "clock", "drop_letter", "keep_letter",
+__all__ = ["propagate", "undo", "assign", "refute", "drop_letter", "keep_letter",
            "past_deadline", "queue_slot"]
 
 # columns of the slot table
@@ -63,14 +63,6 @@ EAGER_DUPES = 512
 # letters touched per word removed one at a time (its counts now, again at undo, the trail)
 _REMOVE_COST = 3
 _SCAN = 64  # queued slots compared when picking the next revision
-
-
-@njit(cache=True)
-def clock():
-    """time.monotonic(), from compiled code (about a microsecond a call)."""
-    with objmode(t="float64"):
-        t = time.monotonic()
-    return t
 
 
 @njit(cache=True)

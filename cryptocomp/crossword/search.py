@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .clock import clock
 from .propagation import (
     CBASE,
     DBASE,
@@ -35,7 +36,6 @@ from .propagation import (
     TRAIL,
     WIPED,
     assign,
-    clock,
     drop_letter,
     keep_letter,
     propagate,
