@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import time
 
+from llvmlite import ir
 from numba import config, njit, objmode, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -26,7 +27,6 @@ _NANO = 1_000_000_000
 @intrinsic
 def _monotonic_ns(typingctx):
     """Nanoseconds of CLOCK_MONOTONIC, by a direct call to libc's clock_gettime."""
-    from llvmlite import ir
 
     def codegen(context, builder, signature, args):
         i32, i64 = ir.IntType(32), ir.IntType(64)
