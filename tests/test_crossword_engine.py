@@ -262,6 +262,40 @@ def test_the_compiled_clock_reads_the_clock_of_the_deadlines():
         assert before <= now <= time.monotonic()
 
 
+def test_an_edit_of_any_compiled_module_drops_the_cached_machine_code(tmp_path):
+    """numba keys its cache on a function's own file, and search.run calls into the clock
+    and the propagation: an edit of any of the three must drop all their cached code (and
+    nothing else), and an unchanged package must keep it."""
+    from cryptocomp.crossword.tables import refresh_compiled_cache
+
+    names = ("clock", "propagation", "search")
+    cache = tmp_path / "__pycache__"
+
+    def compiled() -> None:
+        cache.mkdir(exist_ok=True)
+        for n in names:
+            (cache / f"{n}.run-254.py311.nbi").write_text("index")
+            (cache / f"{n}.run-254.py311.1.nbc").write_text("code")
+
+    def left() -> list[str]:
+        return sorted(p.name for p in cache.glob("*.nb?"))
+
+    for n in names:
+        (tmp_path / f"{n}.py").write_text(f"# {n}\n")
+    compiled()
+    (cache / "rectangle._search-150.py311.nbi").write_text("its own file's")
+    assert refresh_compiled_cache(tmp_path)  # no stamp yet: the code may be stale
+    assert left() == ["rectangle._search-150.py311.nbi"]
+    compiled()
+    assert not refresh_compiled_cache(tmp_path)
+    assert len(left()) == 7
+    for n in names:
+        (tmp_path / f"{n}.py").write_text(f"# {n}, edited\n")
+        assert refresh_compiled_cache(tmp_path), n
+        assert left() == ["rectangle._search-150.py311.nbi"], n
+        compiled()
+
+
 @pytest.mark.parametrize("engine", ["csp", "auto"])
 def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
     """Found by pressing Ctrl-C in tmux: the interrupt struck inside the compiled search's

@@ -23,6 +23,7 @@ scalars (see :mod:`.propagation` and :mod:`.search`).
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -218,32 +219,38 @@ class State:
                 for s in range(len(self.size))]
 
 
-def refresh_compiled_cache() -> None:
-    """Drop numba's cached machine code when a compiled module changed.
+# the compiled modules whose functions call one another across files
+_COMPILED = ("clock.py", "propagation.py", "search.py")
+
+
+def refresh_compiled_cache(here: Path | None = None) -> bool:
+    """Drop numba's cached machine code of the package in ``here`` (this one by default)
+    when a compiled module changed; True when it did.
 
     numba keys a cached function on its own file only: after an edit of
-    :mod:`.propagation`, :func:`.search.run` (which calls into it) would load stale
-    code.  A stamp of both sources next to the cache decides."""
+    :mod:`.propagation` or :mod:`.clock`, :func:`.search.run` (which calls into them)
+    would load stale code.  A stamp of the three sources next to the cache decides."""
     import hashlib
-    from pathlib import Path
 
-    here = Path(__file__).resolve().parent
+    here = here or Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for name in ("propagation.py", "search.py"):
+    for name in _COMPILED:
         digest.update((here / name).read_bytes())
     cache = here / "__pycache__"
     stamp = cache / "compiled.stamp"
     want = digest.hexdigest()
     try:
         if stamp.read_text() == want:
-            return
+            return False
     except OSError:
         pass
     try:
         cache.mkdir(exist_ok=True)
-        for f in list(cache.glob("propagation.*.nb[ci]")) + list(cache.glob("search.*.nb[ci]")):
-            f.unlink()
+        for name in _COMPILED:
+            for f in cache.glob(name.replace(".py", ".*.nb[ci]")):
+                f.unlink()
         stamp.write_text(want)
     except OSError:
-        return  # a read-only install: numba caches elsewhere, keyed on installed files
+        return False  # a read-only install: numba caches elsewhere, keyed on installed files
     log.info("compiling the fill engine (once after installing or upgrading: about 30 s)")
+    return True
