@@ -88,6 +88,17 @@ def _grid(spec: str):
 _LAYOUTS: list = []
 
 
+def _grids(data: object) -> list[list[str]]:
+    """The cached layouts: 15x15 grids of '.' and '#' rows; ValueError for anything else."""
+    ok = isinstance(data, list) and data and all(
+        isinstance(g, list) and len(g) == 15 and all(
+            isinstance(r, str) and len(r) == 15 and set(r) <= {".", "#"} for r in g)
+        for g in data)
+    if not ok:
+        raise ValueError("not a list of 15x15 layouts")
+    return data  # type: ignore[return-value]
+
+
 def _layouts() -> list:
     """Seed 000's layouts, reconstructed once (8.5 s) and then read from a cache beside
     the word lists, which each figure's child process would otherwise redo."""
@@ -96,9 +107,12 @@ def _layouts() -> list:
 
         cache = LISTS / "seed000-layouts.json"
         script = Path(seed000_layouts.__file__)
-        if cache.exists() and cache.stat().st_mtime >= script.stat().st_mtime:
-            _LAYOUTS.extend(json.loads(cache.read_text(encoding="utf-8")))
-        else:
+        try:
+            if cache.stat().st_mtime >= script.stat().st_mtime:
+                _LAYOUTS.extend(_grids(json.loads(cache.read_text(encoding="utf-8"))))
+        except (OSError, ValueError):  # none yet, or damaged: made again below
+            _LAYOUTS.clear()
+        if not _LAYOUTS:
             _LAYOUTS.extend(seed000_layouts.layouts())
             LISTS.mkdir(parents=True, exist_ok=True)
             tmp = cache.with_suffix(f".{os.getpid()}.tmp")
