@@ -146,6 +146,95 @@ def test_root_propagation_matches_the_fixpoint_oracle(seed):
     assert all(list(d) == sorted(d) for d in got)
 
 
+def _restricted_backtrack(grid: Grid, words: list[str], keep: list[int]) -> set:
+    """Every fill of the slots ``keep`` alone (the crossings with other slots ignored), by
+    plain backtracking: the relaxation's oracle."""
+    letters: dict = dict(grid.given)
+    out: set[tuple[str, ...]] = set()
+    chosen: list[str] = []
+
+    def go(i: int) -> None:
+        if i == len(keep):
+            out.add(tuple(chosen))
+            return
+        slot = grid.slots[keep[i]]
+        for word in words:
+            if len(word) != slot.length or word in chosen:
+                continue
+            if any(letters.get(cell, ch) != ch for cell, ch in zip(slot.cells, word)):
+                continue
+            placed = [cell for cell in slot.cells if cell not in letters]
+            for cell, ch in zip(slot.cells, word):
+                letters.setdefault(cell, ch)
+            chosen.append(word)
+            go(i + 1)
+            chosen.pop()
+            for cell in placed:
+                del letters[cell]
+
+    go(0)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_relaxation_has_exactly_the_fills_of_its_slots_alone(seed):
+    """Tables.restricted keeps some slots and their crossings among themselves: its fills
+    are the backtracking fills of those slots alone, and every fill of the grid cut down
+    to them is one of them (so a relaxation without a fill proves the grid has none)."""
+    import numpy as np
+
+    from cryptocomp.crossword.search import EXHAUSTED, FOUND, LETTER_BRANCH, root, run
+    from cryptocomp.crossword.tables import State
+
+    rng = random.Random(5000 + seed)
+    grid, words = _random_case(rng, "abc")
+    try:
+        prob = Problem(grid, Lexicon(_index(words)))
+    except GridError:
+        return
+    keep = sorted(rng.sample(range(prob.n), rng.randint(1, prob.n)))
+    t = prob.tables
+    full = State(t)
+    cands = [np.sort(full.domain(s)) for s in keep]  # the initial words: given letters applied
+    sub = State(t.restricted(keep, cands))
+    sub.params[LETTER_BRANCH] = -1 if seed % 2 else 0
+    got = set()
+    if root(sub.T, sub.D) == 0:
+        while (r := run(sub.T, sub.D, 1 << 40)) != EXHAUSTED:
+            if r == FOUND:
+                got.add(tuple(sub.words()))
+    want = _restricted_backtrack(grid, words, keep)
+    assert got == want
+    assert {tuple(f[s] for s in keep) for f in _backtrack(grid, words)} <= want
+
+
+def test_auto_proofs_through_relaxations_agree_with_backtracking(monkeypatch):
+    """With relaxations from the first turn of the proof lane, auto still finds exactly the
+    backtracking fills, and some of its proofs of "no fill" come from a relaxation."""
+    from cryptocomp.crossword import csp
+
+    monkeypatch.setattr(csp, "RELAX_AFTER", 0)
+    monkeypatch.setattr(csp, "RELAX_MIN_SLOTS", 1)
+    monkeypatch.setattr(csp, "_SLICE", 50)  # turns of a few nodes: the lanes interleave
+    # the proof lane first (its first turn goes to a relaxation), then one restart lane
+    monkeypatch.setattr(csp, "strategy_for", lambda prob: (("cells", 8), ("restarts", 1)))
+    relaxed = 0
+    for seed in range(400):
+        rng = random.Random(7000 + seed)
+        monkeypatch.setattr(csp, "RELAX_FIRST", rng.uniform(0.3, 0.99))
+        grid, words = _random_case(rng, "ab")
+        try:
+            prob = Problem(grid, Lexicon(_index(words)))
+        except GridError:
+            continue
+        want = _backtrack(grid, words)
+        result = solve_csp(prob, count=10**6, strategy="auto", seed=seed)
+        assert {tuple(f) for f in result.fills} == want, seed
+        assert result.complete and result.status == (FILLED if want else NO_FILL)
+        relaxed += "cut down to" in result.message
+    assert relaxed >= 5  # 7 of the 59 proofs that need a search
+
+
 def test_a_word_is_never_used_twice_even_in_large_length_groups():
     # 600 slots of one length: past EAGER_DUPES a placed word is only checked when it would be
     # placed again (the word list has 676 words, so a fill exists)

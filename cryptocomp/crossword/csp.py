@@ -32,12 +32,13 @@ import threading
 from collections.abc import Callable
 
 import numba
+import numpy as np
 
 from ..index.index import Index
 from .grid import GridError
 from .lexicon import Lexicon
 from .problem import Budget, Problem
-from .propagation import FAIL, OK, OPS, WIPED, undo
+from .propagation import DBASE, FAIL, OK, OPS, WIPED, undo
 from .rectangle import RowSearch, is_rectangle, rows_can_fill
 from .result import BUDGET, FILLED, NO_FILL, FillResult
 from .search import (
@@ -56,6 +57,7 @@ from .search import (
     NODES,
     NOISE,
     PAUSE_AT,
+    PAUSED,
     RESTART,
     SLOT_NOISE,
     STOPPED,
@@ -79,6 +81,12 @@ NOISE_AFTER_RESTART = 0.3
 # the largest factor on a complete lane's share (boosted_share): beside two restart lanes
 # of share 1, they keep at least a ninth of the time
 PROOF_BOOST = 16
+# the proof lane's relaxations (_Relaxation): its failures before the first, the first's
+# share of the slots, and the fewest slots one has (also the least it grows by)
+RELAX_AFTER = 600
+RELAX_FIRST = 1 / 3
+RELAX_MIN_SLOTS = 4
+RELAX_TURNS = 3
 ROWS_SHARE = 8  # the rows search's slices per word-branching slice on word rectangles
 # work units (letters touched, about 100 million a second here) between returns to Python
 # (Ctrl-C, the step budget, the next lane): counted, not timed, so that a seed gives the
@@ -181,17 +189,26 @@ class _Lane:
         # the first one's first run
         self._noise(NOISE_AFTER_RESTART if seed is not None or twin else 0.0)
         self.runs = 1
+        # the proof lane beside restart lanes also searches relaxations (_Relaxation)
+        self.relax: _Relaxation | None = None
+        if self.boosted and kind == "cells":
+            self.relax = _Relaxation(state, dict(lookahead=lookahead, freq_weight=freq_weight,
+                                                 restart_base=restart_base))
 
     @property
     def nodes(self) -> int:
-        """Search nodes so far."""
-        return int(self.state.ctl[NODES])
+        """Search nodes so far (those of its relaxations included)."""
+        return int(self.state.ctl[NODES]) + (self.relax.nodes if self.relax else 0)
 
     def advance(self, node_limit: int, deadline: float) -> int:
         """Search on for the lane's slice of work, at most ``node_limit`` nodes, until
-        ``deadline``: FOUND, EXHAUSTED, RESTART, STOPPED or PAUSED."""
+        ``deadline``: FOUND, EXHAUSTED, RESTART, STOPPED or PAUSED.  A proof lane spends
+        every other turn on its relaxation (once its own search has failed often enough to
+        tell where the grid is tight)."""
         state = self.state
         share = boosted_share(self.share, self.progress()) if self.boosted else self.share
+        if self.relax is not None and self.relax.due():
+            return self.relax.advance(share, node_limit, deadline)
         state.params[PAUSE_AT] = state.ctl[OPS] + _SLICE * share
         state.params[0] = deadline
         return _held(run, state.T, state.D, node_limit)
@@ -201,8 +218,10 @@ class _Lane:
         return self.state.words()
 
     def progress(self) -> float:
-        """The part of a complete lane's search already done (:func:`.search.progress`)."""
-        return progress(self.state.dec, int(self.state.ctl[DEPTH]))
+        """The part of a complete lane's search already done (:func:`.search.progress`;
+        of its relaxation's, when that is further on)."""
+        done = progress(self.state.dec, int(self.state.ctl[DEPTH]))
+        return max(done, self.relax.progress()) if self.relax else done
 
     def _noise(self, amount: float) -> None:
         """Perturb word scores by ``amount``, and slot ties too when the lane restarts."""
@@ -221,6 +240,101 @@ class _Lane:
         state.ctl[FAIL_LIMIT] = int(self.limit)
         self._noise(NOISE_AFTER_RESTART)
         self.runs += 1
+
+
+class _Relaxation:
+    """The proof lane's relaxations: the grid cut down to its slots where searches fail
+    most (the proof lane's failure weights), each with the words it had after the root's
+    propagation, crossings to the other slots dropped.  A fill of the grid fills any such
+    relaxation, so a relaxation without a fill proves that the grid has none; its
+    propagation touches only its own slots, which is what makes it cheaper.  Measured on
+    seed 000's layouts without a fill (English top 100k, complete cell branching, the
+    top-weighted slots after 5 s): layout 21, 29,640 nodes in 41 s on the grid, 29,716
+    in 12.5 s on its 24 heaviest slots (78 slots); 27, 28,466 nodes in 13.3 s on 24; 24,
+    5,574 in 1.8 s on 16; 19, 3,134 in 1.5 s on 20.  A relaxation that has a fill (found
+    at once on fewer slots: 0.01-2 s) gives way to a larger one."""
+
+    def __init__(self, state: State, options: dict):
+        self.state, self.options = state, options
+        self.root_dom, self.root_size = state.dom.copy(), state.size.copy()
+        self.n = len(state.size)
+        self.slots = max(RELAX_MIN_SLOTS, int(self.n * RELAX_FIRST))
+        self.lane: _Lane | None = None
+        self.keep: list[int] = []
+        self.turn = 0
+        self.done_nodes = 0  # of relaxations that ended
+        self.proved = False  # a relaxation was found to have no fill
+        self.peers = [state]  # the states whose failure weights choose the slots
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes of every relaxation so far."""
+        return self.done_nodes + (self.lane.nodes if self.lane else 0)
+
+    def due(self) -> bool:
+        """True when this turn of the proof lane goes to a relaxation: every other turn,
+        once the lane's own search has failed RELAX_AFTER times, while a relaxation is
+        smaller than the grid."""
+        if self.slots >= self.n or (self.lane is None and self.failures() < RELAX_AFTER):
+            return False
+        self.turn += 1
+        return self.turn % RELAX_TURNS != 0
+
+    def failures(self) -> float:
+        """The failures of the peers' searches so far (each adds 1 to the failure weights)."""
+        return sum(float(peer.sweight.sum() + peer.weight.sum()) - len(peer.weight)
+                   for peer in self.peers)
+
+    def progress(self) -> float:
+        """The part of the current relaxation's search already done."""
+        return self.lane.progress() if self.lane else 0.0
+
+    def advance(self, share: int, node_limit: int, deadline: float) -> int:
+        """Search the current relaxation (made first, if needed) for a turn: EXHAUSTED
+        when it has no fill (nor has the grid), PAUSED or STOPPED otherwise."""
+        if self.lane is None:
+            made = self._make(deadline)
+            if made is not None:
+                return made
+        lane = self.lane
+        assert lane is not None
+        lane.share = share
+        r = lane.advance(node_limit, deadline)
+        if r == EXHAUSTED:
+            self.proved = True
+        elif r == FOUND:  # the relaxation has a fill: next time a larger one
+            self.done_nodes += lane.nodes
+            self.lane = None
+            self.slots += max(RELAX_MIN_SLOTS, self.slots // 2)
+            return PAUSED
+        return r
+
+    def _make(self, deadline: float) -> int | None:
+        """Make the next relaxation from the current weights; EXHAUSTED when its root
+        propagation proves it has no fill, STOPPED at the deadline, None otherwise."""
+        state = self.state
+        weight = [sum(peer.sweight[s] + _slot_weight(peer, s) for peer in self.peers)
+                  for s in range(self.n)]
+        heavy = sorted(range(self.n), key=lambda s: -weight[s])
+        self.keep = sorted(heavy[:self.slots])
+        t = state.t
+        cands = []
+        for s in self.keep:
+            db = t.slot[s, DBASE]
+            cands.append(np.sort(self.root_dom[db:db + self.root_size[s]]))
+        sub = State(t.restricted(self.keep, cands), seed=1)
+        sub.params[0] = deadline
+        r = _held(root, sub.T, sub.D)
+        if r == FAIL:
+            self.proved = True
+            return EXHAUSTED
+        if r != OK:
+            return STOPPED
+        log.debug("relaxation of %d of %d slots after %d failures", len(self.keep), self.n,
+                  self.failures())
+        self.lane = _Lane(sub, "cells", 1, seed=None, twin=False, beside_restarts=False,
+                          letter_branch=0, **self.options)
+        return None
 
 
 def boosted_share(share: int, done: float) -> int:
@@ -278,6 +392,10 @@ def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, co
         twin = any(lane.kind == kind for lane in lanes)
         lanes.append(_Lane(state, kind, share, seed=seed, twin=twin,
                            beside_restarts=beside_restarts, **options))
+    peers = [lane.state for lane in lanes if isinstance(lane, _Lane)]
+    for lane in lanes:
+        if isinstance(lane, _Lane) and lane.relax is not None:
+            lane.relax.peers = peers
     return lanes
 
 
@@ -365,6 +483,10 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
             worst = max(range(prob.n), key=lambda s: state.sweight[s] + _slot_weight(state, s))
             result.culprit = prob.slots[worst].name
             how = f"the CSP's complete search, {result.steps} steps"
+            relax = decider.relax if isinstance(decider, _Lane) else None
+            if relax is not None and relax.proved:
+                how = (f"the CSP's complete search of the grid cut down to {len(relax.keep)} of "
+                       f"its {prob.n} slots, {result.steps} steps in all")
         result.message = (f"no fill exists (proved by {how}); its candidates ran out most "
                           f"often at {result.culprit}")
     else:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .grid import GridError
-from .propagation import DBASE, DEADLINE, GROW, M
+from .propagation import DBASE, DEADLINE, GROW, LEN, M
 from .search import BEST, FREQ_WEIGHT, LOOKAHEAD, NCTL, NOISE, NPARAMS, PAUSE_AT, RNG
 
 if TYPE_CHECKING:
@@ -46,6 +46,10 @@ SNAPSHOT_BYTES = 64 << 20  # saved letter counts of bulk filters (past it: word 
 def _ids(bitmap) -> np.ndarray:
     """A bitmap's ids as a sorted int64 array."""
     return np.frombuffer(bitmap.to_array(), dtype=np.uint32).astype(np.int64)
+
+
+# what a relaxation shares with its grid's tables (:meth:`Tables.restricted`)
+_STATIC = ("prob", "maxlen", "alphabet", "A", "grow", "wl", "wid", "wscore", "pl", "pl_start")
 
 
 class Tables:
@@ -85,7 +89,12 @@ class Tables:
         counts = np.frombuffer(lex.index.counts, dtype=np.uint64)
         self.wscore = np.log1p(counts[self.wid].astype(np.float64))
         self._build_letter_lists(ids_of, lengths)
-        self._build_slots(prob, ids_of)
+        cands = []
+        for s, length in enumerate(prob.lengths):
+            ids, init = ids_of[length], prob.initial[s]
+            cands.append(np.arange(len(ids), dtype=np.int32) if len(init) == len(ids)
+                         else np.searchsorted(ids, _ids(init)).astype(np.int32))
+        self._build_slots(prob.lengths, cands, prob.grid.crossings())
 
     def _build_letter_lists(self, ids_of: dict, lengths: list[int]) -> None:
         A, maxlen = self.A, self.maxlen
@@ -104,21 +113,32 @@ class Tables:
         self.pl_start = np.zeros(nkeys + 1, dtype=np.int64)
         np.cumsum(np.bincount(keys, minlength=nkeys), out=self.pl_start[1:])
 
-    def _build_slots(self, prob, ids_of: dict) -> None:
+    def restricted(self, keep: list[int], cands: list[np.ndarray]) -> Tables:
+        """The tables of a relaxation: only the slots ``keep`` (in that order), their
+        crossings among themselves, ``cands[i]`` the candidates (indices in the length
+        group, most frequent first) of slot ``keep[i]``.  Every fill of the grid, cut down
+        to these slots, fills the relaxation: when the relaxation has none, the grid has
+        none."""
+        sub = object.__new__(Tables)
+        sub.__dict__.update({name: getattr(self, name) for name in _STATIC})
+        where = {s: i for i, s in enumerate(keep)}
+        crossings = [(where[a], pa, where[b], pb) for a, pa, b, pb in self._crossings
+                     if a in where and b in where]
+        sub._build_slots([int(self.slot[s, LEN]) for s in keep], cands, crossings)
+        return sub
+
+    def _build_slots(self, lengths: list[int], cands: list[np.ndarray],
+                     crossings: list[tuple[int, int, int, int]]) -> None:
         A, maxlen = self.A, self.maxlen
-        S = prob.n
+        S = len(lengths)
+        self._crossings = crossings
         slot = np.zeros((S, 6), dtype=np.int64)
-        cands = []
         d = p = c = 0
-        for s, length in enumerate(prob.lengths):
-            ids = ids_of[length]
-            init = prob.initial[s]
-            cand = (np.arange(len(ids), dtype=np.int32) if len(init) == len(ids)
-                    else np.searchsorted(ids, _ids(init)).astype(np.int32))
-            cands.append(cand)
+        for s, length in enumerate(lengths):
+            cand = cands[s]
             slot[s] = (length, d, p, c, self.grow[length], len(cand))
             d += len(cand)
-            p += len(ids)
+            p += int(self.grow[length + 1] - self.grow[length])
             c += length * A
         need = 4 * (2 * d + p + S * 8) + 4 * c + 16 * (d + S)
         if need > MAX_STATE_BYTES:
@@ -137,15 +157,15 @@ class Tables:
                 self.cnt0[cb:cb + length * A] = np.bincount(flat, minlength=length * A)
         self.size0 = slot[:, M].copy()
         cross = np.full((max(1, S * maxlen), 3), -1, dtype=np.int64)
-        for xid, (a, pa, b, pb) in enumerate(prob.grid.crossings()):
+        for xid, (a, pa, b, pb) in enumerate(crossings):
             cross[a * maxlen + pa] = (b, pb, xid)
             cross[b * maxlen + pb] = (a, pa, xid)
         self.cross = cross
-        self.ncross = len(prob.grid.crossings())
-        by_len = np.argsort(np.array(prob.lengths, dtype=np.int64), kind="stable")
+        self.ncross = len(crossings)
+        by_len = np.argsort(np.array(lengths, dtype=np.int64), kind="stable")
         self.same = by_len.astype(np.int64)
         self.same_start = np.zeros(maxlen + 2, dtype=np.int64)
-        np.cumsum(np.bincount(np.array(prob.lengths), minlength=maxlen + 1),
+        np.cumsum(np.bincount(np.array(lengths, dtype=np.int64), minlength=maxlen + 1),
                   out=self.same_start[1:])
         self.path_cap = d + 2 * S + 1
 
