@@ -134,6 +134,7 @@ def test_root_propagation_matches_the_fixpoint_oracle(seed):
         prob = Problem(grid, Lexicon(_index(words)))
     except GridError:
         return
+    prob.tables._check()
     want = _oracle_domains(grid, words)
     try:
         got = root_domains(prob)
@@ -196,7 +197,10 @@ def test_a_relaxation_has_exactly_the_fills_of_its_slots_alone(seed):
     t = prob.tables
     full = State(t)
     cands = [np.sort(full.domain(s)) for s in keep]  # the initial words: given letters applied
-    sub = State(t.restricted(keep, cands))
+    t._check()
+    relaxed = t.restricted(keep, cands)
+    relaxed._check()
+    sub = State(relaxed)
     sub.params[LETTER_BRANCH] = -1 if seed % 2 else 0
     got = set()
     if root(sub.T, sub.D) == 0:

@@ -21,7 +21,9 @@ state, in turns of a fixed amount of work (:func:`strategy_for`); the first lane
 to decide wins.  A lane that ends on its own has searched everything below the
 root, which proves the outcome (no fill, or every fill found).  Beside lanes that
 restart, a complete lane's share grows with the odds of its progress
-(:func:`boosted_share`), so that a proof near its end is not kept waiting.
+(:func:`boosted_share`), so that a proof near its end is not kept waiting, and that
+proof lane spends two turns in three on relaxations (:class:`_Relaxation`): the grid
+cut down to the slots where the searches fail most, where a proof is cheaper.
 """
 
 from __future__ import annotations

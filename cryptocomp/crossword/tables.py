@@ -169,6 +169,25 @@ class Tables:
                   out=self.same_start[1:])
         self.path_cap = d + 2 * S + 1
 
+    def _check(self) -> None:
+        """Invariants of the slot tables: each domain's places, letter counts recounted,
+        crossings seen alike from both sides, slots grouped by length."""
+        A, maxlen = self.A, self.maxlen
+        lengths = self.slot[:, LEN]
+        for s, (n, db, pb, cb, g0, m) in enumerate(self.slot.tolist()):
+            assert g0 == self.grow[n]
+            dom = self.dom0[db:db + m]
+            assert (self.pos0[pb + dom] == np.arange(m)).all()
+            assert (dom < self.grow[n + 1] - g0).all() and len(set(dom.tolist())) == m
+            flat = (np.arange(n)[None, :] * A + self.wl[g0 + dom, :n].astype(np.int64)).ravel()
+            assert (self.cnt0[cb:cb + n * A] == np.bincount(flat, minlength=n * A)).all()
+            for p in range(n):
+                o, q, x = self.cross[s * maxlen + p].tolist()
+                if o >= 0:
+                    assert q < lengths[o] and self.cross[o * maxlen + q].tolist() == [s, p, x]
+        assert (np.diff(lengths[self.same]) >= 0).all()
+        assert (self.same_start[lengths[self.same]] <= np.arange(len(self.same))).all()
+
     def word(self, s: int, k: int) -> str:
         """The word of index ``k`` in slot ``s``'s length group."""
         return self.prob.words[int(self.wid[self.slot[s, GROW] + k])]
