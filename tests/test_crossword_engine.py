@@ -239,6 +239,29 @@ def test_auto_proofs_through_relaxations_agree_with_backtracking(monkeypatch):
     assert relaxed >= 5  # 7 of the 59 proofs that need a search
 
 
+def test_failure_weights_age_in_restart_lanes_only():
+    """A failure ages the weights (their excess over 1) by params[AGE]: recent failures
+    steer dom/wdeg more than old ones in the lanes that restart; the others keep them."""
+    import numpy as np
+
+    from cryptocomp.crossword import csp
+    from cryptocomp.crossword.search import AGE, FAILS, _failed
+
+    ctl, params = np.zeros(20, dtype=np.int64), np.zeros(8)
+    weight, sweight = np.array([1.0, 3.0, 1.5]), np.array([2.0, 0.0])
+    params[AGE] = 0.5
+    _failed(ctl, params, weight, sweight)
+    assert ctl[FAILS] == 1 and weight.tolist() == [1.0, 2.0, 1.25] and sweight.tolist() == [1, 0]
+    params[AGE] = 1.0
+    _failed(ctl, params, weight, sweight)
+    assert ctl[FAILS] == 2 and weight.tolist() == [1.0, 2.0, 1.25] and sweight.tolist() == [1, 0]
+    prob = Problem(Grid.from_rows(["...", ".#.", "..."]), Lexicon(_index(["abc", "bca", "cab"])))
+    lanes = csp._lanes(prob, csp.strategy_for(prob), csp.Budget(), 1, None, lookahead=True,
+                       freq_weight=0.25, letter_branch=0, restart_base=400)
+    assert [(lane.kind, lane.state.params[AGE]) for lane in lanes] == [
+        ("restarts", csp.WEIGHT_AGE), ("restarts", csp.WEIGHT_AGE), ("cells", 1.0)]
+
+
 def test_a_word_is_never_used_twice_even_in_large_length_groups():
     # 600 slots of one length: past EAGER_DUPES a placed word is only checked when it would be
     # placed again (the word list has 676 words, so a fill exists)

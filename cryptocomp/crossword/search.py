@@ -2,7 +2,9 @@
 
 A node picks the open slot with the fewest words per unit of failure weight
 (dom/wdeg: a crossing gains weight each time it empties a domain, so the search
-learns where the grid is tight; weights survive restarts), then its best word:
+learns where the grid is tight; weights survive restarts, and where the lane
+restarts each failure ages them, ``params[AGE]``, so that recent failures steer
+more than old ones), then its best word:
 the most frequent, or with look-ahead the one whose letters leave the crossing
 slots the most words (the sum of the logs of those counts, plus the log of its
 frequency weighted by ``freq_weight``).  Binary branching: place the word, else
@@ -52,8 +54,9 @@ DEPTH, NODES, FAILS, FAIL_LIMIT, RNG, BEST, BEST_CULPRIT, BEST_OPEN, LAST_SLOT =
 NCTL = 17
 # params (float array; DEADLINE = 0 is propagation's)
 # NOISE perturbs word scores, SLOT_NOISE slot ties (set by the lane: see csp._Lane)
-PAUSE_AT, FREQ_WEIGHT, NOISE, LOOKAHEAD, LETTER_BRANCH, SLOT_NOISE = 1, 2, 3, 4, 5, 6
-NPARAMS = 7
+# AGE: the factor on failure weights (their excess over 1) at each failure (1: no ageing)
+PAUSE_AT, FREQ_WEIGHT, NOISE, LOOKAHEAD, LETTER_BRANCH, SLOT_NOISE, AGE = 1, 2, 3, 4, 5, 6, 7
+NPARAMS = 8
 # decision kinds
 PLACE_WORD, REMOVE_WORD, PLACE_LETTER, REMOVE_LETTER = 0, 1, 2, 3
 _PAUSE_CHECK = 1 << 12  # work units between two looks at the clock for the deadline
@@ -207,6 +210,20 @@ def _choose_cell(T, D):
 
 
 @njit(cache=True)
+def _failed(ctl, params, weight, sweight):
+    """Count a failure; with ageing, older failures weigh less than new ones (the
+    weights' excess over 1, and the slots' own weights, times params[AGE])."""
+    ctl[FAILS] += 1
+    f = params[AGE]
+    if f < 1.0:
+        for c in range(weight.shape[0]):
+            weight[c] = 1.0 + (weight[c] - 1.0) * f
+        for s in range(sweight.shape[0]):
+            sweight[s] *= f
+        ctl[OPS] += weight.shape[0] + sweight.shape[0]
+
+
+@njit(cache=True)
 def _note(size, ctl, single, best):
     """Keep the partial fill with the most settled slots, and its tightest open slot."""
     if ctl[NSINGLE] <= ctl[BEST]:
@@ -312,7 +329,7 @@ def run(T, D, node_limit):
                 return STOPPED
             if r == OK:
                 continue
-            ctl[FAILS] += 1
+            _failed(ctl, params, weight, sweight)
         # backtrack: undo decisions until a "place" one can be turned into "remove"
         failed = False
         while True:
@@ -338,6 +355,6 @@ def run(T, D, node_limit):
                 return STOPPED
             if r == OK:
                 break
-            ctl[FAILS] += 1
+            _failed(ctl, params, weight, sweight)
             undo(T, D, mark)
             ctl[DEPTH] = d

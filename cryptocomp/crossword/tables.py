@@ -30,7 +30,7 @@ import numpy as np
 
 from .grid import GridError
 from .propagation import DBASE, DEADLINE, GROW, LEN, M
-from .search import BEST, FREQ_WEIGHT, LOOKAHEAD, NCTL, NOISE, NPARAMS, PAUSE_AT, RNG
+from .search import AGE, BEST, FREQ_WEIGHT, LOOKAHEAD, NCTL, NOISE, NPARAMS, PAUSE_AT, RNG
 
 if TYPE_CHECKING:
     from .problem import Problem
@@ -217,6 +217,7 @@ class State:
         self.params[FREQ_WEIGHT] = 0.25
         self.params[LOOKAHEAD] = 1.0
         self.params[NOISE] = 0.0
+        self.params[AGE] = 1.0
         self.used = np.full(max(1, len(t.wid)), -1, dtype=np.int64)
         self.single = np.full(S, -1, dtype=np.int64)
         self.weight = np.ones(max(1, t.ncross), dtype=np.float64)
