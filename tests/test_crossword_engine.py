@@ -215,17 +215,17 @@ def test_a_relaxation_has_exactly_the_fills_of_its_slots_alone(seed):
 def test_auto_proofs_through_relaxations_agree_with_backtracking(monkeypatch):
     """With relaxations from the first turn of the proof lane, auto still finds exactly the
     backtracking fills, and some of its proofs of "no fill" come from a relaxation."""
-    from cryptocomp.crossword import csp
+    from cryptocomp.crossword import csp, lane
 
-    monkeypatch.setattr(csp, "RELAX_AFTER", 0)
-    monkeypatch.setattr(csp, "RELAX_MIN_SLOTS", 1)
-    monkeypatch.setattr(csp, "_SLICE", 50)  # turns of a few nodes: the lanes interleave
+    monkeypatch.setattr(lane, "RELAX_AFTER", 0)
+    monkeypatch.setattr(lane, "RELAX_MIN_SLOTS", 1)
+    monkeypatch.setattr(lane, "SLICE", 50)  # turns of a few nodes: the lanes interleave
     # the proof lane first (its first turn goes to a relaxation), then one restart lane
     monkeypatch.setattr(csp, "strategy_for", lambda prob: (("cells", 8), ("restarts", 1)))
     relaxed = 0
     for seed in range(400):
         rng = random.Random(7000 + seed)
-        monkeypatch.setattr(csp, "RELAX_FIRST", rng.uniform(0.3, 0.99))
+        monkeypatch.setattr(lane, "RELAX_FIRST", rng.uniform(0.3, 0.99))
         grid, words = _random_case(rng, "ab")
         try:
             prob = Problem(grid, Lexicon(_index(words)))
@@ -244,7 +244,7 @@ def test_failure_weights_age_in_restart_lanes_only():
     steer dom/wdeg more than old ones in the lanes that restart; the others keep them."""
     import numpy as np
 
-    from cryptocomp.crossword import csp
+    from cryptocomp.crossword import csp, lane
     from cryptocomp.crossword.search import AGE, FAILS, _failed
 
     ctl, params = np.zeros(20, dtype=np.int64), np.zeros(8)
@@ -258,8 +258,8 @@ def test_failure_weights_age_in_restart_lanes_only():
     prob = Problem(Grid.from_rows(["...", ".#.", "..."]), Lexicon(_index(["abc", "bca", "cab"])))
     lanes = csp._lanes(prob, csp.strategy_for(prob), csp.Budget(), 1, None, lookahead=True,
                        freq_weight=0.25, letter_branch=0, restart_base=400)
-    assert [(lane.kind, lane.state.params[AGE]) for lane in lanes] == [
-        ("restarts", csp.WEIGHT_AGE), ("restarts", csp.WEIGHT_AGE), ("cells", 1.0)]
+    assert [(each.kind, each.state.params[AGE]) for each in lanes] == [
+        ("restarts", lane.WEIGHT_AGE), ("restarts", lane.WEIGHT_AGE), ("cells", 1.0)]
 
 
 def test_a_word_is_never_used_twice_even_in_large_length_groups():
@@ -305,7 +305,7 @@ def test_search_progress_never_falls_and_stays_below_one(seed):
 
 
 def test_a_complete_search_near_its_end_gets_the_odds_of_its_progress():
-    from cryptocomp.crossword.csp import PROOF_BOOST, boosted_share
+    from cryptocomp.crossword.lane import PROOF_BOOST, boosted_share
 
     for done, share in ((0.0, 2), (0.5, 2), (0.8, 8), (0.9, 18), (0.9999, 2 * PROOF_BOOST),
                         (1.0, 2 * PROOF_BOOST)):

@@ -53,7 +53,7 @@ DEPTH, NODES, FAILS, FAIL_LIMIT, RNG, BEST, BEST_CULPRIT, BEST_OPEN, LAST_SLOT =
     8, 9, 10, 11, 12, 13, 14, 15, 16)
 NCTL = 17
 # params (float array; DEADLINE = 0 is propagation's)
-# NOISE perturbs word scores, SLOT_NOISE slot ties (set by the lane: see csp._Lane)
+# NOISE perturbs word scores, SLOT_NOISE slot ties (set by the lane: see lane.Lane)
 # AGE: the factor on failure weights (their excess over 1) at each failure (1: no ageing)
 PAUSE_AT, FREQ_WEIGHT, NOISE, LOOKAHEAD, LETTER_BRANCH, SLOT_NOISE, AGE = 1, 2, 3, 4, 5, 6, 7
 NPARAMS = 8
