@@ -57,8 +57,12 @@ NOISE_AFTER_RESTART = 0.3
 # the largest factor on a complete lane's share (boosted_share): beside two restart lanes
 # of share 1, they keep at least a ninth of the time
 PROOF_BOOST = 16
-# the proof lane's relaxations (Relaxation): its failures before the first, the first's
-# share of the slots, and the fewest slots one has (also the least it grows by)
+# the proof lane's relaxations (Relaxation): the lanes' failures before the first (about 2
+# s on a 15x15 grid: enough for the weights to find the tight part), the first's share of
+# the slots (a quarter was too few on seed 000 layout 27: 18 and then 22 slots had fills,
+# the second found after 33 s; a third decided layouts 19, 21, 24 and 27 at once), the
+# fewest slots one has (also the least it grows by), and the turns of the proof lane in
+# which one takes all but one (its own search of the whole grid goes on in the last)
 RELAX_AFTER = 600
 RELAX_FIRST = 1 / 3
 RELAX_MIN_SLOTS = 4
@@ -136,8 +140,8 @@ class Lane:
     def advance(self, node_limit: int, deadline: float) -> int:
         """Search on for the lane's slice of work, at most ``node_limit`` nodes, until
         ``deadline``: FOUND, EXHAUSTED, RESTART, STOPPED or PAUSED.  A proof lane spends
-        every other turn on its relaxation (once its own search has failed often enough to
-        tell where the grid is tight)."""
+        most turns on a relaxation once the lanes have failed often enough to tell where
+        the grid is tight (:meth:`Relaxation.due`)."""
         state = self.state
         share = boosted_share(self.share, self.progress()) if self.boosted else self.share
         if self.relax is not None and self.relax.due():
@@ -178,17 +182,18 @@ class Lane:
 
 class Relaxation:
     """The proof lane's relaxations: the grid cut down to its slots where searches fail
-    most (the proof lane's failure weights), each with the words it had after the root's
-    propagation, crossings to the other slots dropped.  A fill of the grid fills any such
-    relaxation, so a relaxation without a fill proves that the grid has none; its
-    propagation touches only its own slots, which is what makes it cheaper.  Measured on
-    seed 000's layouts without a fill (English top 100k, complete cell branching, the
-    top-weighted slots after 5 s): layout 21, 29,640 nodes in 41 s on the grid, 29,716
-    in 12.5 s on its 24 heaviest slots (78 slots); 27, 28,466 nodes in 13.3 s on 24; 24,
-    5,574 in 1.8 s on 16; 19, 3,134 in 1.5 s on 20.  A relaxation that has a fill (found
-    at once on fewer slots: 0.01-2 s) gives way to a larger one."""
+    most (the failure weights of all the portfolio's lanes), each with the words it had
+    after the root's propagation, crossings to the other slots dropped.  A fill of the
+    grid fills any such relaxation, so a relaxation without a fill proves that the grid
+    has none; its propagation touches only its own slots, which is what makes it cheaper.
+    Measured on seed 000's layouts without a fill (English top 100k, complete cell
+    branching, the top-weighted slots after 5 s): layout 21, 29,640 nodes in 41 s on the
+    grid, 29,716 in 12.5 s on its 24 heaviest slots (of 72); 27, 28,466 nodes in 13.3 s
+    on 24; 24, 5,574 in 1.8 s on 16; 19, 3,134 in 1.5 s on 20.  A relaxation that has a
+    fill (found at once on fewer slots: 0.01-2 s) gives way to one half as large again."""
 
     def __init__(self, state: State, options: dict):
+        """``state``: the proof lane's, at its root; ``options``: its lanes' options."""
         self.state, self.options = state, options
         self.root_dom, self.root_size = state.dom.copy(), state.size.copy()
         self.n = len(state.size)
@@ -206,9 +211,9 @@ class Relaxation:
         return self.done_nodes + (self.lane.nodes if self.lane else 0)
 
     def due(self) -> bool:
-        """True when this turn of the proof lane goes to a relaxation: every other turn,
-        once the lane's own search has failed RELAX_AFTER times, while a relaxation is
-        smaller than the grid."""
+        """True when this turn of the proof lane goes to a relaxation: all but one turn in
+        RELAX_TURNS, once the lanes have failed RELAX_AFTER times in all, while a
+        relaxation is smaller than the grid."""
         if self.slots >= self.n or (self.lane is None and self.failures() < RELAX_AFTER):
             return False
         self.turn += 1
