@@ -398,13 +398,20 @@ def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
     grid, wf = _parity_case(tmp_path)
     # compiled (and cached) here first, so that the child's four seconds go to the search
     assert fill(Grid.from_rows(["..", ".."]), _index(["at", "no", "an", "to"])).filled
+    # SIGINT as a terminal's Ctrl-C leaves it (a suite started in the background ignores it,
+    # and the child would inherit that: the search then ran on to its step budget)
     proc = subprocess.Popen([sys.executable, "-m", "cryptocomp", "fill", str(grid), "--dict",
                              str(wf), "--engine", engine], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).resolve().parent.parent)
-    time.sleep(4)  # past start-up, into the search (the parity grid has no fill)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+                            cwd=Path(__file__).resolve().parent.parent,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(4)  # past start-up, into the search (the parity grid has no fill)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.communicate()
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "cryptocomp: interrupted"
 

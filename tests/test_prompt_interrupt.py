@@ -9,6 +9,7 @@ import pty
 import random
 import re
 import select
+import signal
 import sys
 import time
 from pathlib import Path
@@ -127,6 +128,9 @@ def test_ctrl_c_while_drawing_in_a_real_terminal(tmp_path: Path):
                     encoding="utf-8")
     pid, fd = pty.fork()
     if pid == 0:  # the child: the real command on the pseudo-terminal
+        # as from a shell's prompt: a run started in the background (SIGINT ignored, which
+        # the child would inherit) must not turn this into a test of nothing
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.environ.update(TERM="xterm", COLUMNS="100", LINES="40")
         os.execv(sys.executable, [sys.executable, "-m", "cryptocomp", "--dict", str(path),
                                   "--no-history", "--top", "all"])
