@@ -114,10 +114,10 @@ def _layouts() -> list:
             _LAYOUTS.clear()
         if not _LAYOUTS:
             _LAYOUTS.extend(seed000_layouts.layouts())
-            LISTS.mkdir(parents=True, exist_ok=True)
-            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(_LAYOUTS), encoding="utf-8")
-            os.replace(tmp, cache)  # atomic: parallel children never read half a file
+            from cryptocomp.files import write_atomic
+
+            # atomic: parallel children never read half a file
+            write_atomic(cache, json.dumps(_LAYOUTS).encode("utf-8"), create_dirs=True)
     return _LAYOUTS
 
 

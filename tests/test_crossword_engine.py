@@ -184,6 +184,38 @@ def test_a_relaxation_has_exactly_the_fills_of_its_slots_alone(seed):
     assert {tuple(f[s] for s in keep) for f in _backtrack(grid, words)} <= want
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_the_root_words_stay_the_first_of_each_sparse_set(seed):
+    """Relaxation reads a slot's words at the root as the first root-size places of its
+    sparse set, however far the search has gone since (removals swap within the alive
+    part, undo grows it back): checked node by node against a copy taken at the root."""
+    from cryptocomp.crossword.propagation import DBASE, OK
+    from cryptocomp.crossword.search import EXHAUSTED, LETTER_BRANCH, root, run
+    from cryptocomp.crossword.tables import State
+
+    rng = random.Random(9000 + seed)
+    for _ in range(100):
+        grid, words = _random_case(rng, "abc")
+        try:
+            prob = Problem(grid, Lexicon(_index(words)))
+        except GridError:
+            continue
+        state = State(prob.tables)
+        state.params[LETTER_BRANCH] = -1 if seed % 2 else 0
+        if root(state.T, state.D) == OK:
+            break
+    else:
+        pytest.fail("no random grid needed a search")
+    slot, size = prob.tables.slot, state.size.copy()
+    at_root = [set(state.domain(s).tolist()) for s in range(prob.n)]
+    r = 0
+    while r != EXHAUSTED:
+        r = run(state.T, state.D, 1)
+        for s in range(prob.n):
+            db = slot[s, DBASE]
+            assert set(state.dom[db:db + size[s]].tolist()) == at_root[s]
+
+
 def test_auto_proofs_through_relaxations_agree_with_backtracking(monkeypatch):
     """With relaxations from the first turn of the proof lane, auto still finds exactly the
     backtracking fills, and some of its proofs of "no fill" come from a relaxation."""

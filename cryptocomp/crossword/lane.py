@@ -195,7 +195,9 @@ class Relaxation:
     def __init__(self, state: State, options: dict):
         """``state``: the proof lane's, at its root; ``options``: its lanes' options."""
         self.state, self.options = state, options
-        self.root_dom, self.root_size = state.dom.copy(), state.size.copy()
+        # a slot's words at the root stay the first root_size[s] of its sparse set: later
+        # removals only swap within the alive part, and undo only grows it again
+        self.root_size = state.size.copy()
         self.n = len(state.size)
         self.slots = max(RELAX_MIN_SLOTS, int(self.n * RELAX_FIRST))
         self.lane: Lane | None = None
@@ -259,7 +261,7 @@ class Relaxation:
         cands = []
         for s in self.keep:
             db = t.slot[s, DBASE]
-            cands.append(np.sort(self.root_dom[db:db + self.root_size[s]]))
+            cands.append(np.sort(state.dom[db:db + self.root_size[s]]))
         sub = State(t.restricted(self.keep, cands), seed=1)
         sub.params[0] = deadline
         r = held(root, sub.T, sub.D)

@@ -43,8 +43,10 @@ __all__ = ["RowSearch", "is_rectangle", "rows_can_fill"]
 # the cost of a lookup against a unit of the propagating lanes (17.0 s of CPU against 2.7 s
 # for a 3:1 share on the 7x7 WordNet square); on 2026-12-01 a lookup cost only 1.0-1.3
 # units (6x6 and 7x7 squares), so ROWS_SHARE's 8:1 gives the words lane about a sixth of
-# the time.  Kept: counting a lookup as 1.2 units made the 6x6 squares 10-20 % faster but
-# the 7x7 all-English square, which the words lane fills, 5.6 -> 9.2 s
+# the time.  Kept: counting a lookup as 1.2 units made the 6x6 squares 10-20 % faster in
+# one run but not in another (WordNet 2.24/2.29 -> 2.01/2.31 s, English 50k slower), and
+# the 7x7 all-English square, which the words lane fills, slower in both (5.6 -> 9.2 s;
+# 5.3/9.8/8.1 -> 8.2/11.8/11.1 s)
 _UNITS_PER_LOOKUP = 2
 # ctl indices
 _K, _NODES, _OPS, _BEST, _SYM = 0, 1, 2, 3, 4

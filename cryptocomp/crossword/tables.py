@@ -22,6 +22,7 @@ scalars (see :mod:`.propagation` and :mod:`.search`).
 
 from __future__ import annotations
 
+import copy
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,10 +47,6 @@ SNAPSHOT_BYTES = 64 << 20  # saved letter counts of bulk filters (past it: word 
 def _ids(bitmap) -> np.ndarray:
     """A bitmap's ids as a sorted int64 array."""
     return np.frombuffer(bitmap.to_array(), dtype=np.uint32).astype(np.int64)
-
-
-# what a relaxation shares with its grid's tables (:meth:`Tables.restricted`)
-_STATIC = ("prob", "maxlen", "alphabet", "A", "grow", "wl", "wid", "wscore", "pl", "pl_start")
 
 
 class Tables:
@@ -119,8 +116,7 @@ class Tables:
         group, most frequent first) of slot ``keep[i]``.  Every fill of the grid, cut down
         to these slots, fills the relaxation: when the relaxation has none, the grid has
         none."""
-        sub = object.__new__(Tables)
-        sub.__dict__.update({name: getattr(self, name) for name in _STATIC})
+        sub = copy.copy(self)  # the words and their letter lists are shared; slots made anew
         where = {s: i for i, s in enumerate(keep)}
         crossings = [(where[a], pa, where[b], pb) for a, pa, b, pb in self._crossings
                      if a in where and b in where]
