@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, Lexicon, fill
 from cryptocomp.crossword.check import fill_problems
 from cryptocomp.crossword.csp import Problem, solve_csp, strategy_for
-from cryptocomp.crossword.rectangle import RowSearch, is_rectangle, rows_can_fill
+from cryptocomp.crossword.rectangle import RowSearch, _fits, is_rectangle, rows_can_fill
 from cryptocomp.crossword.search import EXHAUSTED, FOUND, PAUSED
 from cryptocomp.crossword.square import square_grid
 from cryptocomp.crossword.trie import build_trie
@@ -195,3 +195,23 @@ def test_trie_invariants(words):
     trie._check(codes)
     # the first letter tried leads to the most frequent word (row 0)
     assert trie.order[0, 0] == codes[0, 0]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_fits_agrees_with_a_scan_of_the_words(data):
+    # letters up to code 63 (the letter sets' top bit), the rows-below check's word test
+    n = data.draw(st.integers(1, 4))
+    letters = st.sampled_from([0, 1, 2, 31, 32, 62, 63])
+    words = data.draw(st.lists(st.lists(letters, min_size=n, max_size=n), min_size=1,
+                               max_size=30, unique_by=tuple))
+    codes = np.array(words, dtype=np.int64)
+    trie = build_trie(codes, 64)
+    # each position's set holds, more often than not, the letter one of the words has there
+    near = data.draw(st.sampled_from(words))
+    sets = [sum(1 << x for x in data.draw(st.sets(letters, max_size=3))
+                | ({near[p]} if data.draw(st.integers(0, 3)) else set())) for p in range(n)]
+    ok, lookups = _fits(trie.child, trie.mask, trie.ahead, np.array(sets, dtype=np.uint64), n,
+                        np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.uint64))
+    assert ok == any(all(sets[p] >> w[p] & 1 for p in range(n)) for w in words)
+    assert lookups >= 1

@@ -39,18 +39,32 @@ from .trie import MAX_LETTERS, Trie, build_trie
 
 __all__ = ["RowSearch", "is_rectangle", "rows_can_fill"]
 
-# work units a table lookup here counts for in the portfolio's turns.  Measured once as
-# the cost of a lookup against a unit of the propagating lanes (17.0 s of CPU against 2.7 s
-# for a 3:1 share on the 7x7 WordNet square); on 2026-12-01 a lookup cost only 1.0-1.3
-# units (6x6 and 7x7 squares), so ROWS_SHARE's 8:1 gives the words lane about a sixth of
-# the time.  Kept: counting a lookup as 1.2 units made the 6x6 squares 10-20 % faster in
-# one run but not in another (WordNet 2.24/2.29 -> 2.01/2.31 s, English 50k slower), and
-# the 7x7 all-English square, which the words lane fills, slower in both (5.6 -> 9.2 s;
-# 5.3/9.8/8.1 -> 8.2/11.8/11.1 s)
-_UNITS_PER_LOOKUP = 2
+# work units a table lookup here counts for in the portfolio's turns, so that ROWS_SHARE
+# is the ratio of the two lanes' CPU.  Measured as the lanes' CPU in one fill of the 6x6
+# WordNet square (words lane's over the rows search's, times the lookups and units they
+# did): a lookup costs 0.83-0.86 units since the de Bruijn bit scan (1.0-1.3 before, when
+# this was 2, and 17.0 s of CPU against 2.7 s for a 3:1 share once, on the 7x7 WordNet
+# square).  From 2 to 1 (2026-12-01, 6 runs each): the 6x6 WordNet square 2.42 -> 2.09 s,
+# the 7x7 all-English square, which the words lane fills, 6.7 -> 11.8 s (target 35 s)
+_UNITS_PER_LOOKUP = 1
 # ctl indices
 _K, _NODES, _OPS, _BEST, _SYM = 0, 1, 2, 3, 4
 _NCTL = 5
+# the index of a 64-bit mask's one set bit in a multiplication and a table lookup: the bit
+# times a de Bruijn sequence has distinct top six bits for each of the 64 positions (a loop
+# shifting the bit, as before, cost a fifth of the 6x6 WordNet square's search time)
+_DEBRUIJN_MUL = 0x03F79D71B4CB0A89
+
+
+def _debruijn_table() -> np.ndarray:
+    """Bit position by the top six bits of ``(1 << position) * _DEBRUIJN_MUL`` (mod 2**64)."""
+    table = np.zeros(64, dtype=np.int64)
+    for b in range(64):
+        table[((1 << b) * _DEBRUIJN_MUL % (1 << 64)) >> 58] = b
+    return table
+
+
+_DEBRUIJN = _debruijn_table()
 
 
 def is_rectangle(prob: Problem) -> bool:
@@ -111,9 +125,7 @@ def _fits(rch, rmask, rahead, sets, W, vs, ms):
             continue
         low = m & (~m + np.uint64(1))
         ms[d] = m ^ low
-        a = 0
-        while (low >> np.uint64(a)) != np.uint64(1):
-            a += 1
+        a = _DEBRUIJN[(low * np.uint64(_DEBRUIJN_MUL)) >> np.uint64(58)]
         v = rch[vs[d], a]
         ok = True
         for p in range(d + 1, W):
