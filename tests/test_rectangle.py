@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, Lexicon, fill
 from cryptocomp.crossword.check import fill_problems
 from cryptocomp.crossword.csp import Problem, solve_csp, strategy_for
-from cryptocomp.crossword.rectangle import RowSearch, _fits, is_rectangle, rows_can_fill
+from cryptocomp.crossword.rectangle import (
+    RowSearch,
+    _fits,
+    _popcount,
+    is_rectangle,
+    rows_can_fill,
+)
 from cryptocomp.crossword.search import EXHAUSTED, FOUND, PAUSED
 from cryptocomp.crossword.square import square_grid
 from cryptocomp.crossword.trie import build_trie
@@ -215,3 +221,8 @@ def test_fits_agrees_with_a_scan_of_the_words(data):
                         np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.uint64))
     assert ok == any(all(sets[p] >> w[p] & 1 for p in range(n)) for w in words)
     assert lookups >= 1
+
+
+@given(st.integers(0, (1 << 64) - 1))
+def test_popcount_counts_the_bits(m):
+    assert _popcount(np.uint64(m)) == bin(m).count("1")
