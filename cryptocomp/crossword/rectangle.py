@@ -43,12 +43,13 @@ from .trie import MAX_LETTERS, Trie, build_trie
 __all__ = ["RowSearch", "is_rectangle", "rows_can_fill"]
 
 # work units a table lookup here counts for in the portfolio's turns, so that ROWS_SHARE
-# is the ratio of the two lanes' CPU.  Measured as the lanes' CPU in one fill of the 6x6
-# WordNet square (words lane's over the rows search's, times the lookups and units they
-# did): a lookup costs 0.83-0.86 units since the de Bruijn bit scan (1.0-1.3 before, when
-# this was 2, and 17.0 s of CPU against 2.7 s for a 3:1 share once, on the 7x7 WordNet
-# square).  From 2 to 1 (2026-12-01, 6 runs each): the 6x6 WordNet square 2.42 -> 2.09 s,
-# the 7x7 all-English square, which the words lane fills, 6.7 -> 11.8 s (target 35 s)
+# is about the ratio of the two lanes' CPU.  Measured as the lanes' CPU in a fill (words
+# lane's over the rows search's, times the lookups and units they did): on the 6x6 WordNet
+# square a lookup cost 0.83-0.86 units after the de Bruijn bit scan (1.0-1.3 before, when
+# this was 2); after the tighter-end walk, which does fewer lookups for the same work, 1.3
+# units on the 7x7 all-English square (7.6 s of CPU against 0.73 s at 8:1).  From 2 to 1
+# (2026-12-01, 6 runs each): the 6x6 WordNet square 2.42 -> 2.09 s, the 7x7 all-English
+# square, which the words lane fills, 6.7 -> 11.8 s (target 35 s)
 _UNITS_PER_LOOKUP = 1
 # ctl indices
 _K, _NODES, _OPS, _BEST, _SYM = 0, 1, 2, 3, 4
