@@ -266,6 +266,21 @@ def test_failure_weights_age_in_restart_lanes_only():
         ("restarts", lane.WEIGHT_AGE), ("restarts", lane.WEIGHT_AGE), ("cells", 1.0)]
 
 
+def test_the_twin_restart_lane_weighs_frequency_less():
+    """The second restart lane scores words with TWIN_FREQ times the frequency weight (the
+    lanes differ in what they try first); the others, and every lane ordering words by
+    frequency alone, keep the weight they are given."""
+    from cryptocomp.crossword import csp, lane
+    from cryptocomp.crossword.search import FREQ_WEIGHT
+
+    prob = Problem(Grid.from_rows(["...", ".#.", "..."]), Lexicon(_index(["abc", "bca", "cab"])))
+    for lookahead, want in ((True, [0.3, 0.3 * lane.TWIN_FREQ, 0.3]), (False, [1.0] * 3)):
+        lanes = csp._lanes(prob, csp.strategy_for(prob), csp.Budget(), 1, None,
+                           lookahead=lookahead, freq_weight=0.3, letter_branch=0,
+                           restart_base=400)
+        assert [each.state.params[FREQ_WEIGHT] for each in lanes] == pytest.approx(want)
+
+
 def test_a_word_is_never_used_twice_even_in_large_length_groups():
     # 600 slots of one length: past EAGER_DUPES a placed word is only checked when it would be
     # placed again (the word list has 676 words, so a fill exists)

@@ -54,6 +54,17 @@ RESTART_GROWTH = 1.1
 # (before: one, 82 s)
 WEIGHT_AGE = 0.99
 NOISE_AFTER_RESTART = 0.3
+# the factor on the second restart lane's frequency weight in word choice (0.1 against the
+# first's 0.25 by default): the two lanes differ in what they try first, not only by noise.
+# Measured (2026-12-01, CPU s, seeds none and 1..8 on the 15x15 American grid, against
+# both at 0.25): WordNet median 3.70 ->
+# 1.43, mean 3.31 -> 3.11, mean rank 31,205 -> 30,132; shipped Russian median 1.77 ->
+# 1.92, rank 39,257 -> 39,492; English top 50k median 0.53 -> 0.53, rank 19,098 -> 22,587;
+# seed 000 layout 02 (English top 100k), seeds none and 1..4: 44, 36, 36, 81, 50 s, where
+# the twins alike filled it within 60 s on two of six seeds and within 120 s on three.
+# Without frequency (0): layout 02 in 36-43 s on all five, but the WordNet 15x15's
+# slowest seed 17 s and English top 50k ranks 22,538
+TWIN_FREQ = 0.4
 # the largest factor on a complete lane's share (boosted_share): beside two restart lanes
 # of share 1, they keep at least a ninth of the time
 PROOF_BOOST = 16
@@ -104,8 +115,9 @@ class Lane:
         self.state, self.kind, self.share = state, kind, share
         params, ctl = state.params, state.ctl
         params[LOOKAHEAD] = 1.0 if lookahead else 0.0
-        params[FREQ_WEIGHT] = freq_weight if lookahead else 1.0
         restarts = kind.endswith("restarts")
+        params[FREQ_WEIGHT] = (freq_weight * (TWIN_FREQ if twin and restarts else 1.0)
+                               if lookahead else 1.0)
         params[LETTER_BRANCH] = -1 if kind.startswith("cells") else letter_branch
         params[AGE] = WEIGHT_AGE if restarts else 1.0
         self.root_mark = int(ctl[0])
