@@ -2,7 +2,8 @@
 
 A :class:`Lane` runs one compiled strategy (:mod:`.search`) on its own
 :class:`~.tables.State`, a slice of work at a time (:meth:`Lane.advance`); a lane
-that restarts keeps its failure weights, ageing them, and randomises its ties.
+that restarts keeps its failure weights, ageing them, and randomises its ties (a
+second one also weighs frequency less in its word choice, :data:`TWIN_FREQ`).
 The complete lane beside restart lanes (the proof lane of
 :func:`.csp.strategy_for`) gets turns that grow with the odds of its progress
 (:func:`boosted_share`) and spends two in three on relaxations (:class:`Relaxation`): the
