@@ -40,6 +40,28 @@ def _random_case(rng: random.Random, alphabet: str) -> tuple[Grid, list[str]]:
                         for _ in range(rng.randint(len(grid.slots), 40))})
         return grid, words
 
+def _needing_search(rng: random.Random, *, cells: bool):
+    """A random grid whose root propagation leaves a search to do, and its state at the
+    root (cell branching with ``cells``, else word branching).  Draws until one is found:
+    two in three have no candidates or are decided at the root, and returning there would
+    leave most cases checking nothing."""
+    from cryptocomp.crossword.propagation import OK
+    from cryptocomp.crossword.search import LETTER_BRANCH, root
+    from cryptocomp.crossword.tables import State
+
+    for _ in range(100):
+        grid, words = _random_case(rng, "abc")
+        try:
+            prob = Problem(grid, Lexicon(_index(words)))
+        except GridError:
+            continue
+        state = State(prob.tables)
+        state.params[LETTER_BRANCH] = -1 if cells else 0
+        if root(state.T, state.D) == OK:
+            return prob, state
+    pytest.fail("no random grid needed a search")
+
+
 
 def _backtrack(grid: Grid, words: list[str], keep: list[int] | None = None) -> set:
     """Every fill by plain backtracking: slots in order, each word that agrees with the
@@ -189,23 +211,10 @@ def test_the_root_words_stay_the_first_of_each_sparse_set(seed):
     """Relaxation reads a slot's words at the root as the first root-size places of its
     sparse set, however far the search has gone since (removals swap within the alive
     part, undo grows it back): checked node by node against a copy taken at the root."""
-    from cryptocomp.crossword.propagation import DBASE, OK
-    from cryptocomp.crossword.search import EXHAUSTED, LETTER_BRANCH, root, run
-    from cryptocomp.crossword.tables import State
+    from cryptocomp.crossword.propagation import DBASE
+    from cryptocomp.crossword.search import EXHAUSTED, run
 
-    rng = random.Random(9000 + seed)
-    for _ in range(100):
-        grid, words = _random_case(rng, "abc")
-        try:
-            prob = Problem(grid, Lexicon(_index(words)))
-        except GridError:
-            continue
-        state = State(prob.tables)
-        state.params[LETTER_BRANCH] = -1 if seed % 2 else 0
-        if root(state.T, state.D) == OK:
-            break
-    else:
-        pytest.fail("no random grid needed a search")
+    prob, state = _needing_search(random.Random(9000 + seed), cells=seed % 2 == 1)
     slot, size = prob.tables.slot, state.size.copy()
     at_root = [set(state.domain(s).tolist()) for s in range(prob.n)]
     r = 0
@@ -295,25 +304,9 @@ def test_a_word_is_never_used_twice_even_in_large_length_groups():
 def test_search_progress_never_falls_and_stays_below_one(seed):
     """auto widens a complete lane's share by the odds of its progress: the estimate must
     grow with the search, node by node, for word and cell branching alike."""
-    from cryptocomp.crossword.propagation import OK
-    from cryptocomp.crossword.search import DEPTH, EXHAUSTED, LETTER_BRANCH, progress, root, run
-    from cryptocomp.crossword.tables import State
+    from cryptocomp.crossword.search import DEPTH, EXHAUSTED, progress, run
 
-    rng = random.Random(3000 + seed)
-    # draw until a grid needs a search: two in three have no candidates or are decided at
-    # the root, and returning there left 20 of the 30 cases checking nothing
-    for _ in range(100):
-        grid, words = _random_case(rng, "abc")
-        try:
-            prob = Problem(grid, Lexicon(_index(words)))
-        except GridError:
-            continue
-        state = State(prob.tables)
-        state.params[LETTER_BRANCH] = -1 if seed % 2 else 0
-        if root(state.T, state.D) == OK:
-            break
-    else:
-        pytest.fail("no random grid needed a search")
+    prob, state = _needing_search(random.Random(3000 + seed), cells=seed % 2 == 1)
     seen, r = [0.0], 0
     while r != EXHAUSTED:
         r = run(state.T, state.D, 1)
