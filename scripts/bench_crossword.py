@@ -5,7 +5,7 @@ fills, checks the fill with the independent checker and prints one JSON line:
 outcome, CPU seconds (the process and its SAT child; index loading excluded),
 wall seconds, steps, peak resident memory, and the mean and largest frequency
 rank of the fill's words (rank 1 = the most frequent word of the list; words of equal
-count share the mean of their ranks, :func:`_ranks`).  Qxw
+count share the mean of their ranks, :func:`ranks`).  Qxw
 runs on the same grid and the same list (its deck lists the slots' cells, its
 dictionary the list's words; ``.UNIQUE 1``: no word twice), under the same time
 limit; its fills are checked the same way, and each line ends with the ratio of our
@@ -137,7 +137,7 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def _ranks(lex, words: list[str]) -> tuple[float, int]:
+def ranks(lex, words: list[str]) -> tuple[float, int]:
     """The mean and largest rank of ``words`` in the list, words of equal count sharing the
     mean of their ranks (the lists order such ties alphabetically, which says nothing of how
     common a word is: 53,164 of WordNet's 76,533 lemmas have one sense, English top 50k
@@ -145,12 +145,12 @@ def _ranks(lex, words: list[str]) -> tuple[float, int]:
     import numpy as np
 
     neg = -np.asarray(lex.index.counts, dtype=np.int64)  # ascending: ids are frequency order
-    ranks = []
+    found = []
     for w in words:
         c = neg[lex.index.id_of(w)]
         first, last = np.searchsorted(neg, c, "left"), np.searchsorted(neg, c, "right")
-        ranks.append((int(first) + int(last) + 1) / 2)
-    return round(sum(ranks) / len(ranks), 1), round(max(ranks))
+        found.append((int(first) + int(last) + 1) / 2)
+    return round(sum(found) / len(found), 1), round(max(found))
 
 
 def child(grid_spec: str, list_spec: str, limit: float, engine: str, seed: int | None) -> None:
@@ -170,7 +170,7 @@ def child(grid_spec: str, list_spec: str, limit: float, engine: str, seed: int |
     if result.filled:
         problems = fill_problems(grid, lex, result.words)
         out["checked"] = not problems
-        out["rank_mean"], out["rank_max"] = _ranks(lex, result.words)
+        out["rank_mean"], out["rank_max"] = ranks(lex, result.words)
         out["fill"] = result.words
     print(json.dumps(out))
 
@@ -237,7 +237,7 @@ def _qxw(name: str, cap: float = QXW_LIMIT) -> dict | None:
     if status == "filled":
         fill = [line.split()[1].lower() for line in out.splitlines() if line.startswith("W")]
         res["checked"] = not fill_problems(grid, lex, fill)
-        res["rank_mean"], res["rank_max"] = _ranks(lex, fill)
+        res["rank_mean"], res["rank_max"] = ranks(lex, fill)
     return res
 
 

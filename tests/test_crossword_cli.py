@@ -89,3 +89,22 @@ def test_unreadable_clue_file_is_one_line(tmp_path, capsys):
         assert main(["fill", str(grid), "--dict", str(wf), "--clues", str(clues)]) == 2
         err = capsys.readouterr().err
         assert err == f"cryptocomp: error: {message}\n"
+
+
+def test_square_improve_reports_the_rarest_word(tmp_path, capsys):
+    words = ["ab", "ba", "aa", "bb", "bc", "cb", "cc", "ca", "ac"]
+    wf = tmp_path / "words.txt"
+    # counts: the first fill the search meets uses "bb"; "cc" ... have higher counts
+    wf.write_text("".join(f"{w} {c}\n" for w, c in zip(words, [90, 80, 70, 5, 60, 55, 50,
+                                                                   45, 40])), encoding="utf-8")
+    assert main(["square", "2", "--dict", str(wf), "--json", "--improve", "5"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    imp = doc["improvement"]
+    assert imp["optimal"] and not imp["interrupted"]
+    assert imp["after"]["count"] >= imp["before"]["count"]
+    fill_words = list(doc["fills"][0]["words"].values())
+    counts = dict(zip(words, [90, 80, 70, 5, 60, 55, 50, 45, 40]))
+    assert min(counts[w] for w in fill_words) == imp["after"]["count"]
+    for argv in (["--count", "2"], ["--attempts", "2"], ["--improve", "0"]):
+        assert main(["square", "2", "--dict", str(wf), "--improve", "1", *argv]) == 2
+        assert "--improve" in capsys.readouterr().err

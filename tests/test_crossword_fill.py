@@ -185,3 +185,100 @@ def test_english_15x15_fills_and_checks():
     assert result.filled
     lex = Lexicon(idx, top=100_000)
     assert fill_problems(grid, lex, result.words) == []
+
+
+@st.composite
+def _many_fills(draw):
+    """Small open grids over a two-letter alphabet: many fills, and counts with ties."""
+    h, w = draw(st.integers(2, 3)), draw(st.integers(2, 3))
+    rows = ["".join(draw(st.sampled_from("......#a")) for _ in range(w)) for _ in range(h)]
+    words = draw(st.lists(st.text("ab", min_size=2, max_size=3), min_size=4, max_size=12,
+                          unique=True))
+    counts = draw(st.lists(st.integers(1, 6), min_size=len(words), max_size=len(words)))
+    return rows, words, counts
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_many_fills(), st.sampled_from(["csp", "sat", "auto"]))
+def test_improving_finds_the_fill_whose_rarest_word_is_commonest(case, engine):
+    """The oracle: of every fill brute force finds, the best rarest-word count (counts with
+    ties, which never count as an improvement)."""
+    rows, words, counts = case
+    idx = Index.from_counts(dict(zip(words, counts)), name="t")
+    try:
+        grid = parse_text("\n".join(rows))
+        result = fill(grid, idx, engine=engine, improve=30)
+    except GridError:
+        return
+    want = _brute(grid, words)
+    if not want:
+        assert result.status == NO_FILL and result.improvement is None
+        return
+    best = max(min(idx.count(w) for w in f) for f in want)
+    assert tuple(result.words) in want and len(result.fills) == 1
+    assert min(idx.count(w) for w in result.words) == best
+    imp = result.improvement
+    assert imp is not None and imp.optimal and not imp.interrupted
+    assert imp.after[1] == best and imp.after[0] in result.words
+    assert imp.before[1] <= best
+    assert ("improved" in result.message) == (imp.before[1] < best)
+
+
+def _random_words(n: int, length: int, seed: int) -> dict[str, int]:
+    import random
+
+    rng = random.Random(seed)
+    return {"".join(rng.choice("abcdef") for _ in range(length)): rng.randint(1, 10_000)
+            for _ in range(n)}
+
+
+def test_improving_keeps_to_the_time_budget():
+    import time
+
+    idx = Index.from_counts(_random_words(6000, 5, 3), name="t")
+    for seconds, improve in ((1.5, 30.0), (None, 0.8)):
+        t0 = time.monotonic()
+        result = fill(square_grid(5), idx, engine="csp", seconds=seconds, improve=improve)
+        took = time.monotonic() - t0
+        limit = seconds if seconds is not None else improve
+        assert took <= limit * 1.1 + 1.0, (seconds, improve, took)
+        if result.filled:
+            assert result.improvement is not None and result.improvement.seconds <= limit + 0.5
+            assert fill_problems(square_grid(5), set(idx.words), result.words) == []
+
+
+def test_improving_interrupted_keeps_the_best_fill():
+    from cryptocomp.crossword.improvement import improve
+    from cryptocomp.crossword.problem import Budget
+
+    words = {"cat": 1, "car": 50, "arc": 40, "cob": 30, "ten": 20, "bun": 10, "tar": 5,
+             "ton": 60, "tub": 45}
+    idx = Index.from_counts(words, name="t")
+    grid = parse_text("...\n.#.\n...")
+    lex = Lexicon(idx)
+    first = fill(grid, idx, engine="csp")
+    calls = []
+
+    def solve(sub, budget):
+        calls.append(sub.limit)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return solve_csp(Problem(grid, sub), budget=budget)
+
+    before = list(first.words)
+    result = improve(first, lex, solve, seconds=30, budget=Budget())
+    assert len(calls) == 2 and result.improvement is not None
+    assert result.improvement.interrupted and "interrupted" in result.message
+    assert result.filled and fill_problems(grid, set(words), result.words) == []
+    rarest = min(idx.count(w) for w in result.words)
+    assert rarest >= min(idx.count(w) for w in before)
+
+
+def test_improving_refuses_bad_options():
+    idx = _index(["cat", "car", "arc", "cob", "ten", "bun", "tar"])
+    grid = parse_text("...\n.#.\n...")
+    for improve in (0, -1, float("nan"), float("inf")):
+        with pytest.raises(GridError, match="improvement time"):
+            fill(grid, idx, improve=improve)
+    with pytest.raises(GridError, match="one fill"):
+        fill(grid, idx, count=2, improve=1)

@@ -299,6 +299,9 @@ def test_fill_and_square(dict_path, tmp_path, data):
                                   ["--strategy", "bogus"],
                                   ["--engine", "auto", "--strategy", "auto"],
                                   ["--order", "frequency"]]))
+    argv += draw(st.sampled_from([[], [], ["--improve", "0.3"], ["--improve", "0"],
+                                  ["--improve", "-1"], ["--improve", "nan"],
+                                  ["--improve", "inf"], ["--improve", "x"]]))
     argv += _options(draw, ["--top", "--min-length", "--max-length", "--seed",
                             "--letter-branch"])
     check(run_cli(argv))

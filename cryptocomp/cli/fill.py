@@ -49,6 +49,9 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
                         "within it)")
     p.add_argument("--seed", type=int, default=None,
                    help="random seed for tie-breaks (reproducible, different fills)")
+    p.add_argument("--improve", type=float, default=None, metavar="SECONDS",
+                   help="once filled, spend up to SECONDS more on fills whose rarest word is "
+                        "commoner (within --time; one fill, not with --attempts)")
     p.add_argument("--order", choices=("lookahead", "frequency"), default="lookahead",
                    help="CSP value order: look-ahead on crossing support weighed with "
                         "frequency (default), or frequency alone")
@@ -101,6 +104,13 @@ def _check_args(args: argparse.Namespace) -> None:
                                   or args.jobs is not None):
         raise GridError("--jobs, --scheduler, --cluster, --output and --resume go with "
                         "--attempts N")
+    if args.improve is not None:
+        if not (0 < args.improve <= MAX_SECONDS):
+            raise GridError(f"--improve must be a positive number of seconds, at most "
+                            f"{MAX_SECONDS:,.0f} (a week), not {args.improve:g}")
+        if args.count != 1 or args.attempts is not None:
+            raise GridError("--improve improves one fill: it goes with neither --count nor "
+                            "--attempts (whose outcomes must not depend on the clock)")
     if args.attempts is not None:
         for name in ("ipuz", "svg", "clues"):
             if getattr(args, name):
@@ -166,7 +176,7 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
                   min_count=args.min_count, min_length=min_length, max_length=args.max_length,
                   steps=args.steps, seconds=args.time, seed=args.seed,
                   lookahead=args.order == "lookahead", letter_branch=args.letter_branch,
-                  strategy=args.strategy)
+                  strategy=args.strategy, improve=args.improve)
     _write_files(args, result, clues, title)
     if args.json:
         print_json(result.to_json())

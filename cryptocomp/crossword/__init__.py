@@ -20,13 +20,16 @@ from ..lazy import lazy_exports
 from .csp import STRATEGIES, load_engine, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text
 from .gridfile import read_grid
+from .improvement import Improvement
+from .improvement import improve as improve_fill
 from .lexicon import Lexicon
 from .problem import Budget, Problem
 from .result import BUDGET, FILLED, NO_FILL, FillResult
 
-__all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "Budget", "ENGINES",
-           "STRATEGIES", "read_grid", "parse_text", "parse_slots", "format_text", "format_slots",
-           "FILLED", "NO_FILL", "BUDGET", "arrowword", "ArrowPuzzle", "ArrowResult", "ArrowError"]
+__all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "Improvement", "Budget",
+           "ENGINES", "STRATEGIES", "read_grid", "parse_text", "parse_slots", "format_text",
+           "format_slots", "FILLED", "NO_FILL", "BUDGET", "arrowword", "ArrowPuzzle",
+           "ArrowResult", "ArrowError"]
 
 log = logging.getLogger(__name__)
 
@@ -51,17 +54,19 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
          max_length: int | None = None, steps: int | None = None,
          seconds: float | None = None, seed: int | None = None,
          lookahead: bool = True, letter_branch: int = 0,
-         strategy: str = "auto") -> FillResult:
+         strategy: str = "auto", improve: float | None = None) -> FillResult:
     """Fill ``grid`` from ``index`` (its ``top`` words, ``min_length``..``max_length``
     letters) with up to ``count`` different fills.
 
     ``engine`` is ``csp``, ``sat`` or ``auto`` (the CSP first; SAT when the CSP runs
     out of its share, to finish or to prove that no fill exists).  ``steps`` bounds
-    the search steps (CSP nodes; SAT conflicts), ``seconds`` the whole attempt
-    (wall clock).  ``lookahead`` orders the CSP's candidates by the support they
-    leave their crossings, weighed with frequency (else by frequency alone);
-    ``strategy`` and ``letter_branch`` choose how the CSP branches (see
-    :func:`.csp.solve_csp`).
+    the search steps (CSP nodes; SAT conflicts) of the first fill, ``seconds`` the
+    whole attempt (wall clock).  ``lookahead`` orders the CSP's candidates by the
+    support they leave their crossings, weighed with frequency (else by frequency
+    alone); ``strategy`` and ``letter_branch`` choose how the CSP branches (see
+    :func:`.csp.solve_csp`).  ``improve``: once filled (one fill), spend up to that
+    many more seconds on fills whose rarest word is commoner (:mod:`.improvement`,
+    the CSP on ever narrower lists; ``result.improvement`` says what it found).
     """
     if engine not in ENGINES:
         raise GridError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
@@ -73,6 +78,13 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
         raise GridError(f"the time budget must be a positive number of seconds, not {seconds}")
     if steps is not None and steps < 0:
         raise GridError(f"the step budget must not be negative, not {steps}")
+    if improve is not None:
+        if not (math.isfinite(improve) and improve > 0):
+            raise GridError(f"the improvement time must be a positive number of seconds, "
+                            f"not {improve}")
+        if count != 1:
+            raise GridError("improving a fill goes with one fill (count 1), not "
+                            f"{count}")
     load_engine()  # before the budget starts: compiling once after installing is not search
     budget = Budget(steps=steps, seconds=seconds)
     lex = index if isinstance(index, Lexicon) else Lexicon(
@@ -80,6 +92,20 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
     prob = Problem(grid, lex)
     csp_options: dict = dict(count=count, seed=seed, lookahead=lookahead,
                              letter_branch=letter_branch, strategy=strategy)
+    result = _first_fill(prob, engine, budget, csp_options)
+    if improve is None or not result.filled:
+        return result
+
+    def narrower(sub: Lexicon, sub_budget: Budget) -> FillResult:
+        return solve_csp(Problem(grid, sub), budget=sub_budget, **csp_options)
+
+    return improve_fill(result, lex, narrower, seconds=improve, budget=budget)
+
+
+def _first_fill(prob: Problem, engine: str, budget: Budget, csp_options: dict) -> FillResult:
+    """:func:`fill`'s search by ``engine`` within ``budget``."""
+    count, seed = csp_options["count"], csp_options["seed"]
+    steps, seconds = budget.steps, budget.seconds
     if engine == "sat":
         from .sat import solve_sat
 

@@ -13,8 +13,12 @@ Outcomes are distinct:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .grid import Cell, Grid, Letter
+
+if TYPE_CHECKING:
+    from .improvement import Improvement
 
 __all__ = ["FillResult", "FILLED", "NO_FILL", "BUDGET", "RESULT_FORMAT"]
 
@@ -40,6 +44,7 @@ class FillResult:
     steps: int = 0
     seconds: float = 0.0
     complete: bool = False  # every fill was enumerated (the search space is exhausted)
+    improvement: Improvement | None = None  # set by fill(improve=...): see .improvement
 
     @property
     def filled(self) -> bool:
@@ -81,4 +86,6 @@ class FillResult:
             out["region"] = self.region
         if self.partial is not None:
             out["partial"] = format_text(self.grid, self.grid.letters_of(self.partial)).splitlines()
+        if self.improvement is not None:  # an optional key: format 1 still
+            out["improvement"] = self.improvement.to_json()
         return out
