@@ -41,13 +41,20 @@ def _index(words: list[str]) -> Index:
     return idx
 
 
+def _grid_and_words(draw, *, width: int, cells: str, letters: str, longest: int,
+                    words: tuple[int, int]) -> tuple[list[str], list[str]]:
+    """A grid of 2-3 rows and 2-``width`` columns of ``cells``, and distinct words of 2 to
+    ``longest`` ``letters``, ``words[0]`` to ``words[1]`` of them."""
+    h, w = draw(st.integers(2, 3)), draw(st.integers(2, width))
+    rows = ["".join(draw(st.sampled_from(cells)) for _ in range(w)) for _ in range(h)]
+    return rows, draw(st.lists(st.text(letters, min_size=2, max_size=longest),
+                               min_size=words[0], max_size=words[1], unique=True))
+
+
 @st.composite
 def _case(draw):
-    h, w = draw(st.integers(2, 3)), draw(st.integers(2, 4))
-    rows = ["".join(draw(st.sampled_from("...#a")) for _ in range(w)) for _ in range(h)]
-    words = draw(st.lists(st.text("abc", min_size=2, max_size=4), min_size=3, max_size=14,
-                          unique=True))
-    return rows, words
+    return _grid_and_words(draw, width=4, cells="...#a", letters="abc", longest=4,
+                           words=(3, 14))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -190,10 +197,8 @@ def test_english_15x15_fills_and_checks():
 @st.composite
 def _many_fills(draw):
     """Small open grids over a two-letter alphabet: many fills, and counts with ties."""
-    h, w = draw(st.integers(2, 3)), draw(st.integers(2, 3))
-    rows = ["".join(draw(st.sampled_from("......#a")) for _ in range(w)) for _ in range(h)]
-    words = draw(st.lists(st.text("ab", min_size=2, max_size=3), min_size=4, max_size=12,
-                          unique=True))
+    rows, words = _grid_and_words(draw, width=3, cells="......#a", letters="ab", longest=3,
+                                  words=(4, 12))
     counts = draw(st.lists(st.integers(1, 6), min_size=len(words), max_size=len(words)))
     return rows, words, counts
 
