@@ -83,8 +83,7 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
             raise GridError(f"the improvement time must be a positive number of seconds, "
                             f"not {improve}")
         if count != 1:
-            raise GridError("improving a fill goes with one fill (count 1), not "
-                            f"{count}")
+            raise GridError(f"improving a fill goes with one fill (count 1), not {count}")
     load_engine()  # before the budget starts: compiling once after installing is not search
     budget = Budget(steps=steps, seconds=seconds)
     lex = index if isinstance(index, Lexicon) else Lexicon(
