@@ -165,7 +165,7 @@ def child(grid_spec: str, list_spec: str, limit: float, engine: str, seed: int |
     wall, cpu = time.perf_counter() - t0, _cpu() - cpu0
     out = {"status": result.status, "cpu": round(cpu, 2), "wall": round(wall, 2),
            "steps": result.steps, "engine": result.engine, "message": result.message,
-           "peak_mb": _peak_mb()}
+           "peak_mb": peak_mb()}
     if result.filled:
         problems = fill_problems(grid, lex, result.words)
         out["checked"] = not problems
@@ -174,7 +174,7 @@ def child(grid_spec: str, list_spec: str, limit: float, engine: str, seed: int |
     print(json.dumps(out))
 
 
-def _peak_mb() -> int:
+def peak_mb() -> int:
     """The peak resident memory of this process or its SAT child, in MB.  On Linux ru_maxrss
     survives exec: a child started by this script, which holds Qxw's word lists, reported
     about 300 MB for 6x6 fills that peak at 190 MB; a process's own high-water mark is in

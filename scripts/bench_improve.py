@@ -4,7 +4,7 @@ the first fill and of the improved one.
 Each run is a fresh child process (``--child``) that loads the list, fills the grid with
 ``improve`` S seconds (none for S = 0: the first fill alone), checks the fill with the
 independent checker and prints one JSON line: outcome, CPU seconds (index loading
-excluded), the rarest word before and after with its count and rank, the fill's mean
+excluded), peak memory, the rarest word before and after with its count and rank, the fill's mean
 rank (words of equal count share the mean of their ranks, as in
 ``bench_crossword.py``), the tries and whether the result is proved the best there is.
 Lists: ``en`` and ``ru`` are the shipped dictionaries whole (the CLI's default), the
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_crossword import GRID, LISTS, ranks  # noqa: E402
+from bench_crossword import GRID, LISTS, peak_mb, ranks  # noqa: E402
 
 # name: (grid: "american15" or "sqN", list)
 FIGURES = {
@@ -58,7 +58,7 @@ def child(grid_spec: str, list_spec: str, seconds: float) -> None:
     lex = Lexicon(index)
     cpu0 = _cpu()
     result = fill(grid, lex, improve=seconds or None)
-    out: dict = {"status": result.status, "cpu": round(_cpu() - cpu0, 2)}
+    out: dict = {"status": result.status, "cpu": round(_cpu() - cpu0, 2), "peak_mb": peak_mb()}
     if result.filled:
         out["checked"] = not fill_problems(grid, lex, result.words)
         word, count = rarest(lex, result.words)
@@ -94,7 +94,8 @@ def main() -> None:
             if proc.returncode != 0:
                 raise SystemExit(f"{name}: child failed:\n{proc.stderr[-2000:]}")
             o = json.loads(proc.stdout.strip().splitlines()[-1])
-            line = f"{name:17s} improve {seconds:4g} s: {o['status']:7s} cpu {o['cpu']:6.2f} s"
+            line = (f"{name:17s} improve {seconds:4g} s: {o['status']:7s} cpu {o['cpu']:6.2f} s "
+                    f"peak {o['peak_mb']} MB")
             if o["status"] == "filled":
                 if not o["checked"]:
                     raise SystemExit(f"{name}: the checker refused the fill: {o}")
