@@ -290,6 +290,40 @@ def test_the_twin_restart_lane_weighs_frequency_less():
         assert [each.state.params[FREQ_WEIGHT] for each in lanes] == pytest.approx(want)
 
 
+def test_learned_weights_carry_to_the_next_search_of_the_same_grid():
+    """The restart lanes of a new search of the grid start from the weights of the lane that
+    failed most (the cells lane, and lanes of another grid, keep their own)."""
+    from cryptocomp.crossword import csp
+    from cryptocomp.crossword.lane import Learned
+    from cryptocomp.crossword.search import FAILS
+
+    def lanes_of(prob):
+        return csp._lanes(prob, csp.strategy_for(prob), csp.Budget(), 1, None,
+                          lookahead=True, freq_weight=0.25, letter_branch=0, restart_base=400)
+
+    grid = Grid.from_rows(["...", ".#.", "..."])
+    first = lanes_of(Problem(grid, Lexicon(_index(["abc", "bca", "cab"]))))
+    for k, lane_ in enumerate(first[:2]):
+        lane_.state.weight[:] = 3.0 + k
+        lane_.state.sweight[:] = 1.0 + k
+        lane_.state.ctl[FAILS] = 5 + k
+    learned = Learned()
+    learned.give(first)  # nothing kept yet: nothing changes
+    assert first[0].state.weight.tolist()[0] == 3.0
+    learned.take(first)
+    again = lanes_of(Problem(grid, Lexicon(_index(["abc", "bca", "cab", "aaa"]))))
+    learned.give(again)
+    assert [each.kind for each in again] == ["restarts", "restarts", "cells"]
+    for each in again[:2]:
+        assert set(each.state.weight.tolist()) == {4.0}
+        assert set(each.state.sweight.tolist()) == {2.0}
+    assert set(again[2].state.weight.tolist()) == {1.0}
+    other = lanes_of(Problem(Grid.from_rows(["...", ".#.", "..."]),
+                             Lexicon(_index(["abc", "bca", "cab"]))))
+    learned.give(other)  # an equal grid, but not this one
+    assert set(other[0].state.weight.tolist()) == {1.0}
+
+
 def test_a_word_is_never_used_twice_even_in_large_length_groups():
     # 600 slots of one length: past EAGER_DUPES a placed word is only checked when it would be
     # placed again (the word list has 676 words, so a fill exists)

@@ -22,6 +22,7 @@ from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots,
 from .gridfile import read_grid
 from .improvement import Improvement
 from .improvement import improve as improve_fill
+from .lane import Learned
 from .lexicon import Lexicon
 from .problem import Budget, Problem
 from .result import BUDGET, FILLED, NO_FILL, FillResult
@@ -89,8 +90,9 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
     lex = index if isinstance(index, Lexicon) else Lexicon(
         index, top=top, min_count=min_count, min_length=min_length, max_length=max_length)
     prob = Problem(grid, lex)
+    # the failure weights the CSP learns of the grid carry over to the improvement's tries
     csp_options: dict = dict(count=count, seed=seed, lookahead=lookahead,
-                             letter_branch=letter_branch, strategy=strategy)
+                             letter_branch=letter_branch, strategy=strategy, learned=Learned())
     result = _first_fill(prob, engine, budget, csp_options)
     if improve is None or not result.filled:
         return result

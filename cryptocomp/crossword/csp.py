@@ -34,7 +34,7 @@ import numba
 
 from ..index.index import Index
 from .grid import GridError
-from .lane import SLICE, Lane, held, slot_weight
+from .lane import SLICE, Lane, Learned, held, slot_weight
 from .lexicon import Lexicon
 from .problem import Budget, Problem
 from .propagation import FAIL, OK, WIPED, undo
@@ -172,7 +172,7 @@ def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, co
 def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
               seed: int | None = None, strategy: str = "auto", restart_base: int = RESTART_BASE,
               lookahead: bool = True, freq_weight: float = 0.25,
-              letter_branch: int = 0) -> FillResult:
+              letter_branch: int = 0, learned: Learned | None = None) -> FillResult:
     """Fill ``prob.grid`` with up to ``count`` different fills by the CSP engine.
 
     ``strategy``: ``restarts`` (dom/wdeg, word branching, restarts), ``words`` (the
@@ -188,6 +188,8 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     slot order of ``restarts``); ``cells`` and ``rows`` do not depend on it.  Steps are
     the nodes of the propagating lanes (letters placed when ``rows`` runs alone: beside
     them it runs its share of work uncounted, its nodes being a thousand times cheaper).
+    ``learned`` carries the restart lanes' failure weights from one search of the grid to
+    the next (:class:`.lane.Learned`): they start from its weights and leave theirs in it.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}")
@@ -199,6 +201,8 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     if isinstance(made, FillResult):
         return made
     lanes = made
+    if learned is not None:
+        learned.give(lanes)
     result = FillResult(prob.grid, BUDGET, engine="csp")
     found: list[list[str]] = []
     seen: set[tuple[str, ...]] = set()
@@ -232,6 +236,8 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
                 done = True
             if done:
                 break
+    if learned is not None:
+        learned.take(lanes)
     result.steps = nodes
     result.seconds = budget.elapsed()
     result.fills = found

@@ -43,7 +43,7 @@ from .search import (
 )
 from .tables import State
 
-__all__ = ["Lane", "Relaxation", "boosted_share", "held", "slot_weight", "SLICE"]
+__all__ = ["Lane", "Learned", "Relaxation", "boosted_share", "held", "slot_weight", "SLICE"]
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +191,43 @@ class Lane:
         state.ctl[FAIL_LIMIT] = int(self.limit)
         self._noise(NOISE_AFTER_RESTART)
         self.runs += 1
+
+
+class Learned:
+    """What the restart lanes learned of a grid, kept for its next search over another list
+    (a fill's improvement, :mod:`.improvement`): the failure weights of its crossings and
+    slots, from the restart lane that failed most.  Measured (the American 15x15 grid on the
+    whole shipped English and Russian lists and on English top 50k, improvements of 2, 3, 5
+    and 10 s, 2026-12-01): the rarest word commoner in 5 of 12 runs, rarer in 1."""
+
+    def __init__(self) -> None:
+        self.grid: object = None
+        self.weight: np.ndarray | None = None
+        self.sweight: np.ndarray | None = None
+
+    def give(self, lanes: list) -> None:
+        """Start ``lanes``' restart lanes from the kept weights, when they are of its grid."""
+        if self.weight is None or self.sweight is None:
+            return
+        for lane in _restart_lanes(lanes):
+            state = lane.state
+            if state.t.prob.grid is self.grid and state.weight.shape == self.weight.shape \
+                    and state.sweight.shape == self.sweight.shape:
+                state.weight[:] = self.weight
+                state.sweight[:] = self.sweight
+
+    def take(self, lanes: list) -> None:
+        """Keep the weights of the restart lane of ``lanes`` that failed most."""
+        restarts = _restart_lanes(lanes)
+        if restarts:
+            state = max(restarts, key=Lane.failures).state
+            self.grid = state.t.prob.grid
+            self.weight, self.sweight = state.weight.copy(), state.sweight.copy()
+
+
+def _restart_lanes(lanes: list) -> list[Lane]:
+    """The lanes of ``lanes`` that restart."""
+    return [lane for lane in lanes if isinstance(lane, Lane) and lane.kind == "restarts"]
 
 
 class Relaxation:
