@@ -13,7 +13,9 @@ tenth of the words and growing the cut after each fill: no better within 1 s or 
 six grids and lists (``scripts/bench_improve.py``).  Words of equal count never improve
 on each other: the lists order them alphabetically, which says nothing of how common
 they are.  With time enough the bisection proves that no fill has a commoner rarest word
-(:attr:`Improvement.optimal`).
+(:attr:`Improvement.optimal`).  The caller's solver may carry what its searches learn of
+the grid from one try to the next (``fill`` passes its restart lanes' failure weights,
+:class:`~.lane.Learned`).
 """
 
 from __future__ import annotations
