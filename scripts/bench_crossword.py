@@ -73,7 +73,8 @@ MAIN = ["wn15", "en50k15", "ru100k15", "en15", "ru15", "sq6-wn", "sq6-en50k", "s
         "sq6-ru-yo", "sq7-en", "sq7-wn", "sq7-ru"]
 
 
-def _grid(spec: str):
+def grid_of(spec: str):
+    """The grid of a figure: "american15", "sqN" or "seed000-NN"."""
     from cryptocomp.crossword import read_grid
     from cryptocomp.crossword.grid import parse_text
     from cryptocomp.crossword.square import square_grid
@@ -131,7 +132,8 @@ def _lexicon(spec: str):
     return Lexicon(load_index(str(LISTS / spec)))
 
 
-def _cpu() -> float:
+def cpu_seconds() -> float:
+    """CPU seconds of this process and its waited-for children (a SAT child, Qxw)."""
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
@@ -158,11 +160,11 @@ def child(grid_spec: str, list_spec: str, limit: float, engine: str, seed: int |
     from cryptocomp.crossword import fill
     from cryptocomp.crossword.check import fill_problems
 
-    grid = _grid(grid_spec)
+    grid = grid_of(grid_spec)
     lex = _lexicon(list_spec)
-    cpu0, t0 = _cpu(), time.perf_counter()
+    cpu0, t0 = cpu_seconds(), time.perf_counter()
     result = fill(grid, lex, engine=engine, seconds=limit, seed=seed)
-    wall, cpu = time.perf_counter() - t0, _cpu() - cpu0
+    wall, cpu = time.perf_counter() - t0, cpu_seconds() - cpu0
     out = {"status": result.status, "cpu": round(cpu, 2), "wall": round(wall, 2),
            "steps": result.steps, "engine": result.engine, "message": result.message,
            "peak_mb": peak_mb()}
@@ -223,7 +225,7 @@ def _qxw(name: str, cap: float = QXW_LIMIT) -> dict | None:
     from cryptocomp.crossword.check import fill_problems
 
     grid_spec, list_spec, limit, _ = FIGURES[name]
-    grid = _grid(grid_spec)
+    grid = grid_of(grid_spec)
     lex = _lexicon(list_spec)
     cell_id = {}
     for slot in grid.slots:
@@ -239,14 +241,14 @@ def _qxw(name: str, cap: float = QXW_LIMIT) -> dict | None:
         (Path(tmp) / "words.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
         cmd = [str(QXW), "-b"] + (["-a", "RU"] if cyrillic else []) + [
             "-d", str(Path(tmp) / "words.txt"), str(Path(tmp) / "deck.qxd")]
-        cpu0, t0 = _cpu(), time.perf_counter()
+        cpu0, t0 = cpu_seconds(), time.perf_counter()
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=min(limit, cap))
             out = proc.stdout
             status = "filled" if "W0 " in out else "no_fill"
         except subprocess.TimeoutExpired:
             out, status = "", "budget"
-        wall, cpu = time.perf_counter() - t0, _cpu() - cpu0
+        wall, cpu = time.perf_counter() - t0, cpu_seconds() - cpu0
     res = {"status": status, "cpu": round(cpu, 2), "wall": round(wall, 2)}
     if status == "filled":
         fill = [line.split()[1].lower() for line in out.splitlines() if line.startswith("W")]

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_crossword import GRID, LISTS, peak_mb, ranks  # noqa: E402
+from bench_crossword import LISTS, cpu_seconds, grid_of, peak_mb, ranks  # noqa: E402
 
 # name: (grid: "american15" or "sqN", list)
 FIGURES = {
@@ -40,25 +39,20 @@ FIGURES = {
 }
 
 
-def _cpu() -> float:
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    return me.ru_utime + me.ru_stime
-
-
 def child(grid_spec: str, list_spec: str, seconds: float) -> None:
     """Fill one figure in this process and print its JSON line."""
     from cryptocomp import load_index
-    from cryptocomp.crossword import Lexicon, fill, read_grid
+    from cryptocomp.crossword import Lexicon, fill
     from cryptocomp.crossword.check import fill_problems
     from cryptocomp.crossword.improvement import rarest
-    from cryptocomp.crossword.square import square_grid
 
-    grid = read_grid(GRID) if grid_spec == "american15" else square_grid(int(grid_spec[2:]))
+    grid = grid_of(grid_spec)
     index = load_index(list_spec if list_spec in ("en", "ru") else str(LISTS / list_spec))
     lex = Lexicon(index)
-    cpu0 = _cpu()
+    cpu0 = cpu_seconds()
     result = fill(grid, lex, improve=seconds or None)
-    out: dict = {"status": result.status, "cpu": round(_cpu() - cpu0, 2), "peak_mb": peak_mb()}
+    out: dict = {"status": result.status, "cpu": round(cpu_seconds() - cpu0, 2),
+                 "peak_mb": peak_mb()}
     if result.filled:
         out["checked"] = not fill_problems(grid, lex, result.words)
         word, count = rarest(lex, result.words)

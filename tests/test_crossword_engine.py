@@ -40,6 +40,7 @@ def _random_case(rng: random.Random, alphabet: str) -> tuple[Grid, list[str]]:
                         for _ in range(rng.randint(len(grid.slots), 40))})
         return grid, words
 
+
 def _needing_search(rng: random.Random, *, cells: bool):
     """A random grid whose root propagation leaves a search to do, and its state at the
     root (cell branching with ``cells``, else word branching).  Draws until one is found:
@@ -60,7 +61,6 @@ def _needing_search(rng: random.Random, *, cells: bool):
         if root(state.T, state.D) == OK:
             return prob, state
     pytest.fail("no random grid needed a search")
-
 
 
 def _backtrack(grid: Grid, words: list[str], keep: list[int] | None = None) -> set:

@@ -90,9 +90,11 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
     lex = index if isinstance(index, Lexicon) else Lexicon(
         index, top=top, min_count=min_count, min_length=min_length, max_length=max_length)
     prob = Problem(grid, lex)
-    # the failure weights the CSP learns of the grid carry over to the improvement's tries
+    # with an improvement to come, the failure weights the CSP learns of the grid carry over
+    # to its tries
     csp_options: dict = dict(count=count, seed=seed, lookahead=lookahead,
-                             letter_branch=letter_branch, strategy=strategy, learned=Learned())
+                             letter_branch=letter_branch, strategy=strategy,
+                             learned=None if improve is None else Learned())
     result = _first_fill(prob, engine, budget, csp_options)
     if improve is None or not result.filled:
         return result
