@@ -36,7 +36,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,7 +169,8 @@ class ArrowWorkload:
                 "rules": repr(rules), "clues": _clues_digest(self.shop),
                 "phrases": _phrases_digest(self.shop)}
 
-    def plan(self, positions: list[int], *, workers: int, min_cost: float) -> Iterator[Task]:
+    def plan(self, positions: Collection[int], *, workers: int, min_cost: float
+             ) -> Iterator[Task]:
         cost = _estimate(self.params)
         # several tasks a worker, so that none idles long at the end; 2 s at most, so that
         # progress moves and a stop loses little

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
 from ..index.index import Index
@@ -104,7 +104,8 @@ class AttemptsWorkload(Unordered):
         return {"format": FORMAT, "attempts": self.total, "first_seed": self.first_seed,
                 "json": self.json, "params": self._identity}
 
-    def plan(self, positions: list[int], *, workers: int, min_cost: float) -> Iterator[Task]:
+    def plan(self, positions: Collection[int], *, workers: int, min_cost: float
+             ) -> Iterator[Task]:
         # attempts of unknown length count as a second each: one a task unless tiny
         return pack((Unit((p,), self._cost) for p in positions), target=min_cost)
 

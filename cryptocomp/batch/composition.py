@@ -29,10 +29,11 @@ JSON Lines: one object a query, ``{"query", "count", "results"}`` (results as in
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..cryptarithm.compose import (
@@ -194,10 +195,11 @@ class ComposeWorkload(Unordered):
                             "excludes": self.job.excludes, "top": self.job.top,
                             "json": self.job.json}}
 
-    def plan(self, positions: list[int], *, workers: int, min_cost: float) -> Iterator[Task]:
+    def plan(self, positions: Collection[int], *, workers: int, min_cost: float
+             ) -> Iterator[Task]:
         number = 0
-        for start in range(0, len(positions), _WINDOW):
-            window = positions[start:start + _WINDOW]
+        left = iter(positions)
+        while window := list(itertools.islice(left, _WINDOW)):
             by_shape: dict[str, list[int]] = {}
             for pos in window:
                 by_shape.setdefault(quick_shape(self.queries[pos]), []).append(pos)

@@ -28,15 +28,15 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
 from ..index.index import Index
 from .shipment import IndexShipment, worker_index, worker_name
 
-__all__ = ["Task", "Unit", "Outcome", "Job", "Workload", "Unordered", "execute", "json_object",
-           "pack"]
+__all__ = ["Task", "Unit", "Outcome", "Job", "Workload", "Unordered", "Positions", "execute",
+           "json_object", "pack"]
 
 
 @dataclass(frozen=True)
@@ -96,9 +96,10 @@ class Workload(Protocol):
     def identity(self) -> dict:
         """Everything besides the index that decides the output (JSON-able)."""
 
-    def plan(self, positions: list[int], *, workers: int, min_cost: float) -> Iterator[Task]:
-        """The positions packed into tasks of at least ``min_cost`` estimated seconds
-        where possible, in the order of their first position."""
+    def plan(self, positions: Collection[int], *, workers: int, min_cost: float
+             ) -> Iterator[Task]:
+        """The positions (increasing; iterated once, lazily) packed into tasks of at least
+        ``min_cost`` estimated seconds where possible, in the order of their first position."""
 
     def frame(self, line: str, key: str, *, raw: bool = False) -> int | None:
         """How many lines follow ``line`` in its group if it starts the group of ``key``,
@@ -122,6 +123,27 @@ def json_object(line: str) -> dict | None:
     except ValueError:
         return None
     return doc if isinstance(doc, dict) else None
+
+
+class Positions(Collection[int]):
+    """The positions a run has left, in increasing order: ``start`` up to ``stop`` but those
+    in ``ahead`` (finished ahead of their turn by an earlier run); sized and iterable
+    without a list, so that a batch of a billion items costs no memory for its plan."""
+
+    def __init__(self, start: int, stop: int, ahead: Iterable[int] = ()):
+        self.start, self.stop = start, max(start, stop)
+        self.ahead = frozenset(p for p in ahead if start <= p < stop)
+
+    def __len__(self) -> int:
+        return self.stop - self.start - len(self.ahead)
+
+    def __iter__(self) -> Iterator[int]:
+        ahead = self.ahead
+        return (p for p in range(self.start, self.stop) if p not in ahead)
+
+    def __contains__(self, position: object) -> bool:
+        return isinstance(position, int) and self.start <= position < self.stop and \
+            position not in self.ahead
 
 
 class Unordered:
