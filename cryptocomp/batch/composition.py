@@ -53,7 +53,8 @@ __all__ = ["ComposeWorkload", "ComposeJob", "QueryGrid", "quick_shape", "FORMAT"
 FORMAT = 1
 _WINDOW = 2048        # queries grouped by shape at a time: bounds the results held for
                       # ordering, and is large enough that most shapes recur in a window
-_MAX_ALIKE = 256      # puzzles composed together at most (memory of their word keys)
+_MAX_ALIKE = 256      # queries a unit holds at most (a unit is never split: bounds a task;
+                      # compose_alike bounds the memory of the words they share)
 _HEADER = re.compile(r"(\d+) puzzles?(?: \((\d+) shown\))?")
 # a query's own fault, reported in its group; anything else (a damaged index section)
 # fails the task and stops the batch

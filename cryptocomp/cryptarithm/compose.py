@@ -77,6 +77,9 @@ __all__ = ["Composed", "compose", "compose_puzzle", "compose_alike", "alike_key"
 log = logging.getLogger(__name__)
 
 _FILTER_BITS = 22     # size of the bit table pre-filtering assignment keys before the exact join
+# candidate words of puzzles composed together at most: about 100 bytes each while held
+# (ids, codes, labels, keys), so some 200 MB whatever the number of alike puzzles
+_SHARED_WORDS = 2_000_000
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GOLDEN2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
@@ -321,16 +324,47 @@ def compose_alike(puzzles: list[Puzzle], index: Index, *, top: int | None = None
                               max_length=max_length, limit=limit, min_count=min_count)
     left, right = rep.sides
     hole_side, known_side = (left, right) if has_hole(left) else (right, left)
-    k = len(rep.letters)
     bounds = hole_bounds(hole_side, bound(known_side))
     dtype = dtype_for(max(bounds.largest, largest(known_side)))
 
-    t0 = time.perf_counter()
     # the lengths the unknown's value can have in a solution: the words worth trying
     reach = unknown_span(hole_side, known_side)
     lo, hi = (1, 0) if reach is None else (len(str(reach[0])), len(str(reach[1])))
     hi = min(hi, index.max_length)
-    groups = [_candidates(index, p, constraints, lo, hi) for p in puzzles]
+    # a puzzle given twice (a batch list's repeated words) is composed once: each copy
+    # would hold its own candidate words and keys
+    distinct: dict[str, int] = {}
+    firsts: list[Puzzle] = []
+    copy_of = []
+    for puzzle in puzzles:
+        copy_of.append(distinct.setdefault(puzzle.render(), len(firsts)))
+        if copy_of[-1] == len(firsts):
+            firsts.append(puzzle)
+    found: list[list[Composed]] = []
+    # puzzles sharing an enumeration hold their candidates' keys together: at most
+    # _SHARED_WORDS words at a time (a puzzle over that is composed alone)
+    chunk: list[Puzzle] = []
+    chunk_groups: list[list] = []
+    held = 0
+    for puzzle in firsts:
+        groups = _candidates(index, puzzle, constraints, lo, hi)
+        words = sum(len(ids) for _, ids, _, _ in groups)
+        if chunk and held + words > _SHARED_WORDS:
+            found += _compose_shared(chunk, chunk_groups, index, dtype, top, progress)
+            chunk, chunk_groups, held = [], [], 0
+        chunk.append(puzzle)
+        chunk_groups.append(groups)
+        held += words
+    found += _compose_shared(chunk, chunk_groups, index, dtype, top, progress)
+    return [list(found[j]) for j in copy_of]
+
+
+def _compose_shared(puzzles: list[Puzzle], groups: list[list], index: Index, dtype,
+                    top: int | None, progress: Progress | None) -> list[list[Composed]]:
+    """The results of alike puzzles from one enumeration, given their candidate words."""
+    rep = puzzles[0]
+    k = len(rep.letters)
+    t0 = time.perf_counter()
     if not any(groups):
         _check_determined(rep, Evaluator(rep.letters, dtype))
         return [[] for _ in puzzles]
