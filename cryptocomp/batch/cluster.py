@@ -7,7 +7,8 @@ one refuses the tasks with one line saying so).
 * ``DaskBackend(address="tcp://host:8786")`` connects to a scheduler started with
   ``dask scheduler``, whose workers were started with ``dask worker ADDRESS``;
 * ``DaskBackend(local=N)`` starts a ``LocalCluster`` of N single-threaded worker
-  processes listening on 127.0.0.1 only, and ends it with the batch.
+  processes listening on 127.0.0.1 only (N at most
+  :data:`~.pool.MAX_WORKERS_PER_CPU` a core), and ends it with the batch.
 
 The index reaches each worker once (see :mod:`.shipment`): by path when every worker
 sees the client's index file with the same checksum (one machine, or a shared file
@@ -109,6 +110,11 @@ class DaskBackend:
             raise ValueError(f"ship must be one of {SHIP_MODES}")
         if local is not None and local < 1:
             raise BatchError("--cluster local:N needs N >= 1 worker processes")
+        # imported here: the CLI imports this module for SHIP_MODES alone
+        from .pool import check_local_workers
+
+        if local is not None:
+            check_local_workers(local, f"a LocalCluster of {local}")
         self.address = address
         self.local = local
         self.ship = ship

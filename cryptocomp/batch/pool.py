@@ -24,9 +24,28 @@ from ..errors import BatchError, BatchStopped, CryptocompError
 from .shipment import IndexShipment, worker_index, worker_name
 from .workload import Job, Outcome, Task, execute
 
-__all__ = ["SerialBackend", "ProcessPool"]
+__all__ = ["SerialBackend", "ProcessPool", "MAX_WORKERS_PER_CPU", "check_local_workers"]
 
 log = logging.getLogger(__name__)
+
+# worker processes one machine may start, a core: the tasks are CPU-bound, so more only
+# queue for the cores, and each process holds the index and its derived tables (a
+# thousand of them would take the machine's memory); four a core leaves room for SMT
+MAX_WORKERS_PER_CPU = 4
+
+
+def check_local_workers(n: int, what: str = "local worker processes") -> None:
+    """Refuse (:class:`BatchError`, one line) ``n`` worker processes on this machine when it
+    is below 1 or above :data:`MAX_WORKERS_PER_CPU` times its cores."""
+    cores = os.cpu_count() or 1
+    limit = MAX_WORKERS_PER_CPU * cores
+    if n < 1:
+        raise BatchError(f"{what}: {n}; at least 1 worker process is needed")
+    if n > limit:
+        raise BatchError(f"{what}: {n:,} worker processes asked, at most {limit} on this "
+                         f"machine ({MAX_WORKERS_PER_CPU} a core, {cores} "
+                         f"core{'s' if cores != 1 else ''}): the tasks use a core each, and "
+                         f"each process holds the index")
 
 class SerialBackend:
     """Tasks run one after another in this process."""
@@ -68,6 +87,7 @@ class ProcessPool:
 
     def __init__(self, jobs: int | None = None):
         self.workers = max(1, jobs or os.cpu_count() or 1)
+        check_local_workers(self.workers)
         self._executor: ProcessPoolExecutor | None = None
 
     def describe(self) -> str:

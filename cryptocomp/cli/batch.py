@@ -53,15 +53,19 @@ def add_batch_options(parser: argparse.ArgumentParser, unit: str) -> None:
 
 def _backend(args: argparse.Namespace, items: int):
     from ..batch import DaskBackend, ProcessPool, SerialBackend
+    from ..batch.pool import check_local_workers
 
     if args.jobs is not None and args.jobs < 1:
         raise QueryError("--jobs must be at least 1")
+    if args.jobs is not None:
+        check_local_workers(args.jobs, f"--jobs {args.jobs}")
     if args.cluster and args.scheduler:
         raise QueryError("give --scheduler or --cluster, not both")
     if args.cluster:
         kind, _, n = args.cluster.partition(":")
         if kind != "local" or not n.isdigit() or int(n) < 1:
             raise QueryError(f"--cluster takes local:N with N >= 1 (got {args.cluster!r})")
+        check_local_workers(int(n), f"--cluster {args.cluster}")
         return DaskBackend(local=int(n), ship=args.ship_index)
     address = args.scheduler
     if address is None and args.jobs is None:
@@ -146,12 +150,13 @@ def run_workload(args: argparse.Namespace, workload: Workload, *,
 
     if args.resume and not args.output:
         raise QueryError("--resume needs --output FILE")
+    # before the index is built: a bad address or worker count is refused at once
+    backend = _backend(args, workload.total)
     if shipment is None:
         path, name = index_file(args)
         shipment = IndexShipment.of_file(path, name)
     ident = batch_id(workload, shipment.checksum)
     sink = Journal(args.output) if args.output else StreamSink() if show else DiscardSink()
-    backend = _backend(args, workload.total)
     try:
         with _sigterm_interrupts(), backend:
             with _progress(workload, backend.describe()) as report:
