@@ -5,7 +5,10 @@ on the client and on every worker (the same cryptocomp version: a worker running
 one refuses the tasks with one line saying so).
 
 * ``DaskBackend(address="tcp://host:8786")`` connects to a scheduler started with
-  ``dask scheduler``, whose workers were started with ``dask worker ADDRESS``;
+  ``dask scheduler``, whose workers were started with ``dask worker ADDRESS`` (the
+  address's form is checked at once, and the peer is checked to be a Dask server before
+  ``distributed`` connects: see :mod:`.address`; connecting takes ``connect_timeout``
+  seconds at most);
 * ``DaskBackend(local=N)`` starts a ``LocalCluster`` of N single-threaded worker
   processes listening on 127.0.0.1 only (N at most
   :data:`~.pool.MAX_WORKERS_PER_CPU` a core), and ends it with the batch.
@@ -111,11 +114,12 @@ class DaskBackend:
         if local is not None and local < 1:
             raise BatchError("--cluster local:N needs N >= 1 worker processes")
         # imported here: the CLI imports this module for SHIP_MODES alone
+        from .address import scheduler_address
         from .pool import check_local_workers
 
         if local is not None:
             check_local_workers(local, f"a LocalCluster of {local}")
-        self.address = address
+        self.address = address if address is None else scheduler_address(address)
         self.local = local
         self.ship = ship
         self.connect_timeout = connect_timeout
@@ -155,13 +159,28 @@ class DaskBackend:
                 self.address = self._cluster.scheduler_address
                 self._client = Client(self._cluster, set_as_default=False)
             else:
-                self._client = Client(self.address, timeout=self.connect_timeout,
-                                      set_as_default=False)
+                from .address import probe
+
+                assert self.address is not None     # __init__: an address or local
+                probe(self.address, self.connect_timeout)
+                # a Client gives its timeout to the connection and to each of two requests
+                self._client = _within(
+                    3 * self.connect_timeout,
+                    lambda: Client(self.address, timeout=self.connect_timeout,
+                                   set_as_default=False))
         except (OSError, TimeoutError) as exc:
             self.close()
             raise BatchError(f"cannot reach the Dask scheduler at {self.address} ({exc}); "
                              f"start one with `dask scheduler` and workers with "
                              f"`dask worker ADDRESS`") from None
+        except CryptocompError:
+            self.close()
+            raise
+        except Exception as exc:  # noqa: BLE001 - a peer that greeted like Dask, then not
+            self.close()
+            log.debug("connecting to %s", self.address, exc_info=exc)
+            raise BatchError(f"the Dask scheduler at {self.address} answered but could not "
+                             f"be used ({type(exc).__name__}: {exc})") from None
         except BaseException:
             self.close()
             raise
@@ -272,6 +291,43 @@ class DaskBackend:
                 raise BatchStopped(f"lost the Dask scheduler at {self.address}") from None
             log.debug("task failed", exc_info=exc)
             raise BatchStopped(f"a task failed: {name}: {exc}") from None
+
+
+_LATE = object()
+
+
+def _within(seconds: float, start: Callable[[], Any]) -> Any:
+    """``start()`` run in a thread, given up after ``seconds`` (TimeoutError): a Client
+    reads its handshake with no time limit.  A client that comes up after that is closed."""
+    lock = threading.Lock()
+    box: list = []      # what start() gave, after _LATE when the wait was given up
+
+    def run() -> None:
+        try:
+            result: Any = start()
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            result = exc
+        with lock:
+            late = bool(box)
+            box.append(result)
+        if late and not isinstance(result, BaseException):
+            with contextlib.suppress(Exception):
+                result.close(timeout=1)
+
+    thread = threading.Thread(target=run, name="cryptocomp-dask-connect", daemon=True)
+    thread.start()
+    try:
+        thread.join(seconds)
+    finally:    # timed out or interrupted: a client that comes up later is not wanted
+        with lock:
+            if not box:
+                box.append(_LATE)
+    result = box[0]
+    if result is _LATE:
+        raise TimeoutError(f"no answer in {seconds:g} s")
+    if isinstance(result, BaseException):
+        raise result
+    return result
 
 
 def _is_cancelled(exc: BaseException) -> bool:

@@ -53,6 +53,7 @@ def add_batch_options(parser: argparse.ArgumentParser, unit: str) -> None:
 
 def _backend(args: argparse.Namespace, items: int):
     from ..batch import DaskBackend, ProcessPool, SerialBackend
+    from ..batch.address import scheduler_address
     from ..batch.pool import check_local_workers
 
     if args.jobs is not None and args.jobs < 1:
@@ -67,11 +68,13 @@ def _backend(args: argparse.Namespace, items: int):
             raise QueryError(f"--cluster takes local:N with N >= 1 (got {args.cluster!r})")
         check_local_workers(int(n), f"--cluster {args.cluster}")
         return DaskBackend(local=int(n), ship=args.ship_index)
-    address = args.scheduler
+    address, what = args.scheduler, "--scheduler"
     if address is None and args.jobs is None:
-        address = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+        address, what = os.environ.get("DASK_SCHEDULER_ADDRESS") or None, \
+            "$DASK_SCHEDULER_ADDRESS"
     if address:
-        return DaskBackend(address=address, ship=args.ship_index)
+        return DaskBackend(address=scheduler_address(address, what=what),
+                           ship=args.ship_index)
     jobs = min(args.jobs or os.cpu_count() or 1, max(items, 1))
     return SerialBackend() if jobs == 1 else ProcessPool(jobs)
 
