@@ -215,14 +215,14 @@ def _clock_bag():
 
 
 def _ticking(bagsearch_module):
-    """Replace the search's clock by one that advances a second each time it is read (every
-    64 nodes), so that a time limit of k seconds stops after about 64 k nodes, reproducibly."""
+    """Replace the search's clock by one that advances 1/64 s each time it is read (every
+    node), so that a time limit of k seconds stops after about 64 k nodes, reproducibly."""
     import types
 
     now = [0.0]
 
     def tick() -> float:
-        now[0] += 1
+        now[0] += 1 / 64
         return now[0]
 
     return mock.patch.object(bagsearch_module, "time", types.SimpleNamespace(perf_counter=tick))

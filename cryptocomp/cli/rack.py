@@ -13,10 +13,11 @@ import logging
 import sys
 from importlib import resources
 
-from ..errors import CryptocompError
+from ..errors import CryptocompError, DictionaryError
+from ..index.store import resolve_source
 from ..tiles.bag import best_bag
 from ..tiles.rack import rack_words
-from ..tiles.tiles import tileset, tileset_names
+from ..tiles.tiles import TileSet, tileset, tileset_names
 from .options import (
     add_dict_options,
     is_terminal,
@@ -82,8 +83,22 @@ def _open(args: argparse.Namespace):
         if tiles.name == "en":
             args.dict = enable_path()
         else:
-            args.lang = tiles.name
+            args.lang = _default_language(tiles)
     return tiles, open_index(args)
+
+
+def _default_language(tiles: TileSet) -> str:
+    """The wordfreq language a tile set's words come from by default (its own code); a
+    one-line error saying what to pass when wordfreq has no list for it (Welsh, Basque ...),
+    where the dictionary lookup alone would call the tile set's code an unknown language."""
+    try:
+        resolve_source(tiles.name)
+    except DictionaryError:
+        raise DictionaryError(
+            f"the {tiles.name} tile set ({tiles.language}) has no default word list: wordfreq "
+            f"has none for {tiles.language}; give one with --dict PATH (a word list or a "
+            f"'word count' file)") from None
+    return tiles.name
 
 
 def run_rack(args: argparse.Namespace) -> int:

@@ -148,7 +148,7 @@ def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, co
                 raise GridError("the rows strategy fills word rectangles only (no blocks, "
                                 "rows and columns distinct slots, at most "
                                 f"{MAX_LETTERS} letters)")
-            lanes.append(RowSearch(prob, count=count, share=share, slice_units=SLICE))
+            lanes.append(RowSearch(prob, count=count, share=share, slice_units=SLICE, seed=seed))
             continue
         try:
             state = _root_state(prob, budget, (0 if seed is None else seed + 1) + 7919 * i)
@@ -185,7 +185,8 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     ``restart_base``: failures before the first restart.  ``letter_branch`` > 0:
     word-branching lanes branch on a crossed cell's letter while the slot has more
     candidates than that.  A ``seed`` perturbs word scores from the first run on (and the
-    slot order of ``restarts``); ``cells`` and ``rows`` do not depend on it.  Steps are
+    slot order of ``restarts``) and draws the letter order of ``rows``; ``cells`` does not
+    depend on it.  Steps are
     the nodes of the propagating lanes (letters placed when ``rows`` runs alone: beside
     them it runs its share of work uncounted, its nodes being a thousand times cheaper).
     ``learned`` carries the restart lanes' failure weights from one search of the grid to

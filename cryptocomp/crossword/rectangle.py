@@ -22,7 +22,8 @@ reversed words when that is the last (the WordNet 6x6 fill: 80 million lookups i
 without given letters searches only fills whose first column comes after its
 first row alphabetically (each fill's transpose is a fill too), unless several
 fills are asked for.  Letters are tried in the order of the most frequent word
-they lead to, so the first fills use common words.
+they lead to, so the first fills use common words; a seed draws that order at random,
+common words still likelier first, so that different seeds meet different fills.
 
 The search is resumable: :meth:`RowSearch.advance` runs a turn of work and
 returns, like the other lanes of :func:`.csp.solve_csp`.
@@ -31,6 +32,7 @@ returns, like the other lanes of :func:`.csp.solve_csp`.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numba
 import numpy as np
@@ -69,6 +71,30 @@ def _debruijn_table() -> np.ndarray:
 
 
 _DEBRUIJN = _debruijn_table()
+
+
+def _seeded_order(trie: Trie, seed: int) -> np.ndarray:
+    """``trie.order`` drawn anew with ``seed``: each node's letters as a Plackett-Luce sample
+    weighted 1 / (1 + rank) of the most frequent word each leads to (Gumbel keys on log
+    ranks), so the commonest words stay likeliest first but every letter gets its turn."""
+    child, order = trie.child, trie.order
+    nodes, letters = child.shape
+    # best[v]: the rank of the most frequent word below v, the first letter's subtree's
+    # (order[v, 0]); n passes carry the leaves' ranks up the n levels
+    best = trie.leaf.astype(np.float64)
+    inner = np.flatnonzero((trie.leaf < 0) & (order[:, 0] >= 0))
+    first = child[inner, order[inner, 0]]
+    for _ in range(trie.n):
+        best[inner] = best[first]
+    parent, letter = np.nonzero(child >= 0)
+    kid = child[parent, letter]
+    rng = np.random.default_rng(seed & 0xFFFFFFFFFFFFFFFF)
+    key = np.log1p(best[kid]) - rng.gumbel(size=len(kid))
+    srt = np.lexsort((key, parent))
+    parent, letter = parent[srt], letter[srt]
+    drawn = np.full((nodes, letters + 1), -1, dtype=order.dtype)
+    drawn[parent, np.arange(len(parent)) - np.searchsorted(parent, parent)] = letter
+    return drawn
 
 
 def is_rectangle(prob: Problem) -> bool:
@@ -284,17 +310,20 @@ def _search(rch, rmask, rahead, rorder, rleaf, xch, xmask, xahead, cch, cmask, c
 
 class RowSearch:
     """One resumable ``rows`` search of a word rectangle (:func:`rows_can_fill`), run in
-    turns of ``share`` slices of ``slice_units`` work units (the portfolio's units)."""
+    turns of ``share`` slices of ``slice_units`` work units (the portfolio's units); a
+    ``seed`` draws the letter order (:func:`_seeded_order`), None keeps the frequency order."""
 
     kind = "rows"
 
     def __init__(self, prob: Problem, *, count: int = 1, share: int = 1,
-                 slice_units: int = 5_000_000):
+                 slice_units: int = 5_000_000, seed: int | None = None):
         t = prob.tables
         grid = prob.grid
         self.prob, self.share, self.slice_units = prob, share, slice_units
         self.W, self.H = W, H = grid.width, grid.height
         self.rtrie = self._trie(W)
+        if seed is not None:  # only the rows' letter order steers the search
+            self.rtrie = replace(self.rtrie, order=_seeded_order(self.rtrie, seed))
         self.xtrie = self._trie(W, reverse=True)  # for the rows-below check only
         self.ctrie = self.rtrie if H == W else self._trie(H)
         self.rbase, self.cbase = int(t.grow[W]), int(t.grow[H])

@@ -481,7 +481,11 @@ class _Parser:
         if kind == ")":
             raise self.error("unbalanced ')'", pos)
         if kind != "end":
-            raise self.error(f"expected an operator before {value!r}", pos)
+            # spaces are ignored between tokens but never join letters: "send more" is most
+            # likely a missing operator, which joining would turn into another puzzle
+            spaced = ": a space separates words, it never joins letters into one" \
+                if pos and self.text[pos - 1].isspace() else ""
+            raise self.error(f"expected an operator before {value!r}{spaced}", pos)
         return self._finish(left, right)
 
     def _finish(self, left: Node, right: Node | None) -> Puzzle:

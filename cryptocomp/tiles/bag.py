@@ -59,9 +59,10 @@ few survivors are paired with every word.
 quarter each round (from the root bound), so early rounds stay shallow; the first
 round that finds a solution finishes the proof.
 
-The search is in :mod:`.bagsearch`.  Its candidate words come from the index as the rack
-solver's do (the ``at_least`` and ``having`` families for the whole bag, see :mod:`.rack`)
-intersected with ``by_lengths(1, L)``; their tilings come from the encoded words.
+The search is in :mod:`.bagsearch`.  Its candidate words (:mod:`.bagwords`) come from the
+index as the rack solver's do (the ``at_least`` and ``having`` families for the whole bag,
+see :mod:`.rack`) intersected with ``by_lengths(1, L)``; their tilings come from the encoded
+words.  The time limit counts from the call: it covers their preparation too.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import NamedTuple
 
@@ -47,6 +47,7 @@ __all__ = ["Play", "Plays", "RackSolver", "rack_words", "play_of", "Word", "Scor
 log = logging.getLogger(__name__)
 
 Score = int
+Poll = Callable[[int], None]  # told how many words were just handled; may raise to stop
 _EMPTY = FrozenBitMap()
 
 
@@ -144,6 +145,10 @@ class RackSolver:
         # per alphabet letter, the character it is written as (-1: none, or several)
         self._written_code = np.array([self.letters.index(w) if w and len(w) == 1 else -1
                                        for w in written.values()], dtype=np.int64)
+        # per alphabet letter, the first character it is written with (-1: none; a written
+        # form is never empty)
+        self._first_code = np.array([self.letters.index(w[0]) if w else -1
+                                     for w in written.values()], dtype=np.int64)
         longest_first = sorted(multi, key=len, reverse=True)
         self._split = re.compile("".join(re.escape(f) + "|" for f in longest_first) + ".",
                                  re.S).findall  # a forced tiling, from the written word
@@ -166,20 +171,21 @@ class RackSolver:
         used = np.flatnonzero(fold.any(axis=1))  # the letters written with these characters
         return counts[:, used] @ fold[used]
 
-    def _at_least(self, ch: str, k: int) -> FrozenBitMap:
+    def _at_least(self, ch: str, k: int, poll: Poll | None = None) -> FrozenBitMap:
         """Ids of the words whose written form has at least ``k`` of character ``ch``."""
         sources = self._sources[ch]
         if sources == {ch: 1}:  # written as itself alone: the index knows
             return self.index.at_least(ch, k)
 
         def compute() -> FrozenBitMap:
-            ids, counts = self._written_count(ch)
+            ids, counts = self._written_count(ch, poll)
             return FrozenBitMap(ids[counts >= k].astype(np.uint32))
 
         # kept with the index, like its own bitmaps: a solver is made for every query
         return self.index.derived(("rack:at-least", tuple(sorted(sources.items())), k), compute)
 
-    def _written_count(self, ch: str) -> tuple[np.ndarray, np.ndarray]:
+    def _written_count(self, ch: str, poll: Poll | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
         """(ids, how often ``ch`` occurs written) of every word, kept with the index."""
         def compute() -> tuple[np.ndarray, np.ndarray]:
             fold = self._fold[:, [self.letters.index(ch)]]
@@ -188,14 +194,17 @@ class RackSolver:
                 enc = self.index.encoded(n)
                 ids.append(enc.ids)
                 counts.append(self._chars(enc, fold=fold)[:, 0])
+                if poll is not None:  # the first count of a length reads all its words
+                    poll(len(enc.ids))
             return np.concatenate(ids), np.concatenate(counts)
 
         return self.index.derived(("rack:written", tuple(sorted(self._sources[ch].items()))),
                                   compute)
 
-    def candidates(self, rack: Rack) -> FrozenBitMap:
+    def candidates(self, rack: Rack, *, poll: Poll | None = None) -> FrozenBitMap:
         """Ids of words whose character deficit against the rack is small enough: exactly the
-        playable words for single-letter sets, a superset otherwise."""
+        playable words for single-letter sets, a superset otherwise.  ``poll(words)`` hears
+        of the words counted on the way (it may raise to stop)."""
         idx = self.index
         have: dict[str, int] = {}
         for face, n in rack.counts.items():
@@ -203,7 +212,7 @@ class RackSolver:
                 have[c] = have.get(c, 0) + n
         limit = rack.blanks * self._longest_face
         if limit == 0:
-            over = FrozenBitMap.union(_EMPTY, *(self._at_least(c, have.get(c, 0) + 1)
+            over = FrozenBitMap.union(_EMPTY, *(self._at_least(c, have.get(c, 0) + 1, poll)
                                                 for c in self.letters))
         else:
             # running[j]: words with at least j + 1 units of deficit so far
@@ -211,7 +220,7 @@ class RackSolver:
             for c in self.letters:
                 h = have.get(c, 0)
                 for j in range(1, limit + 2):
-                    units = self._at_least(c, h + j)
+                    units = self._at_least(c, h + j, poll)
                     if not units:
                         break
                     for k in range(limit, 0, -1):
@@ -350,6 +359,13 @@ class RackSolver:
         words."""
         for _, enc, sub_ids, at in self._by_length(ids, longest):
             yield sub_ids, self._chars(enc, at)
+
+    def written_blocks(self, ids: FrozenBitMap, longest: int | None = None):
+        """(ids, counts of :attr:`letters`, the first character's place in :attr:`letters`)
+        of the words of ``ids`` as written in the tiles, one word length at a time (ids
+        ascending within a length), as :meth:`letter_counts` counts them."""
+        for _, enc, sub_ids, at in self._by_length(ids, longest):
+            yield sub_ids, self._chars(enc, at), self._first_code[enc.codes[at, 0]]
 
     def _face_counts(self, ids: FrozenBitMap, longest: int | None = None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
