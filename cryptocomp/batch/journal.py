@@ -38,6 +38,7 @@ import logging
 import mmap
 import os
 import re
+import stat
 import sys
 import time
 from array import array
@@ -48,7 +49,7 @@ from typing import TextIO
 import numpy as np
 
 from ..errors import BatchError, CryptocompError
-from ..files import write_atomic
+from ..files import file_kind, open_regular, reason, shown, write_atomic
 from .workload import Workload
 
 __all__ = ["Journal", "StreamSink", "DiscardSink", "batch_id", "FORMAT", "JOURNAL_SUFFIX"]
@@ -143,9 +144,10 @@ class Journal:
     resumable = True
 
     def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
+        # a link is followed: its target's lock and journal are those of every name of it
+        self.path = Path(os.path.realpath(path) if os.path.islink(path) else path)
         self.journal_path = self.path.with_name(self.path.name + JOURNAL_SUFFIX)
-        self.where = str(path)
+        self.where = shown(path)
         self.lock_path = self.path.with_name(self.path.name + LOCK_SUFFIX)
         self._fd: int | None = None
         self._journal_fd: int | None = None
@@ -174,12 +176,13 @@ class Journal:
             import fcntl
         except ImportError:  # no advisory locks here (Windows): one run at a time is on you
             return
-        busy = BatchError(f"{self.path} is being written by another run; let it finish (or "
+        busy = BatchError(f"{shown(self.path)} is being written by another run; let it finish (or "
                           f"stop it) before running this one, or give another --output")
         try:
-            fd = os.open(self.lock_path, os.O_WRONLY | os.O_CREAT, 0o666)
+            # non-blocking: a FIFO in its place must not hang the run
+            fd = os.open(self.lock_path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK, 0o666)
         except OSError as exc:
-            raise BatchError(f"cannot write {self.lock_path}: {exc.strerror or exc}") from None
+            raise BatchError(f"cannot write {shown(self.lock_path)}: {reason(exc)}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             # the lock file of a run that just ended may have been unlinked after we opened it
@@ -193,11 +196,21 @@ class Journal:
     def _start(self, workload: Workload, ident: str, *, resume: bool
                ) -> tuple[int, dict[int, bytes]]:
         self._header = _header_line(workload, ident)
-        if self.path.is_dir():
-            raise BatchError(f"{self.path} is a directory")
-        exists = self.path.exists() and self.path.stat().st_size > 0
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            st = None
+        except OSError as exc:
+            raise BatchError(f"cannot write {shown(self.path)}: {reason(exc)}") from None
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            # the file is read back, locked and truncated on --resume: a device, a FIFO or
+            # a directory cannot be (without --output the batch prints to standard output)
+            raise BatchError(f"--output {shown(self.path)} is {file_kind(st.st_mode)}, not a "
+                             f"regular file: a batch writes to a file it can resume (without "
+                             f"--output, to standard output)")
+        exists = st is not None and st.st_size > 0
         if not resume and (exists or self.journal_path.exists()):
-            raise BatchError(f"{self.path} exists: add --resume to finish that batch, or "
+            raise BatchError(f"{shown(self.path)} exists: add --resume to finish that batch, or "
                              f"remove it to start again")
         digests, ahead, journal_end = (self._read_journal(workload, ident) if resume
                                        else (_Digests(), {}, 0))
@@ -208,7 +221,7 @@ class Journal:
         ahead = {p: g for p, g in ahead.items() if p >= done}
         if exists and end < self.path.stat().st_size:
             log.warning("%s: dropped an incomplete group at its end (a crash while writing "
-                        "it); it will be written again", self.path)
+                        "it); it will be written again", shown(self.path))
             os.truncate(self.path, end)
         if not exists:
             try:
@@ -221,7 +234,7 @@ class Journal:
             _write_all(self._journal_fd, self._header, self.journal_path)
         self._next = done
         if ahead:
-            log.info("%s: %d finished groups waiting for their turn", self.journal_path,
+            log.info("%s: %d finished groups waiting for their turn", shown(self.journal_path),
                      len(ahead))
         return done, ahead
 
@@ -230,14 +243,14 @@ class Journal:
         try:
             return os.open(path, flags, 0o666)
         except OSError as exc:
-            raise BatchError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise BatchError(f"cannot write {shown(path)}: {reason(exc)}") from None
 
     @contextlib.contextmanager
     def _mapped(self, path: Path) -> Iterator[bytes | mmap.mmap]:
         """The file's bytes, mapped rather than read: a resumed batch's output may be far
         larger than memory (only the groups being checked are copied)."""
         try:
-            with open(path, "rb") as f:
+            with open_regular(path, "batch file", BatchError) as f:
                 if os.fstat(f.fileno()).st_size == 0:
                     yield b""
                     return
@@ -254,14 +267,14 @@ class Journal:
             return len(first)
         found = _header_id(first) if nl >= 0 else None
         if found is None:
-            raise BatchError(f"{path} is not a cryptocomp batch output file; give another "
+            raise BatchError(f"{shown(path)} is not a cryptocomp batch output file; give another "
                              f"--output")
         if found == ident:
             # this batch's id on a line that is not this batch's: the line was edited
             expected = self._header.decode("utf-8").rstrip("\n")
-            raise BatchError(f"{path}: its first line was edited (this batch's reads "
+            raise BatchError(f"{shown(path)}: its first line was edited (this batch's reads "
                              f"{expected!r}); restore it, or give another --output")
-        raise BatchError(f"{path} holds another batch (other items, options or dictionary: "
+        raise BatchError(f"{shown(path)} holds another batch (other items, options or dictionary: "
                          f"id {found}, this one is {ident}); give another --output")
 
     def _scan(self, workload: Workload, ident: str, digests: _Digests) -> tuple[int, int]:
@@ -276,20 +289,20 @@ class Journal:
                 if end is None:
                     if _is_tail(data, offset, workload, key):
                         break
-                    raise BatchError(f"{self.path}: line {line} is not the group of {key!r} "
+                    raise BatchError(f"{shown(self.path)}: line {line} is not the group of {key!r} "
                                      f"(the file was changed?); give another --output")
                 group = data[offset:end]
                 want = digests.get(position)
                 if want is not None and int(_digest(group), 16) != want:
-                    raise BatchError(f"{self.path}: the group of {key!r} (line {line}) is not "
-                                     f"what was written (the file was changed?); give another "
+                    raise BatchError(f"{shown(self.path)}: the group of {key!r} (line {line}) is "
+                                     f"not what was written (the file was changed?); give another "
                                      f"--output")
                 workload.replay(position, group)
                 position += 1
                 offset = end
                 line += group.count(b"\n")
             if offset < len(data) and position >= workload.total:
-                raise BatchError(f"{self.path}: text after the last group; give another "
+                raise BatchError(f"{shown(self.path)}: text after the last group; give another "
                                  f"--output")
         return position, offset
 
@@ -300,7 +313,7 @@ class Journal:
         if not self.journal_path.exists():
             if self.path.exists():
                 log.warning("%s is missing: the groups in %s are checked for their form "
-                            "only", self.journal_path, self.path)
+                            "only", shown(self.journal_path), shown(self.path))
             return _Digests(), {}, 0
         with self._mapped(self.journal_path) as data:
             return self._records(workload, ident, data)
@@ -315,12 +328,12 @@ class Journal:
             m = _RECORD.match(data, offset)
             if not m:
                 if data.find(b"\n", offset) >= 0:   # not the start of a record cut short
-                    raise BatchError(f"{self.journal_path} is damaged; remove the output file "
-                                     f"and its journal to start again")
+                    raise BatchError(f"{shown(self.journal_path)} is damaged; remove the output "
+                                     f"file and its journal to start again")
                 break  # a torn last record
             kind, position, length = m.group(1), int(m.group(2)), int(m.group(3))
             if position >= workload.total or (kind == b"=") != (m.group(4) is not None):
-                raise BatchError(f"{self.journal_path}: a record does not fit this batch; "
+                raise BatchError(f"{shown(self.journal_path)}: a record does not fit this batch; "
                                  f"remove the output file and its journal to start again")
             if kind == b"=":
                 digests.add(position, int(m.group(4), 16))
@@ -331,8 +344,8 @@ class Journal:
                 break
             offset = m.end()
             if _group_end(group, 0, workload, workload.key(position), raw=True) != len(group):
-                raise BatchError(f"{self.journal_path}: a held group does not match its item; "
-                                 f"remove the output file and its journal to start again")
+                raise BatchError(f"{shown(self.journal_path)}: a held group does not match its "
+                                 f"item; remove the output file and its journal to start again")
             ahead[position] = group
             offset += length
         digests.seal()
@@ -436,7 +449,7 @@ def _write_all(fd: int | None, data: bytes, path: Path) -> None:
             n = os.write(fd, view)
             view = view[n:]
     except OSError as exc:
-        raise BatchError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise BatchError(f"cannot write {shown(path)}: {reason(exc)}") from None
 
 
 def _group_end(data: bytes | mmap.mmap, offset: int, workload: Workload, key: str, *,

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import BatchError, CryptocompError, IndexFileError
+from ..files import read_bytes, shown
 from ..index.index import Index
 from ..index.store import index_checksum, read_index, read_index_bytes
 
@@ -58,16 +59,12 @@ class IndexShipment:
 
     def read_bytes(self) -> bytes:
         """The file's bytes, to send to workers that cannot see the file."""
-        try:
-            data = Path(self.path).read_bytes()
-        except OSError as exc:
-            raise BatchError(f"cannot read the index file {self.path}: "
-                             f"{exc.strerror or exc}") from None
+        data = read_bytes(self.path, "index file", BatchError)
         try:
             read_index_bytes(data, label=self.path, checksum=self.checksum)
         except IndexFileError:
-            raise BatchError(f"the index file {self.path} changed during the batch; rerun "
-                             f"it") from None
+            raise BatchError(f"the index file {shown(self.path)} changed during the batch; "
+                             f"rerun it") from None
         return data
 
     def visible(self) -> bool:
@@ -150,7 +147,7 @@ def _load(shipment: IndexShipment, data: bytes | None) -> Index:
         raise BatchError(f"worker {where}: {exc} (use --ship-index bytes when workers do not "
                          f"share the file system)") from None
     if not before == after == shipment.checksum:
-        raise BatchError(f"worker {where} sees another index file at {path} (checksum "
+        raise BatchError(f"worker {where} sees another index file at {shown(path)} (checksum "
                          f"differs); use --ship-index bytes")
     log.debug("worker %s: index %s from %s", where, shipment.name, path)
     return index

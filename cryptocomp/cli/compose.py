@@ -9,7 +9,7 @@ from ..cryptarithm.compose import Composed, check_composable, compose_puzzle
 from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
 from ..errors import CryptocompError, ExpressionError, QueryError
-from ..files import read_text
+from ..files import read_text, shown
 from .batch import add_batch_options, run_workload
 from .options import (
     add_dict_options,
@@ -139,7 +139,7 @@ def _read_words(path: str) -> list[str]:
     lines = read_text(path, "word list", QueryError).splitlines()
     words = [w.strip() for w in lines if w.strip() and not w.lstrip().startswith("#")]
     if not words:
-        raise QueryError(f"word list {path} is empty")
+        raise QueryError(f"word list {shown(path)} is empty")
     return words
 
 

@@ -16,6 +16,7 @@ from ..batch.attempts import fill_attempt
 from ..crossword import ENGINES, STRATEGIES, FillResult, fill, read_grid
 from ..crossword.grid import GridError, format_text
 from ..crossword.square import square_grid
+from ..files import check_writable, shown, write_atomic
 from .batch import add_batch_options, run_workload
 from .options import MAX_SECONDS, add_dict_options, is_terminal, open_index, print_json
 
@@ -135,12 +136,14 @@ def _grid_path(name: str) -> Path:
 
 def run_fill(args: argparse.Namespace) -> int:
     _check_args(args)
+    _check_outputs(args)
     grid = read_grid(_grid_path(args.grid))
-    return _run(args, grid, title=Path(args.grid).stem)
+    return _run(args, grid, title=shown(Path(args.grid).stem))  # a title is text, not bytes
 
 
 def run_square(args: argparse.Namespace) -> int:
     _check_args(args)
+    _check_outputs(args)
     grid = square_grid(args.n, symmetric=args.symmetric)
     return _run(args, grid, title=f"{args.n}x{args.n} square")
 
@@ -177,39 +180,38 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
                   steps=args.steps, seconds=args.time, seed=args.seed,
                   lookahead=args.order == "lookahead", letter_branch=args.letter_branch,
                   strategy=args.strategy, improve=args.improve)
-    _write_files(args, result, clues, title)
     if args.json:
         print_json(result.to_json())
     elif is_terminal():
         _print_rich(result)
     else:
         _print_plain(result)
+    # after the result is shown: a write that fails (a full disk) does not cost the fill
+    _write_files(args, result, clues, title)
     return _EXIT[result.status]
 
 
-def _write_files(args, result: FillResult, clues, title: str) -> None:
-    from ..files import write_atomic
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Fail before the fill when an output file cannot be written (no such directory)."""
+    for path in (args.ipuz, args.svg):
+        if path:
+            check_writable(path)
 
+
+def _write_files(args, result: FillResult, clues, title: str) -> None:
     first = result.fills[0] if result.fills else None
     if args.ipuz:
         from ..crossword.ipuz import to_ipuz
 
         doc = to_ipuz(result.grid, first, clues=clues, title=title)
-        _write(args.ipuz, json.dumps(doc, ensure_ascii=False, indent=1) + "\n", write_atomic)
+        write_atomic(args.ipuz, (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode())
     if args.svg:
         from ..crossword.svg import to_svg
 
         letters = result.letters() if (args.svg_solution and result.fills) else None
         if letters is None and not result.fills:
             letters = dict(result.grid.given) or None
-        _write(args.svg, to_svg(result.grid, letters), write_atomic)
-
-
-def _write(path: str, text: str, write_atomic) -> None:
-    try:
-        write_atomic(Path(path), text.encode("utf-8"))
-    except OSError as exc:
-        raise GridError(f"cannot write {path}: {exc.strerror or exc}") from None
+        write_atomic(args.svg, to_svg(result.grid, letters).encode())
 
 
 def _print_plain(result: FillResult) -> None:

@@ -6,6 +6,7 @@ import argparse
 import time
 
 from ..errors import CryptocompError, IndexFileError
+from ..files import shown
 from ..index.store import (
     SUFFIX,
     Header,
@@ -43,17 +44,18 @@ def run_build(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with progress_bar(f"indexing {args.source}") as progress:
         index, path = build_index(args.source, fold_yo=args.fold_yo, progress=progress)
-    where = path if path else "memory only (could not write the index directory)"
+    where = shown(path) if path else "memory only (could not write the index directory)"
     seconds = time.perf_counter() - start
     print(f"{index.name}: {plural(len(index), 'word')} indexed in {seconds:.1f} s -> {where}")
     return 0 if path else 1
 
 
 def _row(path, header) -> dict:
+    # names as text: a path that is not UTF-8 is shown with \xNN escapes (stdout is text)
     if isinstance(header, CryptocompError):
-        return {"name": path.stem, "path": str(path), "error": str(header)}
-    return {"name": path.stem, "path": str(path), "words": header.get("words"),
-            "format": header.get("format"), "source": header.get("source"),
+        return {"name": shown(path.stem), "path": shown(path), "error": str(header)}
+    return {"name": shown(path.stem), "path": shown(path), "words": header.get("words"),
+            "format": header.get("format"), "source": shown(header.get("source") or ""),
             "params": header.get("params"), "created": header.get("created"),
             "size": path.stat().st_size}
 
@@ -82,7 +84,7 @@ def _resolve_name(name: str):
         return path
     path = index_dir() / f"{name}{SUFFIX}"
     if not path.exists():
-        raise IndexFileError(f"no index named {name!r} in {index_dir()} "
+        raise IndexFileError(f"no index named '{shown(name)}' in {shown(index_dir())} "
                              "(see `cryptocomp index list`)")
     return path
 
@@ -102,15 +104,16 @@ def run_info(args: argparse.Namespace) -> int:
     index.load_all()  # every section read and checked: a damaged file fails here
     check_s = time.perf_counter() - start - load_s
     info = {k: v for k, v in header.fields.items() if k != "sections"}
+    info["source"] = shown(info["source"])
     info["status"] = _status(header)
     info.update({
-        "path": str(path), "size": path.stat().st_size, "load_seconds": round(load_s, 3),
+        "path": shown(path), "size": path.stat().st_size, "load_seconds": round(load_s, 3),
         "sections": len(header["sections"]), "check_seconds": round(check_s, 3),
         "alphabet": index.alphabet, "lengths": f"{min(index.lengths(), default=0)}-"
                                                f"{index.max_length}",
         **{k: v for k, v in index.stats().items() if k not in ("words", "lengths")},
         "top_words": index.matches(index.all_ids()).words(10),
-        "stale_temporaries": [f"{p} ({size / 1e6:.1f} MB)" for p, size in temporaries()],
+        "stale_temporaries": [f"{shown(p)} ({size / 1e6:.1f} MB)" for p, size in temporaries()],
     })
     if args.json:
         print_json(info)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..crossword.arrowgenerator import MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
 from ..crossword.arrowpuzzle import ArrowPuzzle
+from ..files import check_writable, write_atomic
 from .batch import add_batch_options, run_workload
 from .options import add_dict_options, dict_spec, print_json
 
@@ -82,21 +83,6 @@ def _numbered(path: str, i: int) -> Path:
     return p if i == 0 else p.with_name(f"{p.stem}-{i + 1}{p.suffix or '.svg'}")
 
 
-def _write(path: Path, text: str) -> None:
-    from ..files import write_atomic
-
-    try:
-        write_atomic(path, text.encode("utf-8"))
-    except OSError as exc:
-        raise ArrowError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
-def _check_writable(path: str | None) -> None:
-    """Fail before any work when an output file's directory does not exist."""
-    if path and not Path(path).expanduser().resolve().parent.is_dir():
-        raise ArrowError(f"cannot write {path}: no such directory")
-
-
 def run(args: argparse.Namespace) -> int:
     import tempfile
     import time
@@ -113,8 +99,9 @@ def run(args: argparse.Namespace) -> int:
         raise ArrowError("--top must be at least 1")
     if args.time is not None and args.time <= 0:
         raise ArrowError("--time must be positive")
-    _check_writable(args.svg)
-    _check_writable(args.svg_solution)
+    for path in (args.svg, args.svg_solution):
+        if path:  # fail before any work (the numbered files share its directory)
+            check_writable(path)
     params = ArrowParams(width, height, source=dict_spec(args), fold_yo=args.fold_yo,
                          clues=args.clues, phrases=args.phrases, top=args.top,
                          steps=args.steps, repairs=args.repairs)
@@ -125,13 +112,17 @@ def run(args: argparse.Namespace) -> int:
              f"{len(shop.phrases)} from {shop.phrases.source}" if shop.phrases else "none")
 
     def emit(i: int, puzzle: ArrowPuzzle) -> None:
+        show(i, puzzle)  # first: a write that fails (a full disk) does not cost the puzzle
         if args.svg or args.svg_solution:
             from ..crossword.arrowsvg import arrow_svg
 
             if args.svg:
-                _write(_numbered(args.svg, i), arrow_svg(puzzle))
+                write_atomic(_numbered(args.svg, i), arrow_svg(puzzle).encode())
             if args.svg_solution:
-                _write(_numbered(args.svg_solution, i), arrow_svg(puzzle, solution=True))
+                write_atomic(_numbered(args.svg_solution, i),
+                             arrow_svg(puzzle, solution=True).encode())
+
+    def show(i: int, puzzle: ArrowPuzzle) -> None:
         if args.output:
             return  # the puzzles go to the output file
         if args.json:

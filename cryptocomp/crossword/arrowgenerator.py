@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from ..errors import CryptocompError
+from ..files import shown
 from ..index.index import Index
 from ..index.store import load_index
 from . import fill  # the engine's public entry point (the package imports this module lazily)
@@ -38,7 +39,7 @@ from .arrowpuzzle import ArrowPuzzle, ArrowWord, Hidden
 from .clues import ClueBook, load_clues
 from .grid import GridError
 from .lexicon import Lexicon
-from .phrases import PhraseBook, place_evenly, read_phrases, shipped_phrases
+from .phrases import PhraseBook, PhraseError, place_evenly, read_phrases, shipped_phrases
 
 __all__ = ["ArrowParams", "ArrowError", "Attempt", "Workshop", "attempt", "fill_attempt",
            "arrow_lexicon", "workshop", "register_workshop", "build_workshop", "check_params",
@@ -182,8 +183,26 @@ def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = N
         path = shipped_phrases(lang) if params.phrases == "auto" and lang else (
             None if params.phrases == "auto" else params.phrases)
         if path is not None:
-            phrases = read_phrases(path, alphabet=sub.alphabet, fold_yo=fold)
+            phrases = _phrases_for(path, sub, index, clues, fold)
     return Workshop(sub, lexicon, clues, clue_word, phrases, fold, index.name or params.source)
+
+
+def _phrases_for(path, words: Index, whole: Index, clues: ClueBook | None,
+                 fold: bool) -> PhraseBook:
+    """The phrases of ``path`` that the usable ``words`` can spell; when the file has phrases
+    in the ``whole`` dictionary's letters, the few words kept (clued, or ``--top``) are at
+    fault, and the error says so rather than blaming the phrase file."""
+    try:
+        return read_phrases(path, alphabet=words.alphabet, fold_yo=fold)
+    except PhraseError as exc:
+        try:
+            read_phrases(path, alphabet=whole.alphabet, fold_yo=fold)
+        except PhraseError:
+            raise exc from None
+    origin = f"clued in {clues.source}" if clues is not None else "kept by --top"
+    raise ArrowError(f"the usable words ({len(words):,}, {origin}) have only the letters "
+                     f"'{words.alphabet}' between them: no phrase of {shown(path)} can be "
+                     f"spelt with these; clue more words, or give --phrases none")
 
 
 def arrow_lexicon(words: Index, max_len: int) -> Lexicon:

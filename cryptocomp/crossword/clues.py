@@ -1,7 +1,8 @@
 """Clue books: the clues an arrow-word puzzle may print for each word.
 
 Two file formats are read, both UTF-8 (gzip allowed, recognised by its magic
-bytes), words stored NFC lower case.
+bytes, up to :data:`~cryptocomp.files.MAX_DECOMPRESSED` bytes once decompressed),
+words stored NFC lower case.
 
 Clue list (a user's own, ``--clues FILE``)
 ------------------------------------------
@@ -10,7 +11,8 @@ clues).  Blank lines and lines starting with ``#`` are skipped.  A word is
 letters only (no spaces, digits or hyphens); the clue is non-empty and has no
 further TAB.  A bad line is an error naming the file and line.  A clue that
 contains its own answer (see :func:`clue_contains`) is never used; such clues
-are dropped with one warning.  A word's number of senses is its number of
+are dropped with one warning (a file where every clue does so is an error
+saying that).  A word's number of senses is its number of
 distinct clues.
 
 Compact clue file (version 1; the shipped WordNet clues)
@@ -28,17 +30,15 @@ passes never gives its answer away.
 
 from __future__ import annotations
 
-import gzip
 import logging
 import random
 import re
 import unicodedata
-import zlib
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from ..errors import CryptocompError
-from ..files import decode_text, read_bytes
+from ..files import decode_text, gunzip, read_bytes, shown
 from ..index.alphabet import normalize
 
 __all__ = ["ClueBook", "ClueError", "load_clues", "read_clue_list", "read_compact",
@@ -144,11 +144,16 @@ def _printed(clue: Clue) -> Clue:
 def _text_of(path: str | Path, what: str) -> str:
     data = read_bytes(path, what, ClueError)
     if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise ClueError(f"{what} {path}: corrupt gzip data ({exc})") from None
+        data = gunzip(data, path, what, ClueError)  # bounded: a small file may be a bomb
+    if not data:
+        raise ClueError(f"{what} is empty: {shown(path)}")
     return decode_text(data, path, what, ClueError)
+
+
+def _all_give_away(source: str, dropped: int) -> ClueError:
+    """The error for a file whose every clue contains its answer (none can be printed)."""
+    return ClueError(f"{source}: every clue contains its answer ({dropped} clue"
+                     f"{'s' if dropped > 1 else ''}), so none can be printed")
 
 
 def _word(raw: str, where: str) -> Word:
@@ -183,9 +188,11 @@ def parse_clue_list(text: str, source: str = "clue file") -> ClueBook:
         got = entries.setdefault(word, [])
         if clue not in got:
             got.append(clue)
-    if dropped:
+    if dropped and entries:
         log.warning("%s: %d clue%s giving the answer away not used", source, dropped,
                     "s" if dropped > 1 else "")
+    if not entries and dropped:
+        raise _all_give_away(source, dropped)
     if not entries:
         raise ClueError(f"{source}: no usable clue (expected 'word<TAB>clue' lines)")
     return ClueBook({w: (len(c), c) for w, c in entries.items()}, source=source, ranked=False)
@@ -203,6 +210,7 @@ def parse_compact(text: str, source: str = "clue file", *, trusted: bool = False
         raise ClueError(f"{source}: compact clue file version {head[1]!r}, this cryptocomp "
                         f"reads version {CLUE_VERSION}")
     entries: dict[Word, tuple[int, list[Clue]]] = {}
+    dropped = 0
     for n, line in enumerate(lines[1:], 2):
         parts = line.split("\t")
         word = parts[0]
@@ -212,10 +220,13 @@ def parse_compact(text: str, source: str = "clue file", *, trusted: bool = False
                 continue
             raise ClueError(f"{source}, line {n}: expected 'word<TAB>senses<TAB>clue...' "
                             f"(word in lower case letters)")
-        clues = [c for c in parts[2:] if c.strip() and len(c) <= MAX_CLUE
-                 and (trusted or not clue_contains(c, word))]
+        fit = [c for c in parts[2:] if c.strip() and len(c) <= MAX_CLUE]
+        clues = [c for c in fit if trusted or not clue_contains(c, word)]
+        dropped += len(fit) - len(clues)
         if clues:
             entries[word] = (int(parts[1]), clues)
+    if not entries and dropped:
+        raise _all_give_away(source, dropped)
     if not entries:
         raise ClueError(f"{source}: no usable clue")
     return ClueBook(entries, source=source, ranked=True)
@@ -223,12 +234,12 @@ def parse_compact(text: str, source: str = "clue file", *, trusted: bool = False
 
 def read_clue_list(path: str | Path) -> ClueBook:
     """Read a ``word<TAB>clue`` file."""
-    return parse_clue_list(_text_of(path, "clue file"), str(path))
+    return parse_clue_list(_text_of(path, "clue file"), shown(path))
 
 
 def read_compact(path: str | Path) -> ClueBook:
     """Read a compact clue file."""
-    return parse_compact(_text_of(path, "clue file"), str(path))
+    return parse_compact(_text_of(path, "clue file"), shown(path))
 
 
 def load_clues(spec: str | Path) -> ClueBook:
@@ -240,5 +251,5 @@ def load_clues(spec: str | Path) -> ClueBook:
         return parse_compact(_text_of(WORDNET_PATH, "clue file"), "WordNet 3.0", trusted=True)
     text = _text_of(spec, "clue file")
     if text.startswith(CLUE_MAGIC):
-        return parse_compact(text, str(spec))
-    return parse_clue_list(text, str(spec))
+        return parse_compact(text, shown(spec))
+    return parse_clue_list(text, shown(spec))

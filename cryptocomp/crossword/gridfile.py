@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..files import read_text
+from ..files import read_text, shown
 from .grid import Grid, GridError, is_slot_list, parse_slots, parse_text
 from .ipuz import parse_ipuz
 
@@ -20,7 +20,7 @@ def read_grid(path: str | Path) -> Grid:
     path = Path(path)
     stripped = read_text(path, "grid file", GridError).lstrip()
     if path.suffix.lower() == ".ipuz" or stripped.startswith("{"):
-        return parse_ipuz(stripped, source=str(path))
+        return parse_ipuz(stripped, source=shown(path))
     if is_slot_list(stripped):
         return parse_slots(stripped)
     return parse_text(stripped)

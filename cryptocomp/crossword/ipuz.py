@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..files import read_text
+from ..files import read_text, shown
 from .grid import Cell, Grid, GridError, Letter, check_size, given_letter
 
 __all__ = ["parse_ipuz", "to_ipuz", "read_clues"]
@@ -166,6 +166,6 @@ def read_clues(path: str) -> dict[str, str]:
             continue
         word, sep, clue = line.partition("\t")
         if not sep or not word.strip():
-            raise GridError(f"{path}, line {n}: expected 'word<TAB>clue'")
+            raise GridError(f"{shown(path)}, line {n}: expected 'word<TAB>clue'")
         clues[word.strip().lower()] = clue.strip()
     return clues

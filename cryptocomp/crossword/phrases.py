@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CryptocompError
-from ..files import read_text
+from ..files import read_text, shown
 from ..index.alphabet import normalize
 
 __all__ = ["Phrase", "PhraseBook", "PhraseError", "read_phrases", "parse_phrases",
@@ -112,7 +112,9 @@ def read_phrases(path: str | Path, *, alphabet: str | None = None,
                  fold_yo: bool = False) -> PhraseBook:
     """Read a phrase file."""
     text = read_text(path, "phrase file", PhraseError)
-    return parse_phrases(text, alphabet=alphabet, fold_yo=fold_yo, source=str(path))
+    if not text:
+        raise PhraseError(f"phrase file is empty: {shown(path)}")
+    return parse_phrases(text, alphabet=alphabet, fold_yo=fold_yo, source=shown(path))
 
 
 def shipped_phrases(lang: str) -> Path | None:

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import CryptocompError
+from ..files import write_atomic
 from .grid import GridError
 from .propagation import DBASE, DEADLINE, GROW, LEN, M
 from .search import AGE, BEST, FREQ_WEIGHT, LOOKAHEAD, NCTL, NOISE, NPARAMS, PAUSE_AT, RNG
@@ -285,8 +287,8 @@ def refresh_compiled_cache(here: Path | None = None) -> bool:
         for name in _COMPILED:
             for f in cache.glob(name.replace(".py", ".*.nb[ci]")):
                 f.unlink()
-        stamp.write_text(want)
-    except OSError:
+        write_atomic(stamp, want.encode())  # a run killed mid-write leaves no torn stamp
+    except (OSError, CryptocompError):
         return False  # a read-only install: numba caches elsewhere, keyed on installed files
     log.info("compiling the fill engine (once after installing or upgrading: about 30 s)")
     return True

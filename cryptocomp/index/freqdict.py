@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ..domain import Word
 from ..errors import DictionaryError
-from ..files import decode_text, read_bytes, write_atomic
+from ..files import decode_text, open_regular, read_bytes, shown, write_atomic
 from .alphabet import normalize, word_filter
 
 __all__ = ["FreqDict", "LoadReport", "load_freqdict", "read_freqdict", "parse_freqdict",
@@ -126,9 +126,10 @@ def parse_freqdict(lines: Iterable[str], *,
 
 
 def file_sha256(path: str | os.PathLike) -> str:
-    """Hex SHA-256 of a file's bytes."""
+    """Hex SHA-256 of a dictionary file's bytes (:class:`DictionaryError` when it is not a
+    readable regular file)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_regular(path, "dictionary file", DictionaryError) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -143,14 +144,16 @@ def load_freqdict(path: str | os.PathLike, *, fold_yo: bool = False) -> FreqDict
 
 def read_freqdict(data: bytes, source: str, *, fold_yo: bool = False) -> FreqDict:
     """Parse the bytes of a ``word count`` file (``source`` names it in messages)."""
+    if not data:
+        raise DictionaryError(f"dictionary file is empty: {shown(source)}")
     text = decode_text(data, source, "dictionary file", DictionaryError)
     counts, report = parse_freqdict(text.splitlines(), fold_yo=fold_yo)
     del text
-    warning = report.warning(source)
+    warning = report.warning(shown(source))
     if warning:
         log.warning(warning)
     if not counts:
-        raise DictionaryError(f"{source}: no 'word count' lines found")
+        raise DictionaryError(f"{shown(source)}: no 'word count' lines found")
     return FreqDict(counts, source, hashlib.sha256(data).hexdigest(), report)
 
 

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import IndexFileError
+from ..files import open_regular, reason, shown
 
 __all__ = ["MAGIC", "FORMAT", "SUFFIX", "SCHEMA", "Header", "read_header", "header_from", "corrupt",
            "check_header", "encode_header", "DEFAULT_HINT", "REQUIRED_SECTIONS"]
@@ -132,7 +133,8 @@ class Header:
 
 def corrupt(path: Path, why: str, hint: str | None = None) -> IndexFileError:
     """The one-line error for a damaged index file."""
-    return IndexFileError(f"{path}: {why}; delete it or rebuild it with `{hint or DEFAULT_HINT}`")
+    return IndexFileError(f"{shown(path)}: {why}; delete it or rebuild it with "
+                          f"`{shown(hint or DEFAULT_HINT)}`")
 
 
 def _depth(raw: bytes) -> int:
@@ -200,14 +202,11 @@ def read_header(path: Path, *, hint: str | None = None) -> Header:
     """Read and check an index file's magic and header (not its payload)."""
     path = Path(path)
     try:
-        with open(path, "rb") as fh:
+        # a FIFO or a device named *.ccidx would block or never end: regular files only
+        with open_regular(path, "index file", IndexFileError) as fh:
             return header_from(fh, path, os.fstat(fh.fileno()).st_size, hint)
-    except FileNotFoundError:
-        raise IndexFileError(f"{path}: no such index file") from None
-    except IsADirectoryError:
-        raise IndexFileError(f"{path}: is a directory, not an index file") from None
     except OSError as exc:
-        raise IndexFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise IndexFileError(f"{shown(path)}: cannot read ({reason(exc)})") from None
 
 
 def header_from(fh, path: Path, size_on_disk: int, hint: str | None = None) -> Header:
@@ -237,5 +236,8 @@ def header_from(fh, path: Path, size_on_disk: int, hint: str | None = None) -> H
 
 def encode_header(fields: dict) -> bytes:
     """The magic, length and header bytes that start a file."""
-    head = json.dumps(fields, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    try:
+        head = json.dumps(fields, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    except UnicodeEncodeError:  # a source path that is not UTF-8: its escapes are JSON's
+        head = json.dumps(fields, sort_keys=True).encode("ascii")
     return MAGIC + _LEN.pack(len(head)) + head

@@ -39,7 +39,15 @@ from pathlib import Path
 
 from ..domain import Progress
 from ..errors import CryptocompError, DictionaryError, IndexFileError
-from ..files import remove_stale_temporaries, stale_temporaries, write_atomic
+from ..files import (
+    open_regular,
+    reason,
+    regular_stat,
+    remove_stale_temporaries,
+    shown,
+    stale_temporaries,
+    write_atomic,
+)
 from ..version import __version__
 from .freqdict import (
     FreqDict,
@@ -106,7 +114,7 @@ class Source:
 
     @property
     def rebuild_hint(self) -> str:
-        spec = self.lang or str(self.path)
+        spec = self.lang or shown(self.path)
         return f"cryptocomp index build {spec}{' --fold-yo' if self.fold_yo else ''}"
 
 
@@ -123,10 +131,12 @@ def resolve_source(spec: str, *, fold_yo: bool = False) -> Source:
                                   f"{', '.join(wordfreq_languages())} or a dictionary file path")
         return Source(spec + suffix, freqdict_dir() / f"{spec}.txt", spec, fold_yo)
     path = Path(spec).expanduser()
-    if not path.is_file():
-        raise DictionaryError(f"{spec}: no such dictionary file")
+    if not os.path.exists(path):
+        raise DictionaryError(f"{shown(spec)}: no such dictionary file")
+    regular_stat(path, "dictionary file", DictionaryError)  # a directory, /dev/null, a FIFO
     resolved = path.resolve()
-    tag = hashlib.sha256(str(resolved).encode()).hexdigest()[:8]
+    # the name's bytes: a name that is not UTF-8 has no str.encode()
+    tag = hashlib.sha256(os.fsencode(resolved)).hexdigest()[:8]
     stem = re.sub(r"[^\w.-]", "_", resolved.stem)[:40] or "dict"
     return Source(f"{stem}-{tag}{suffix}", resolved, None, fold_yo)
 
@@ -215,11 +225,9 @@ class _FileSections:
         self.path, self.header, self.hint, self.data = path, header, hint, data
         if data is not None:
             return
-        try:
-            self.fd = os.open(path, os.O_RDONLY)
-        except OSError as exc:
-            raise IndexFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
-        weakref.finalize(self, os.close, self.fd)
+        fh = open_regular(path, "index file", IndexFileError)
+        self.fd = fh.fileno()
+        weakref.finalize(self, fh.close)
 
     def _read(self, offset: int, length: int) -> bytes:
         if self.data is not None:
@@ -227,7 +235,7 @@ class _FileSections:
         try:
             return os.pread(self.fd, length, offset)
         except OSError as exc:
-            raise IndexFileError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
+            raise IndexFileError(f"{shown(self.path)}: cannot read ({reason(exc)})") from None
 
     def load(self, key: str) -> object:
         entry = self.header["sections"].get(key)
@@ -281,10 +289,10 @@ def index_checksum(path: Path) -> str:
     path = Path(path)
     header = read_header(path)
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path, "index file", IndexFileError) as fh:
             return _frame_digest(fh.read(header.payload_offset))
     except OSError as exc:
-        raise IndexFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise IndexFileError(f"{shown(path)}: cannot read ({reason(exc)})") from None
 
 
 def _frame_digest(frame: bytes) -> str:
@@ -331,19 +339,17 @@ def _stale_reason(header: Header, src: Source, sha: str | None = None) -> str | 
     if header["format"] != FORMAT or header["state_version"] != STATE_VERSION:
         return f"it has index format {header['format']}, this version writes {FORMAT}"
     if sha is None:
-        try:
-            st = os.stat(src.path)
-        except OSError as exc:
-            return f"cannot read its dictionary {src.path} ({exc.strerror or exc})"
-        if (st.st_size, st.st_mtime_ns) != (header["source_size"], header["source_mtime_ns"]):
-            try:
+        try:  # never opens a FIFO or a device the header names (it would block or not end)
+            st = regular_stat(src.path, "dictionary file", DictionaryError)
+            if (st.st_size, st.st_mtime_ns) != (header["source_size"],
+                                                header["source_mtime_ns"]):
                 sha = file_sha256(src.path)
-            except OSError as exc:
-                return f"cannot read its dictionary {src.path} ({exc.strerror or exc})"
-        else:
-            sha = header["source_sha256"]
+            else:
+                sha = header["source_sha256"]
+        except DictionaryError as exc:
+            return f"its dictionary cannot be read ({exc})"
     if header["source_sha256"] != sha:
-        return f"its dictionary {src.path} changed"
+        return f"its dictionary {shown(src.path)} changed"
     if header["params"] != src.params:
         return "it was built with other parameters"
     return None
@@ -358,10 +364,8 @@ def build_index(spec: str, *, fold_yo: bool = False, progress: Progress | None =
 
 def _build(src: Source, progress: Progress | None, save: bool,
            exported: _Exported | None = None) -> tuple[Index, Path | None]:
-    try:
-        stat = os.stat(src.path) if exported is None or exported.written else None
-    except OSError as exc:
-        raise DictionaryError(f"{src.path}: cannot read ({exc.strerror or exc})") from None
+    written = exported is None or exported.written
+    stat = regular_stat(src.path, "dictionary file", DictionaryError) if written else None
     fd = exported.freqdict if exported else load_freqdict(src.path, fold_yo=src.fold_yo)
     sha = fd.sha256
     counts, fd.counts = fd.counts, {}  # the index copies what it needs: free the rest early
@@ -396,8 +400,9 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
     path = src.index_path
     if not rebuild and path.exists():
         header = read_header(path, hint=src.rebuild_hint)
-        if not src.path.is_file():
-            raise DictionaryError(f"{src.path}: the dictionary of index {path} is gone")
+        if not src.path.exists():
+            raise DictionaryError(f"{shown(src.path)}: the dictionary of index {shown(path)} "
+                                  f"is gone")
         reason = _stale_reason(header, src)
         if reason is None:
             return read_index(path, header, hint=src.rebuild_hint)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..domain import Progress
 from ..errors import QueryError
+from ..files import shown
 from ..version import __version__
 from .commands import ALIASES, COMMANDS
 from .render import save_result
@@ -278,9 +279,9 @@ class Session:
         save_result(self.last, path)
         n, total, noun = len(self.last.rows), self.last.total, self.last.noun
         if n < total:  # a solve keeps only the first solutions: say so
-            return Outcome(message=f"saved {n:,} of {total:,} {noun}s to {path} (a solve "
+            return Outcome(message=f"saved {n:,} of {total:,} {noun}s to {shown(path)} (a solve "
                                    f"keeps the first {n:,})")
-        return Outcome(message=f"saved {n:,} {noun}{'s' if n != 1 else ''} to {path}")
+        return Outcome(message=f"saved {n:,} {noun}{'s' if n != 1 else ''} to {shown(path)}")
 
     # -- queries --------------------------------------------------------------------------
 
