@@ -34,6 +34,7 @@ import numba
 
 from ..index.index import Index
 from .grid import GridError
+from .jitcache import CACHED, cache_dir, compile_note, is_cached
 from .lane import SLICE, Lane, Learned, held, slot_weight
 from .lexicon import Lexicon
 from .problem import Budget, Problem
@@ -59,7 +60,9 @@ __all__ = ["solve_csp", "root_domains", "strategy_for", "load_engine", "Problem"
            "RootWipeout", "STRATEGIES"]
 
 log = logging.getLogger(__name__)
-refresh_compiled_cache()
+# here, not in load_engine(): a search may start without it, and must not load stale code
+if cache_dir(run) is not None:
+    refresh_compiled_cache(cache=cache_dir(run))
 
 RESTART_BASE = 400  # failures before the first restart
 ROWS_SHARE = 8  # the rows search's slices per word-branching slice on word rectangles
@@ -100,11 +103,14 @@ _loaded = False
 
 def load_engine() -> None:
     """Load the searches' machine code, compiling it where numba has none cached (once
-    after installing or upgrading: about 30 s), so that no fill's budget pays for it;
-    later calls return at once.  Nothing runs: the signatures come from a 2x2 square."""
+    after installing or upgrading, with one line that says so), so that no fill's budget
+    pays for it; later calls return at once.  Nothing runs: the signatures come from a 2x2
+    square."""
     global _loaded
     if _loaded or not hasattr(root, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return
+    if not is_cached(cache_dir(run)):
+        (log.info if CACHED else log.warning)("%s", compile_note())
     words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
     prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))
     state = State(prob.tables)
