@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -20,8 +21,7 @@ from typing import Any
 
 from numba import config, njit
 
-__all__ = ["compiled", "cache_dir", "is_cached", "compile_note", "writable", "CACHED",
-           "COMPILE_SECONDS"]
+__all__ = ["compiled", "cache_dir", "is_cached", "compile_note", "CACHED", "COMPILE_SECONDS"]
 
 # measured: load_engine() from no cache took 55 s of CPU (72 s wall on 2 busy cores) here
 COMPILE_SECONDS = 60
@@ -29,9 +29,10 @@ COMPILE_SECONDS = 60
 ENGINE_MODULES = ("clock", "propagation", "search", "rectangle")
 
 _HERE = Path(__file__).resolve().parent
+_CONFIG: Any = config  # numba makes its settings at run time: the type checker sees none
 
 
-def writable(path: Path) -> bool:
+def _writable(path: Path) -> bool:
     """True when a file can be made in ``path`` (made itself if missing): numba's own test,
     and the one that holds for root too, whom permission bits do not stop."""
     try:
@@ -49,17 +50,17 @@ def _choose() -> tuple[str | None, list[Path]]:
     user = os.environ.get("NUMBA_CACHE_DIR")
     if user:
         tried.append(Path(user).expanduser())
-        if writable(tried[-1]):
+        if _writable(tried[-1]):
             return user, tried
     tried.append(_HERE / "__pycache__")
-    if writable(tried[-1]):
+    if _writable(tried[-1]):
         return "", tried
     from ..index.store import data_home
 
     # one directory a package location: the stamp of refresh_compiled_cache is per sources
     where = hashlib.sha1(str(_HERE).encode()).hexdigest()[:16]
     tried.append(data_home() / "numba" / where)
-    if writable(tried[-1]):
+    if _writable(tried[-1]):
         return str(tried[-1]), tried
     return None, tried
 
@@ -75,12 +76,12 @@ def compiled(**options: Any) -> Callable[[Callable], Any]:
     def declare(fn: Callable) -> Any:
         if _CACHE_DIR is None:
             return njit(cache=False, **options)(fn)
-        previous = config.CACHE_DIR
-        config.CACHE_DIR = _CACHE_DIR
+        previous = _CONFIG.CACHE_DIR
+        _CONFIG.CACHE_DIR = _CACHE_DIR
         try:
             return njit(cache=True, **options)(fn)
         finally:
-            config.CACHE_DIR = previous
+            _CONFIG.CACHE_DIR = previous
 
     return declare
 
@@ -94,9 +95,12 @@ def cache_dir(fn: Any) -> Path | None:
 
 
 def is_cached(cache: Path | None) -> bool:
-    """True when ``cache`` holds an index of every engine module's machine code (numba's
-    files ``<module>.<function>-<line>.py<version>.nbi``): loading it compiles nothing."""
-    return cache is not None and all(any(cache.glob(f"{m}.*.nbi")) for m in ENGINE_MODULES)
+    """True when ``cache`` holds an index of every engine module's machine code for this
+    Python (numba's files ``<module>.<function>-<line>.py<version>.nbi``): loading it
+    compiles nothing."""
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    return cache is not None and all(any(cache.glob(f"{m}.*.{tag}*.nbi"))
+                                     for m in ENGINE_MODULES)
 
 
 def compile_note() -> str:

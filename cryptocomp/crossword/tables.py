@@ -264,12 +264,14 @@ def refresh_compiled_cache(here: Path | None = None, cache: Path | None = None) 
 
     numba keys a cached function on its own file only: after an edit of
     :mod:`.propagation` or :mod:`.clock`, :func:`.search.run` (which calls into them)
-    would load stale code.  A stamp of the three sources next to the cache decides.  It
-    compiles nothing: :func:`.csp.load_engine` says when compiling starts."""
+    would load stale code.  A stamp of the three sources and numba's version next to the
+    cache decides.  It compiles nothing: :func:`.csp.load_engine` says when compiling starts."""
     import hashlib
 
+    import numba
+
     here = here or Path(__file__).resolve().parent
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(numba.__version__.encode())  # numba's upgrades recompile too
     for name in _COMPILED:
         digest.update((here / name).read_bytes())
     cache = cache or here / "__pycache__"
