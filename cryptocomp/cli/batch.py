@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..batch.cluster import SHIP_MODES
 from ..errors import BatchError, BatchStopped, QueryError
 from ..index.store import load_index, read_header, resolve_source, stale_reason
-from .options import dict_spec, is_terminal
+from .options import dict_spec, is_terminal, live_progress
 
 if TYPE_CHECKING:
     from ..batch import IndexShipment, Summary, Workload
@@ -128,13 +128,11 @@ def _progress(workload: Workload, backend_name: str):
 
         yield log_line
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, TextColumn
-    from rich.progress import Progress as RichProgress
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-    with RichProgress(TextColumn("{task.description}"), BarColumn(),
-                      TextColumn("{task.fields[info]}"), console=Console(stderr=True),
-                      transient=True) as bar:
+    # the time runs on while the first items are computed (a puzzle can take a minute)
+    with live_progress(TextColumn("{task.description}"), BarColumn(),
+                       TextColumn("{task.fields[info]}"), TimeElapsedColumn()) as bar:
         task = bar.add_task(title, total=workload.total, info="starting")
 
         def update(p: Progress) -> None:

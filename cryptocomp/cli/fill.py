@@ -9,18 +9,30 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..batch import AttemptJob, AttemptsWorkload
 from ..batch.attempts import fill_attempt
-from ..crossword import ENGINES, STRATEGIES, FillResult, fill, read_grid
+from ..crossword import ENGINES, STRATEGIES, FillResult, SearchProgress, fill, read_grid
 from ..crossword.grid import GridError, format_text
 from ..crossword.square import square_grid
 from ..files import check_writable, shown, write_atomic
 from .batch import add_batch_options, run_workload
-from .options import MAX_SECONDS, add_dict_options, is_terminal, open_index, print_json
+from .options import (
+    MAX_SECONDS,
+    add_dict_options,
+    is_terminal,
+    live_progress,
+    open_index,
+    print_json,
+)
 
 _EXIT = {"filled": 0, "no_fill": 1, "budget": 3}
+SHOW_AFTER = 0.5  # seconds of search before the progress line: a quicker fill would flicker
 
 
 def _add_fill_options(p: argparse.ArgumentParser) -> None:
@@ -150,6 +162,9 @@ def run_square(args: argparse.Namespace) -> int:
 
 def _run_attempts(args: argparse.Namespace, grid) -> int:
     """N seeded attempts on the batch layer, written in seed order."""
+    from ..crossword.csp import load_engine
+
+    load_engine()  # compiled here once (and said so), not in every worker at once
     params = {"grid": grid, "engine": args.engine, "count": args.count, "top": args.top,
               "min_count": args.min_count, "min_length": max(args.min_length,
                                                              3 if args.no_two else 1),
@@ -175,11 +190,13 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
         clues = read_clues(args.clues)
     index = open_index(args)
     min_length = max(args.min_length, 3 if args.no_two else 1)
-    result = fill(grid, index, engine=args.engine, count=args.count, top=args.top,
-                  min_count=args.min_count, min_length=min_length, max_length=args.max_length,
-                  steps=args.steps, seconds=args.time, seed=args.seed,
-                  lookahead=args.order == "lookahead", letter_branch=args.letter_branch,
-                  strategy=args.strategy, improve=args.improve)
+    with _search_progress(f"filling {title}") as progress:
+        result = fill(grid, index, engine=args.engine, count=args.count, top=args.top,
+                      min_count=args.min_count, min_length=min_length,
+                      max_length=args.max_length, steps=args.steps, seconds=args.time,
+                      seed=args.seed, lookahead=args.order == "lookahead",
+                      letter_branch=args.letter_branch, strategy=args.strategy,
+                      improve=args.improve, progress=progress)
     if args.json:
         print_json(result.to_json())
     elif is_terminal():
@@ -196,6 +213,42 @@ def _check_outputs(args: argparse.Namespace) -> None:
     for path in (args.ipuz, args.svg):
         if path:
             check_writable(path)
+
+
+@contextmanager
+def _search_progress(title: str) -> Iterator[Callable[[SearchProgress], None] | None]:
+    """A live line on a terminal (stderr) once the search has run SHOW_AFTER seconds: its
+    steps, its best partial fill, the time; None, i.e. quiet, when stderr is not one."""
+    if not is_terminal(sys.stderr):
+        yield None
+        return
+    from rich.progress import TextColumn, TimeElapsedColumn
+
+    # refreshed by rich's thread (the time runs on while SAT works), four times a second: it
+    # takes the interpreter between two slices of the compiled search, never within one
+    line = live_progress(TextColumn("{task.description}:"), TextColumn("{task.fields[info]}"),
+                         TimeElapsedColumn(), refresh_per_second=4)
+    task = line.add_task(title, start=False, info="")
+    first: float | None = None  # when the search first told its progress
+    shown = False
+
+    def update(p: SearchProgress) -> None:
+        nonlocal first, shown
+        if first is None:
+            first = time.monotonic()
+            line.start_task(task)  # the time counts from the search, not from compiling
+        elif not shown and time.monotonic() - first >= SHOW_AFTER:
+            shown = True
+            line.start()
+        best = "" if p.settled is None else f", best partial fill {p.settled} of {p.slots} slots"
+        found = f", {p.found} found" if p.found else ""
+        line.update(task, info=f"{p.steps:,} steps{best}{found}")
+
+    try:
+        yield update
+    finally:
+        if shown:
+            line.stop()
 
 
 def _write_files(args, result: FillResult, clues, title: str) -> None:

@@ -80,18 +80,27 @@ def is_terminal(stream=None) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+def live_progress(*columns, **options):
+    """A rich progress display on stderr (a terminal), cleared when done.  What is printed
+    to stdout meanwhile goes above it only when stdout is that terminal too: rich sent it to
+    stderr, so that ``fill --attempts 2 > out`` on a terminal left ``out`` empty."""
+    from rich.console import Console
+    from rich.progress import Progress as RichProgress
+
+    return RichProgress(*columns, console=Console(stderr=True), transient=True,
+                        redirect_stdout=is_terminal(sys.stdout), **options)
+
+
 @contextmanager
 def progress_bar(description: str) -> Iterator[Progress | None]:
     """A rich progress callback on a terminal (stderr); None, i.e. quiet, when piped."""
     if not is_terminal(sys.stderr):
         yield None
         return
-    from rich.console import Console
     from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
-    from rich.progress import Progress as RichProgress
 
-    with RichProgress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
+    with live_progress(TextColumn("{task.description}"), BarColumn(),
+                       TimeElapsedColumn()) as bar:
         task = bar.add_task(description, total=None)
 
         def update(done: int, total: int) -> None:

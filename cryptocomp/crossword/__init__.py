@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..index.index import Index
@@ -25,12 +26,12 @@ from .improvement import improve as improve_fill
 from .lane import Learned
 from .lexicon import Lexicon
 from .problem import Budget, Problem
-from .result import BUDGET, FILLED, NO_FILL, FillResult
+from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
 
-__all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "Improvement", "Budget",
-           "ENGINES", "STRATEGIES", "read_grid", "parse_text", "parse_slots", "format_text",
-           "format_slots", "FILLED", "NO_FILL", "BUDGET", "arrowword", "ArrowPuzzle",
-           "ArrowResult", "ArrowError"]
+__all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "SearchProgress",
+           "Improvement", "Budget", "ENGINES", "STRATEGIES", "read_grid", "parse_text",
+           "parse_slots", "format_text", "format_slots", "FILLED", "NO_FILL", "BUDGET",
+           "arrowword", "ArrowPuzzle", "ArrowResult", "ArrowError"]
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,8 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
          max_length: int | None = None, steps: int | None = None,
          seconds: float | None = None, seed: int | None = None,
          lookahead: bool = True, letter_branch: int = 0,
-         strategy: str = "auto", improve: float | None = None) -> FillResult:
+         strategy: str = "auto", improve: float | None = None,
+         progress: Callable[[SearchProgress], None] | None = None) -> FillResult:
     """Fill ``grid`` from ``index`` (its ``top`` words, ``min_length``..``max_length``
     letters) with up to ``count`` different fills.
 
@@ -68,6 +70,8 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
     :func:`.csp.solve_csp`).  ``improve``: once filled (one fill), spend up to that
     many more seconds on fills whose rarest word is commoner (:mod:`.improvement`,
     the CSP on ever narrower lists; ``result.improvement`` says what it found).
+    ``progress`` is told how far each CSP search is, some twenty times a second
+    (:class:`.result.SearchProgress`); it changes nothing of the fill.
     """
     if engine not in ENGINES:
         raise GridError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
@@ -94,7 +98,8 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
     # to its tries
     csp_options: dict = dict(count=count, seed=seed, lookahead=lookahead,
                              letter_branch=letter_branch, strategy=strategy,
-                             learned=None if improve is None else Learned())
+                             learned=None if improve is None else Learned(),
+                             progress=progress)
     result = _first_fill(prob, engine, budget, csp_options)
     if improve is None or not result.filled:
         return result

@@ -14,9 +14,11 @@ import sys
 import time
 
 from llvmlite import ir
-from numba import config, njit, objmode, types
+from numba import config, objmode, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from .jitcache import compiled
 
 __all__ = ["clock"]
 
@@ -45,12 +47,12 @@ def _monotonic_ns(typingctx):
 _JIT = not getattr(config, "DISABLE_JIT", False)  # numba sets its config at run time
 
 if sys.platform.startswith("linux") and sys.maxsize > 2**32 and _JIT:
-    @njit(cache=True)
+    @compiled()
     def clock():
         """time.monotonic(), from compiled code (some 30 ns a call)."""
         return _monotonic_ns() / _NANO
 else:
-    @njit(cache=True)
+    @compiled()
     def clock():
         """time.monotonic(), from compiled code (about a microsecond a call)."""
         with objmode(t="float64"):

@@ -29,17 +29,19 @@ cut down to the slots where the searches fail most, where a proof is cheaper.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import numba
 
 from ..index.index import Index
 from .grid import GridError
+from .jitcache import CACHED, cache_dir, compile_note, is_cached
 from .lane import SLICE, Lane, Learned, held, slot_weight
 from .lexicon import Lexicon
 from .problem import Budget, Problem
 from .propagation import FAIL, OK, WIPED, undo
 from .rectangle import RowSearch, is_rectangle, rows_can_fill
-from .result import BUDGET, FILLED, NO_FILL, FillResult
+from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
 from .search import (
     BEST,
     BEST_CULPRIT,
@@ -59,7 +61,9 @@ __all__ = ["solve_csp", "root_domains", "strategy_for", "load_engine", "Problem"
            "RootWipeout", "STRATEGIES"]
 
 log = logging.getLogger(__name__)
-refresh_compiled_cache()
+# here, not in load_engine(): a search may start without it, and must not load stale code
+if cache_dir(run) is not None:
+    refresh_compiled_cache(cache=cache_dir(run))
 
 RESTART_BASE = 400  # failures before the first restart
 ROWS_SHARE = 8  # the rows search's slices per word-branching slice on word rectangles
@@ -100,11 +104,14 @@ _loaded = False
 
 def load_engine() -> None:
     """Load the searches' machine code, compiling it where numba has none cached (once
-    after installing or upgrading: about 30 s), so that no fill's budget pays for it;
-    later calls return at once.  Nothing runs: the signatures come from a 2x2 square."""
+    after installing or upgrading, with one line that says so), so that no fill's budget
+    pays for it; later calls return at once.  Nothing runs: the signatures come from a 2x2
+    square."""
     global _loaded
     if _loaded or not hasattr(root, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return
+    if not is_cached(cache_dir(run)):
+        (log.info if CACHED else log.warning)("%s", compile_note())
     words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
     prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))
     state = State(prob.tables)
@@ -172,7 +179,8 @@ def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, co
 def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
               seed: int | None = None, strategy: str = "auto", restart_base: int = RESTART_BASE,
               lookahead: bool = True, freq_weight: float = 0.25,
-              letter_branch: int = 0, learned: Learned | None = None) -> FillResult:
+              letter_branch: int = 0, learned: Learned | None = None,
+              progress: Callable[[SearchProgress], None] | None = None) -> FillResult:
     """Fill ``prob.grid`` with up to ``count`` different fills by the CSP engine.
 
     ``strategy``: ``restarts`` (dom/wdeg, word branching, restarts), ``words`` (the
@@ -191,6 +199,8 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     them it runs its share of work uncounted, its nodes being a thousand times cheaper).
     ``learned`` carries the restart lanes' failure weights from one search of the grid to
     the next (:class:`.lane.Learned`): they start from its weights and leave theirs in it.
+    ``progress`` is told how far the search is after each lane's turn (a slice of work,
+    some 50 ms; reading the lanes' counters changes nothing of the search).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}")
@@ -237,6 +247,8 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
                 done = True
             if done:
                 break
+            if progress is not None:
+                progress(_progress_of(lanes, nodes, prob.n, len(found)))
     if learned is not None:
         learned.take(lanes)
     result.steps = nodes
@@ -275,6 +287,12 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
         best = max(csp, key=lambda lane: lane.state.ctl[BEST])
         return _out_of_budget(prob, best.state, result, budget)
     return result
+
+
+def _progress_of(lanes: list[_AnyLane], nodes: int, slots: int, found: int) -> SearchProgress:
+    """The portfolio's progress: its steps and the best partial fill of its CSP lanes."""
+    settled = [int(lane.state.ctl[BEST]) for lane in lanes if isinstance(lane, Lane)]
+    return SearchProgress(nodes, max(0, *settled) if settled else None, slots, found)
 
 
 def _rows_out_of_budget(prob: Problem, lane: RowSearch, result: FillResult,

@@ -38,9 +38,8 @@ trail consistent: :func:`undo` restores any earlier state exactly.
 
 from __future__ import annotations
 
-from numba import njit
-
 from .clock import clock
+from .jitcache import compiled
 
 __all__ = ["propagate", "undo", "assign", "refute", "drop_letter", "keep_letter",
            "past_deadline", "queue_slot"]
@@ -65,7 +64,7 @@ _REMOVE_COST = 3
 _SCAN = 64  # queued slots compared when picking the next revision
 
 
-@njit(cache=True)
+@compiled()
 def past_deadline(ctl, params):
     """True once the deadline has passed (the clock is read every CHECK_EVERY work units)."""
     if ctl[OPS] < ctl[NEXT_CHECK]:
@@ -74,7 +73,7 @@ def past_deadline(ctl, params):
     return clock() > params[DEADLINE]
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def queue_slot(D, o):
     """Queue slot ``o`` for revision (once)."""
     rq, ctl, inq = D[5], D[7], D[18]
@@ -85,7 +84,7 @@ def queue_slot(D, o):
         ctl[RQN] = e + 1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _after_shrink(T, D, s):
     """FAIL when slot ``s`` is empty; queue it when it is down to one word."""
     size, sq, ctl = D[2], D[6], D[7]
@@ -99,7 +98,7 @@ def _after_shrink(T, D, s):
     return OK
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _remove(T, D, s, i):
     """Remove the alive word at place ``i`` of slot ``s``; queue the crossing slots that
     still have a letter that left one of its cells."""
@@ -134,7 +133,7 @@ def _remove(T, D, s, i):
     return _after_shrink(T, D, s)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _fits(wl, mask, act, nact, row, A):
     """Whether the word of row ``row`` has a marked letter at every active position."""
     for j in range(nact):
@@ -144,7 +143,7 @@ def _fits(wl, mask, act, nact, row, A):
     return True
 
 
-@njit(cache=True)
+@compiled()
 def _bulk(T, D, s, nact, word):
     """Keep in one pass the words of slot ``s`` that fit the mask at the ``nact`` active
     positions (``word`` < 0), or the word ``word`` alone; save the counts for undo and
@@ -206,7 +205,7 @@ def _bulk(T, D, s, nact, word):
     return _after_shrink(T, D, s)
 
 
-@njit(cache=True)
+@compiled()
 def _shrink(T, D, t, nact):
     """Keep the alive words of slot ``t`` that fit the mask at the ``nact`` positions listed
     in ``act``: in bulk, in one walk over the alive words, or by walking the leaving
@@ -272,7 +271,7 @@ def _shrink(T, D, t, nact):
     return OK
 
 
-@njit(cache=True)
+@compiled()
 def drop_letter(T, D, t, q, a):
     """Remove every alive word of slot ``t`` with letter ``a`` at position ``q``."""
     A, mask, act = T[8], D[15], D[19]
@@ -283,7 +282,7 @@ def drop_letter(T, D, t, q, a):
     return _shrink(T, D, t, 1)
 
 
-@njit(cache=True)
+@compiled()
 def keep_letter(T, D, s, p, a):
     """Remove every word of slot ``s`` without letter ``a`` at position ``p``."""
     A, mask, act = T[8], D[15], D[19]
@@ -294,7 +293,7 @@ def keep_letter(T, D, s, p, a):
     return _shrink(T, D, s, 1)
 
 
-@njit(cache=True)
+@compiled()
 def _revise(T, D, t):
     """Slot ``t`` keeps only the words whose letters every crossing slot still has at the
     shared cells; the crossed positions where it loses words are left in ``act`` (their
@@ -325,7 +324,7 @@ def _revise(T, D, t):
     return _shrink(T, D, t, nact)
 
 
-@njit(cache=True)
+@compiled()
 def _settle(T, D, s):
     """Slot ``s`` is down to one word: mark the word used, drop it from its length group."""
     slot, same, same_start = T[2], T[6], T[7]
@@ -357,7 +356,7 @@ def _settle(T, D, s):
     return OK
 
 
-@njit(cache=True)
+@compiled()
 def propagate(T, D):
     """Run the queues to a fixpoint: slot revisions, then singletons.  OK, FAIL
     (``ctl[WIPED]`` names the slot; the crossings that emptied it gain weight) or
@@ -396,7 +395,7 @@ def propagate(T, D):
     return OK
 
 
-@njit(cache=True)
+@compiled()
 def undo(T, D, mark):
     """Restore the state the trail had at length ``mark``."""
     wl, slot, A = T[0], T[2], T[8]
@@ -432,7 +431,7 @@ def undo(T, D, mark):
     ctl[SQN] = 0
 
 
-@njit(cache=True)
+@compiled()
 def assign(T, D, s, k):
     """Keep word ``k`` alone in slot ``s`` (queues the crossings; call propagate)."""
     slot = T[2]
@@ -450,7 +449,7 @@ def assign(T, D, s, k):
     return OK
 
 
-@njit(cache=True)
+@compiled()
 def refute(T, D, s, k):
     """Remove word ``k`` from slot ``s`` (queues the crossings; call propagate)."""
     slot = T[2]

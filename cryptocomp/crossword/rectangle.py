@@ -36,8 +36,8 @@ from dataclasses import replace
 
 import numba
 import numpy as np
-from numba import njit
 
+from .jitcache import compiled
 from .problem import Problem
 from .search import EXHAUSTED, FOUND, PAUSED
 from .trie import MAX_LETTERS, Trie, build_trie
@@ -113,7 +113,7 @@ def rows_can_fill(prob: Problem) -> bool:
     return is_rectangle(prob) and len(prob.letters) <= MAX_LETTERS
 
 
-@njit(cache=True)
+@compiled()
 def _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used):
     """Take back cell ``k``'s letter's finished words (the prefixes need no undo)."""
     i = k // W
@@ -124,7 +124,7 @@ def _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used):
         used[cbase + cleaf[cn[j, H]]] = 0
 
 
-@njit(cache=True)
+@compiled()
 def _save(ctl, k, ops, nodes, letter, best):
     """Store the search's scalars; keep the letters placed when they are the deepest
     partial fill yet (sampled when the search returns: tracking every new depth in the
@@ -137,7 +137,7 @@ def _save(ctl, k, ops, nodes, letter, best):
         best[:k] = letter[:k]
 
 
-@njit(cache=True)
+@compiled()
 def _fits(rch, rmask, rahead, sets, W, vs, ms):
     """Whether some word of the trie has, at every position p, a letter of ``sets[p]``,
     and the table lookups it took to tell."""
@@ -173,7 +173,7 @@ def _fits(rch, rmask, rahead, sets, W, vs, ms):
     return False, steps
 
 
-@njit(cache=True)
+@compiled()
 def _popcount(m):
     """The number of bits set in the 64-bit mask ``m``."""
     m = m - ((m >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -182,7 +182,7 @@ def _popcount(m):
     return (m * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
-@njit(cache=True)
+@compiled()
 def _rows_below(rch, rmask, rahead, xch, xmask, xahead, cahead, given, W, H, i, cn, c, sets,
                 xsets, vs, ms):
     """Whether every row below row ``i``, just finished with column W-1's node ``c``,
@@ -209,7 +209,7 @@ def _rows_below(rch, rmask, rahead, xch, xmask, xahead, cahead, given, W, H, i, 
     return True, steps
 
 
-@njit(cache=True)
+@compiled()
 def _search(rch, rmask, rahead, rorder, rleaf, xch, xmask, xahead, cch, cmask, cahead, cleaf,
             rbase, cbase, given, W, H, rn, cn, pos, allowed, rowset, eq, letter, best, dead,
             used, ctl, pause_at, node_limit):

@@ -20,12 +20,24 @@ from .grid import Cell, Grid, Letter
 if TYPE_CHECKING:
     from .improvement import Improvement
 
-__all__ = ["FillResult", "FILLED", "NO_FILL", "BUDGET", "RESULT_FORMAT"]
+__all__ = ["FillResult", "SearchProgress", "FILLED", "NO_FILL", "BUDGET", "RESULT_FORMAT"]
 
 FILLED = "filled"
 NO_FILL = "no_fill"
 BUDGET = "budget"
 RESULT_FORMAT = 1  # version of to_json()
+
+
+@dataclass(frozen=True)
+class SearchProgress:
+    """How far a CSP search is, told between its slices of work: its steps, the slots its
+    best partial fill settles (None: no lane keeps one, the rows search running alone) of
+    ``slots``, and the fills found."""
+
+    steps: int
+    settled: int | None
+    slots: int
+    found: int
 
 
 @dataclass

@@ -20,9 +20,9 @@ word scores after a restart.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .clock import clock
+from .jitcache import compiled
 from .propagation import (
     CBASE,
     DBASE,
@@ -64,7 +64,7 @@ _PAUSE_CHECK = 1 << 12  # work units between two looks at the clock for the dead
 FOUND, EXHAUSTED, PAUSED, RESTART, STOPPED = 1, 2, 3, 4, 5
 
 
-@njit(cache=True)
+@compiled()
 def _rand(ctl):
     """A uniform float in [0, 1) from the xorshift64 state in ctl[RNG]."""
     x = np.uint64(ctl[RNG])
@@ -75,7 +75,7 @@ def _rand(ctl):
     return (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@compiled()
 def _choose_slot(T, D):
     """The open slot with the least dom/wdeg (-1: every slot is settled)."""
     slot, cross, maxlen = T[2], T[3], T[9]
@@ -99,7 +99,7 @@ def _choose_slot(T, D):
     return best
 
 
-@njit(cache=True)
+@compiled()
 def _choose_word(T, D, s):
     """The word to place first in slot ``s`` (its index ``k`` in the length group)."""
     wl, wscore, slot, cross, A, maxlen = T[0], T[1], T[2], T[3], T[8], T[9]
@@ -134,7 +134,7 @@ def _choose_word(T, D, s):
     return best_k
 
 
-@njit(cache=True)
+@compiled()
 def _choose_letter(T, D, s):
     """For slot ``s``: ``p * A + a`` for its crossed cell with the fewest letters left (more
     than one) and the letter there best supported by both slots; -1 when there is none."""
@@ -169,7 +169,7 @@ def _choose_letter(T, D, s):
     return best_p * A + best_a
 
 
-@njit(cache=True)
+@compiled()
 def _choose_cell(T, D):
     """(slot, p * A + a) over every crossed cell with two letters or more: the cell whose best
     letter has the least support (the product of the two slots' counts of words with that
@@ -209,7 +209,7 @@ def _choose_cell(T, D):
     return best_s, best_code
 
 
-@njit(cache=True)
+@compiled()
 def _failed(ctl, params, weight, sweight):
     """Count a failure; with ageing, older failures weigh less than new ones (the
     weights' excess over 1, and the slots' own weights, times params[AGE])."""
@@ -223,7 +223,7 @@ def _failed(ctl, params, weight, sweight):
         ctl[OPS] += weight.shape[0] + sweight.shape[0]
 
 
-@njit(cache=True)
+@compiled()
 def _note(size, ctl, single, best):
     """Keep the partial fill with the most settled slots, and its tightest open slot."""
     if ctl[NSINGLE] <= ctl[BEST]:
@@ -238,7 +238,7 @@ def _note(size, ctl, single, best):
     ctl[BEST_OPEN] = low if culprit >= 0 else 0
 
 
-@njit(cache=True)
+@compiled()
 def root(T, D):
     """Make the initial domains arc consistent: OK, FAIL or OUT_OF_TIME."""
     wl, wscore, slot, cross, pl, pl_start, same, same_start, A, maxlen = T
@@ -268,7 +268,7 @@ def progress(dec: np.ndarray, depth: int) -> float:
     return float(np.ldexp(1.0, -1 - second).sum())
 
 
-@njit(cache=True)
+@compiled()
 def run(T, D, node_limit):
     """Search on from the current state for at most ``node_limit`` nodes.
 

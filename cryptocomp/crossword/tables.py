@@ -23,7 +23,6 @@ scalars (see :mod:`.propagation` and :mod:`.search`).
 from __future__ import annotations
 
 import copy
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,7 +37,6 @@ from .search import AGE, BEST, FREQ_WEIGHT, LOOKAHEAD, NCTL, NOISE, NPARAMS, PAU
 if TYPE_CHECKING:
     from .problem import Problem
 
-log = logging.getLogger(__name__)
 
 __all__ = ["Tables", "State", "MAX_STATE_BYTES"]
 
@@ -261,20 +259,24 @@ class State:
 _COMPILED = ("clock.py", "propagation.py", "search.py")
 
 
-def refresh_compiled_cache(here: Path | None = None) -> bool:
-    """Drop numba's cached machine code of the package in ``here`` (this one by default)
-    when a compiled module changed; True when it did.
+def refresh_compiled_cache(here: Path | None = None, cache: Path | None = None) -> bool:
+    """Drop numba's cached machine code of the package in ``here`` (this one by default),
+    kept in ``cache`` (default: ``__pycache__`` there), when a compiled module changed; True
+    when it did.
 
     numba keys a cached function on its own file only: after an edit of
     :mod:`.propagation` or :mod:`.clock`, :func:`.search.run` (which calls into them)
-    would load stale code.  A stamp of the three sources next to the cache decides."""
+    would load stale code.  A stamp of the three sources and numba's version next to the
+    cache decides.  It compiles nothing: :func:`.csp.load_engine` says when compiling starts."""
     import hashlib
 
+    import numba
+
     here = here or Path(__file__).resolve().parent
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(numba.__version__.encode())  # numba's upgrades recompile too
     for name in _COMPILED:
         digest.update((here / name).read_bytes())
-    cache = here / "__pycache__"
+    cache = cache or here / "__pycache__"
     stamp = cache / "compiled.stamp"
     want = digest.hexdigest()
     try:
@@ -283,12 +285,11 @@ def refresh_compiled_cache(here: Path | None = None) -> bool:
     except OSError:
         pass
     try:
-        cache.mkdir(exist_ok=True)
+        cache.mkdir(parents=True, exist_ok=True)
         for name in _COMPILED:
             for f in cache.glob(name.replace(".py", ".*.nb[ci]")):
                 f.unlink()
         write_atomic(stamp, want.encode())  # a run killed mid-write leaves no torn stamp
     except (OSError, CryptocompError):
-        return False  # a read-only install: numba caches elsewhere, keyed on installed files
-    log.info("compiling the fill engine (once after installing or upgrading: about 30 s)")
+        return False  # numba could not write there either: it caches nothing there
     return True
