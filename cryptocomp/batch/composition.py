@@ -120,7 +120,7 @@ class ComposeJob:
         alike: dict[str, list[tuple[int, Puzzle]]] = {}
         for i, query in enumerate(items):
             try:
-                puzzle = parse(query)
+                puzzle = parse(query, fold_yo=index.fold_yo)
                 check_composable(puzzle)
             except _QUERY_ERRORS as exc:
                 out[i] = self.render_error(query, exc)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 
 from ..cryptarithm.candidates import Constraints, letters_of
 from ..cryptarithm.compose import Composed, check_composable, compose_puzzle
@@ -10,6 +11,7 @@ from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
 from ..errors import CryptocompError, ExpressionError, QueryError
 from ..files import read_text, shown
+from ..index.alphabet import normalize, refusal_warning, word_problem
 from .batch import add_batch_options, run_workload
 from .options import (
     add_dict_options,
@@ -22,6 +24,9 @@ from .options import (
     print_json,
     progress_bar,
 )
+
+log = logging.getLogger(__name__)
+_REPORTED_LINES = 5
 
 
 def register(sub) -> None:
@@ -94,7 +99,7 @@ def run_compose(args: argparse.Namespace) -> int:
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     if args.batch:
         return _run_batch(args, options, top)
-    puzzle = parse(args.expr)  # bad input fails before the index loads
+    puzzle = parse(args.expr, fold_yo=args.fold_yo)  # bad input fails before the index loads
     check_composable(puzzle)
     Constraints(**options)  # contradictions fail before the index loads
     index = open_index(args)
@@ -136,8 +141,21 @@ def _print_results(query: str, results: list[Composed], shown: list[Composed], t
 # -- batch -----------------------------------------------------------------------------------
 
 def _read_words(path: str) -> list[str]:
-    lines = read_text(path, "word list", QueryError).splitlines()
-    words = [w.strip() for w in lines if w.strip() and not w.lstrip().startswith("#")]
+    """The words of a batch list; lines whose word no dictionary would index (controls,
+    bidi or zero-width characters: they would be printed in the output) are skipped, with
+    one warning."""
+    words, refused = [], []
+    for n, line in enumerate(read_text(path, "word list", QueryError).splitlines(), 1):
+        word = line.strip()
+        if not word or word.startswith("#"):
+            continue
+        why = word_problem(normalize(word))
+        if why is None:
+            words.append(word)
+        else:
+            refused.append((n, why))
+    if refused:
+        log.warning(refusal_warning(path, len(refused), refused[:_REPORTED_LINES]))
     if not words:
         raise QueryError(f"word list {shown(path)} is empty")
     return words

@@ -93,6 +93,7 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
     budget = Budget(steps=steps, seconds=seconds)
     lex = index if isinstance(index, Lexicon) else Lexicon(
         index, top=top, min_count=min_count, min_length=min_length, max_length=max_length)
+    grid = grid.spelt(fold_yo=lex.index.fold_yo)  # a given ё as the words spell it
     prob = Problem(grid, lex)
     # with an improvement to come, the failure weights the CSP learns of the grid carry over
     # to its tries

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ..errors import CryptocompError
 from ..files import decode_text, gunzip, read_bytes, shown
-from ..index.alphabet import normalize
+from ..index.alphabet import normalize, word_problem
 
 __all__ = ["ClueBook", "ClueError", "load_clues", "read_clue_list", "read_compact",
            "parse_clue_list", "parse_compact", "shares_stem", "clue_contains", "CLUE_MAGIC",
@@ -158,7 +158,7 @@ def _all_give_away(source: str, dropped: int) -> ClueError:
 
 def _word(raw: str, where: str) -> Word:
     word = normalize(raw.strip())
-    if not word or not word.isalpha():
+    if not word.isalpha() or word_problem(word):  # letters only, and a word a dictionary holds
         raise ClueError(f"{where}: {raw.strip()!r} is not a word (letters only)")
     return word
 

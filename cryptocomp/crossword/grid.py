@@ -16,11 +16,13 @@ row whose cells are shared with the column of the same number.
 Text grid format (version 1)
 ----------------------------
 One row a line, one character a cell: ``#`` a block, ``.`` (or ``?``, ``_``)
-an empty cell, a letter a given letter (any alphabet; stored in lower case,
-NFC, and it must stay one character there: ``İ``, whose lower case is ``i`` plus
-a combining dot, is refused).  Lines starting with ``;`` are comments; blank
-lines before and after the grid are ignored.  All rows must have the same
-number of cells.
+an empty cell, a letter a given letter (any alphabet; read in NFC, so a letter
+typed with a combining mark is one cell, ``e`` + U+0301 the letter ``é``, and a mark
+NFC cannot join to its letter is an unknown character; stored in lower case, and it
+must stay one character there: ``İ``, whose lower case is ``i`` plus a combining
+dot, is refused).  A dictionary that folds ё reads a given ``ё`` as ``е``.  Lines starting
+with ``;`` are comments; blank lines before and after the grid are ignored.  All rows
+must have the same number of cells.
 
 Slot-list format (version 1, the textbook filler's ``crossword.txt``)
 ---------------------------------------------------------------------
@@ -34,8 +36,9 @@ Size limit (every format, ipuz too): width and height are at most
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import CryptocompError
 from ..index.alphabet import normalize
@@ -113,14 +116,15 @@ class Grid:
     @classmethod
     def from_rows(cls, rows: Iterable[str]) -> Grid:
         """A drawn grid from rows of characters (see the module docstring)."""
-        rows = list(rows)
-        if not rows:
+        # NFC: a letter typed with a combining mark (e + U+0301) is one character, one cell
+        table = [unicodedata.normalize("NFC", row) for row in rows]
+        if not table:
             raise GridError("empty grid: no rows")
-        width = len(rows[0])
-        check_size(width, len(rows), "text grid")
+        width = len(table[0])
+        check_size(width, len(table), "text grid")
         given: dict[Cell, Letter] = {}
         open_cells: set[Cell] = set()
-        for r, row in enumerate(rows):
+        for r, row in enumerate(table):
             if len(row) != width:
                 raise GridError(f"ragged grid: row {r + 1} has {len(row)} cells, "
                                 f"row 1 has {width}")
@@ -133,10 +137,12 @@ class Grid:
                     open_cells.add((r, c))
                     given[(r, c)] = given_letter(ch, f"at row {r + 1}, column {c + 1}")
                 else:
+                    hint = "a combining mark that makes no one-character letter with the " \
+                        "one before it" if unicodedata.category(ch)[0] == "M" else \
+                        f"use {BLOCK} for a block, {EMPTY} for an empty cell, or a letter"
                     raise GridError(f"unknown character {ch!r} at row {r + 1}, column {c + 1} "
-                                    f"(use {BLOCK} for a block, {EMPTY} for an empty cell, "
-                                    f"or a letter)")
-        return cls.from_cells(width, len(rows), open_cells, given)
+                                    f"({hint})")
+        return cls.from_cells(width, len(table), open_cells, given)
 
     @classmethod
     def from_cells(cls, width: int, height: int, open_cells: Iterable[Cell],
@@ -241,6 +247,14 @@ class Grid:
         if self.symmetric:
             letters.update({(c, r): ch for (r, c), ch in list(letters.items())})
         return letters
+
+    def spelt(self, *, fold_yo: bool) -> Grid:
+        """The grid with its given letters in the spelling of a dictionary (``fold_yo``: one
+        that folds ё into е)."""
+        if not fold_yo or "ё" not in self.given.values():
+            return self
+        return replace(self, given={cell: normalize(ch, fold_yo=True)
+                                    for cell, ch in self.given.items()})
 
     def drawn_open(self) -> set[Cell]:
         """The open cells as drawn (both triangles of a symmetric square)."""

@@ -15,8 +15,9 @@ skipped.  A phrase's letters are its alphabetic characters, NFC lower case
 (spaces, punctuation and digits are not part of the solution); ``ё`` becomes
 ``е`` for a dictionary that folds it.  A phrase is usable when it has
 :data:`MIN_LETTERS` to :data:`MAX_LETTERS` letters, every one in the
-dictionary's alphabet; other lines are skipped (a file with no usable phrase is
-an error).
+dictionary's alphabet, and no control, bidi, zero-width or private-use character
+(the phrase is printed as written); other lines are skipped (a file with no usable phrase
+is an error).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from ..errors import CryptocompError
 from ..files import read_text, shown
-from ..index.alphabet import normalize
+from ..index.alphabet import hidden_character, normalize
 
 __all__ = ["Phrase", "PhraseBook", "PhraseError", "read_phrases", "parse_phrases",
            "phrase_letters", "fits", "place_evenly", "spread_cost", "shipped_phrases",
@@ -89,22 +90,23 @@ def parse_phrases(text: str, *, alphabet: str | None = None, fold_yo: bool = Fal
         if not line or line.startswith("#"):
             continue
         letters = phrase_letters(line, fold_yo=fold_yo)
+        shown = " ".join(line.split())
         if not MIN_LETTERS <= len(letters) <= MAX_LETTERS or (
-                allowed is not None and not set(letters) <= allowed):
+                allowed is not None and not set(letters) <= allowed) or hidden_character(shown):
             skipped += 1
             continue
         if letters in seen:
             continue
         seen.add(letters)
-        out.append(Phrase(" ".join(line.split()), letters))
+        out.append(Phrase(shown, letters))
     if not out:
         where = " in the dictionary's alphabet" if allowed is not None else ""
         raise PhraseError(f"{source}: no usable phrase (a phrase needs {MIN_LETTERS} to "
                           f"{MAX_LETTERS} letters{where}; {skipped} line"
                           f"{'s' if skipped != 1 else ''} skipped)")
     if skipped:
-        log.info("%s: %d phrase%s skipped (too short, too long or other letters)", source,
-                 skipped, "s" if skipped != 1 else "")
+        log.info("%s: %d phrase%s skipped (too short, too long, other letters or control, "
+                 "bidi or zero-width characters)", source, skipped, "s" if skipped != 1 else "")
     return PhraseBook(out, source)
 
 

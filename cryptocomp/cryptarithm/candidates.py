@@ -34,18 +34,19 @@ from dataclasses import dataclass
 from pyroaring import FrozenBitMap
 
 from ..errors import ExpressionError
-from ..index.alphabet import normalize
+from ..index.alphabet import spell
 from ..index.index import Index
 from .expr import Puzzle
 
 __all__ = ["Constraints", "candidate_ids", "letters_of"]
 
 
-def letters_of(text: str, what: str) -> str:
-    """The letters of ``text`` (normalised; spaces and commas between them ignored);
-    ExpressionError naming ``what`` for anything that is not a letter."""
+def letters_of(text: str, what: str, fold_yo: bool = False) -> str:
+    """The letters of ``text`` (in a dictionary's spelling, ``fold_yo`` as it was built;
+    spaces and commas between them ignored); ExpressionError naming ``what`` for anything
+    that is not a letter."""
     out = []
-    for ch in normalize(text or ""):
+    for ch in spell(text or "", fold_yo=fold_yo):
         if ch.isspace() or ch == ",":
             continue
         if not ch.isalpha():
@@ -64,10 +65,11 @@ class Constraints:
     max_length: int | None = None  # longest word
     limit: int | None = None       # only the `limit` most frequent words of the dictionary
     min_count: int | None = None   # only words counted at least this often
+    fold_yo: bool = False          # the letters' ё as е (a dictionary that folds ё)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "contains", letters_of(self.contains, "contains"))
-        object.__setattr__(self, "excludes", letters_of(self.excludes, "excludes"))
+        for name in ("contains", "excludes"):
+            object.__setattr__(self, name, letters_of(getattr(self, name), name, self.fold_yo))
         for name in ("min_length", "max_length", "limit", "min_count"):
             value = getattr(self, name)
             if value is not None and value < 0:

@@ -263,7 +263,7 @@ def compose(expr: str, index: Index, *, top: int | None = None, min_count: int |
     (``send+more=m????``) constrains the word too.  ``progress(done, total)`` is
     called per block.
     """
-    return compose_puzzle(parse(expr), index, top=top, min_count=min_count,
+    return compose_puzzle(parse(expr, fold_yo=index.fold_yo), index, top=top, min_count=min_count,
                           min_length=min_length, max_length=max_length, limit=limit,
                           contains=contains, excludes=excludes, progress=progress)
 
@@ -321,7 +321,8 @@ def compose_alike(puzzles: list[Puzzle], index: Index, *, top: int | None = None
     if top is not None and top < 0:
         raise ExpressionError("top must not be negative", None, rep.text)
     constraints = Constraints(contains=contains, excludes=excludes, min_length=min_length,
-                              max_length=max_length, limit=limit, min_count=min_count)
+                              max_length=max_length, limit=limit, min_count=min_count,
+                              fold_yo=index.fold_yo)
     left, right = rep.sides
     hole_side, known_side = (left, right) if has_hole(left) else (right, left)
     bounds = hole_bounds(hole_side, bound(known_side))

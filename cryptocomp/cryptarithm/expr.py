@@ -53,7 +53,7 @@ from typing import TypeVar, Union
 
 from ..domain import Template
 from ..errors import ExpressionError
-from ..index.alphabet import normalize, script_of
+from ..index.alphabet import LetterError, script_of, spell
 
 __all__ = ["parse", "looks_like_expression", "value", "holds", "Puzzle", "Operand", "Hole",
            "BinOp", "Node", "fold", "hole_path",
@@ -338,8 +338,9 @@ def looks_like_expression(text: str) -> bool:
 
 
 class _Parser:
-    def __init__(self, text: str):
+    def __init__(self, text: str, fold_yo: bool = False):
         self.text = text
+        self.fold_yo = fold_yo
         self.templates: dict[int, tuple[Template, tuple[int, ...]]] = {}
         self.tokens = self._tokenize(text)
         self.i = 0
@@ -366,7 +367,7 @@ class _Parser:
                 if run == "?":
                     out.append(("?", "?", i))
                 elif _ANY_LETTER.isdisjoint(run):
-                    out.append(("word", normalize(run), i))
+                    out.append(("word", self._spell(run, range(i, j)), i))
                 else:
                     out.append(self._template(run, range(i, j), i))
                 i = j
@@ -406,11 +407,19 @@ class _Parser:
         out.append(("end", "", n))
         return out
 
+    def _spell(self, run: str, columns) -> str:
+        """A run of letters in the dictionary's spelling (its length kept: a character that
+        lower-cases to two is refused at its column)."""
+        try:
+            return spell(run, fold_yo=self.fold_yo)
+        except LetterError as exc:
+            raise self.error(exc.why, list(columns)[exc.position]) from None
+
     def _template(self, run: str, columns, start: int) -> tuple[str, str, int]:
         """The token of a template for the unknown; remembers each character's column."""
         columns = list(columns)
-        template = normalize(run.replace(".", "?"))
-        if len(template) != len(columns):  # lower-casing changed the length: rare
+        template = self._spell(run.replace(".", "?"), columns)
+        if len(template) != len(columns):  # NFC joined a mark across a removed space: rare
             columns = [start] * len(template)
         self.templates[start] = (template, tuple(columns))
         return ("template", template, start)
@@ -503,6 +512,11 @@ class _Parser:
                     continue
                 for k, ch in enumerate(leaf.word):
                     s = script_of(ch)
+                    if s == "COMBINING":  # a mark NFC could not join to the letter before it
+                        raise self.error(f"{leaf.word[k - 1:k + 1]!r} is not one letter (no "
+                                         f"character is {leaf.word[k - 1]!r} with the "
+                                         f"combining mark U+{ord(ch):04X})",
+                                         leaf.pos + max(k - 1, 0))
                     if not script:
                         script = s
                     elif s != script:
@@ -553,9 +567,10 @@ def _check_size(node: Node, parser: _Parser) -> int:
     return fold(node, leaf, combine)
 
 
-def parse(text: str) -> Puzzle:
-    """Parse a puzzle such as ``SEND+MORE``, ``SEND+?=MONEY`` or ``SEND+MORE=MONEY``."""
+def parse(text: str, *, fold_yo: bool = False) -> Puzzle:
+    """Parse a puzzle such as ``SEND+MORE``, ``SEND+?=MONEY`` or ``SEND+MORE=MONEY``
+    (``fold_yo``: its ё as е, for a dictionary that folds ё)."""
     if not isinstance(text, str):
         raise TypeError("parse() takes a string")
     text = unicodedata.normalize("NFC", text)
-    return _Parser(text).puzzle()
+    return _Parser(text, fold_yo).puzzle()

@@ -6,6 +6,11 @@ most of the frequency mass of its top words (Latin for French, Greek for Greek,
 Devanagari for Hindi ...): every letter or combining mark of that script.  Words
 written with anything else (digits, apostrophes, hyphens, letters of other scripts)
 are dropped from exported dictionaries.
+
+Every word of every dictionary and all text a user types against one (templates,
+expressions, grid letters, racks) is read in one spelling, :func:`normalize`'s, and
+no dictionary word is one that :func:`word_problem` refuses (too long, a bare
+combining mark, control or invisible characters).
 """
 
 from __future__ import annotations
@@ -13,8 +18,11 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable
 
-__all__ = ["Alphabet", "ALPHABETS", "INWORD", "normalize", "script_of", "main_script",
-           "word_filter"]
+from ..errors import QueryError
+
+__all__ = ["Alphabet", "ALPHABETS", "INWORD", "MAX_WORD_LENGTH", "LetterError", "normalize",
+           "spell", "word_problem", "hidden_character", "refusal_warning", "script_of",
+           "main_script", "word_filter"]
 
 Alphabet = str  # the letters, in their conventional order
 
@@ -24,12 +32,91 @@ ALPHABETS: dict[str, Alphabet] = {
 }
 
 
-def normalize(text: str) -> str:
-    """Unicode NFC and lower case: the one spelling every word is stored in."""
+# Letters: the longest word of every wordfreq language has 80 (German's
+# donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft), English's
+# 34 and Russian's 27; a longer "word" is a run-on line, and parts of the index build grow
+# with the square of a word's length
+MAX_WORD_LENGTH = 100
+
+# Characters no word holds and none is printed raw: they control the terminal or reorder
+# and hide text (NUL, escapes, bidi overrides and isolates, zero-width characters)
+_REFUSED = {"Cc": "the control character", "Cf": "the invisible format character",
+            "Cs": "the surrogate", "Co": "the private-use character"}
+
+
+class LetterError(QueryError):
+    """A character a user typed that is not one letter in lower case (İ); ``position``: its
+    0-based place in the NFC text, ``why``: the message without the place."""
+
+    def __init__(self, why: str, position: int, text: str):
+        self.why, self.position = why, position
+        super().__init__(f"{why} (at position {position + 1} of {text!r})")
+
+
+def normalize(text: str, *, fold_yo: bool = False) -> str:
+    """Unicode NFC and lower case (and ё as е with ``fold_yo``): the one spelling every word
+    is stored in."""
     text = unicodedata.normalize("NFC", text)
     # most words already are: islower() is a scan, lower() a new string (a million of them
     # when a dictionary is indexed)
-    return text if text.islower() else text.lower()
+    text = text if text.islower() else text.lower()
+    return text.replace("ё", "е") if fold_yo else text
+
+
+def spell(text: str, *, fold_yo: bool = False) -> str:
+    """Text a user typed (a template, an expression's words, a rack) in the spelling of the
+    words of a dictionary (``fold_yo``: one that folds ё): :func:`normalize`'s; a
+    :class:`LetterError` names a character that lower-cases to two (İ: i and a combining
+    dot, a letter of no alphabet)."""
+    text = unicodedata.normalize("NFC", text)
+    if not text.isascii():
+        for i, ch in enumerate(text):
+            low = ch.lower()
+            if len(low) > 1:
+                parts = " + ".join(f"U+{ord(c):04X}" for c in low)
+                raise LetterError(f"{ch!r} is not one letter in lower case: it becomes {low!r}, "
+                                  f"{parts}", i, text)
+    return normalize(text, fold_yo=fold_yo)
+
+
+def word_problem(word: str, *, longest: int | None = MAX_WORD_LENGTH) -> str | None:
+    """Why ``word`` (normalised) cannot be a dictionary word, or None: it is empty or longer
+    than ``longest`` letters, starts with a combining mark (which has no letter to sit on),
+    or holds a space or a control, format (bidi, zero-width), surrogate or private-use
+    character."""
+    if longest is not None and len(word) > longest:
+        return f"it has {len(word):,} letters, more than {longest}"
+    if word[:1].isalnum() and word.isprintable() and " " not in word:  # nearly every word
+        return None
+    if not word:
+        return "it is empty"
+    if unicodedata.category(word[0])[0] == "M":
+        return f"it starts with the combining mark U+{ord(word[0]):04X}"
+    if " " in word or any(ch.isspace() for ch in word):
+        return "it holds a space"
+    hidden = hidden_character(word)
+    return None if hidden is None else f"it holds {hidden}"
+
+
+def hidden_character(text: str) -> str | None:
+    """The first control, format (bidi, zero-width), surrogate or private-use character of
+    ``text``, described ("the control character U+0000"), or None."""
+    if text.isprintable():  # one C scan: false for those and for spaces (other than " ")
+        return None
+    for ch in text:
+        what = _REFUSED.get(unicodedata.category(ch))
+        if what:
+            return f"{what} U+{ord(ch):04X}"
+    return None  # spaces, or unassigned code points (letters of a later Unicode, maybe)
+
+
+def refusal_warning(source: str, refused: int, first: Iterable[tuple[int, str]]) -> str:
+    """The one warning line for ``refused`` lines of ``source`` skipped for their word, the
+    ``first`` few named as (line, why)."""
+    shown = [f"line {n}: {why}" for n, why in first]
+    more = "; ..." if refused > len(shown) else ""
+    return (f"{source}: skipped {refused} line{'s' if refused != 1 else ''} whose word cannot "
+            f"be indexed ({'; '.join(shown)}{more})")
 
 
 def script_of(ch: str) -> str:

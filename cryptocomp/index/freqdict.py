@@ -13,7 +13,11 @@ and duplicates (also those that only differ in case or normalisation) are merged
 summing their counts.  A line with no count, a non-numeric, negative or too large
 count, extra fields, or a word containing a wildcard is malformed: it is skipped and
 counted, and one warning names how many there were and the first few line numbers.  A
-file that is not UTF-8 is refused with one error naming the file.
+line whose word cannot be indexed (see :func:`~cryptocomp.index.alphabet.word_problem`:
+more than :data:`~cryptocomp.index.alphabet.MAX_WORD_LENGTH` letters, a combining mark
+first, or a control, bidi, zero-width, surrogate or private-use character) is skipped the
+same way, with its own warning naming the first few lines and why; such a word is never
+indexed nor printed.  A file that is not UTF-8 is refused with one error naming the file.
 
 A plain word list (one word a line, no counts, like ENABLE) is accepted too:
 when the first non-blank line has a single field the file is read as a word
@@ -40,7 +44,7 @@ from pathlib import Path
 from ..domain import Word
 from ..errors import DictionaryError
 from ..files import decode_text, open_regular, read_bytes, shown, write_atomic
-from .alphabet import normalize, word_filter
+from .alphabet import normalize, refusal_warning, word_filter, word_problem
 
 __all__ = ["FreqDict", "LoadReport", "load_freqdict", "read_freqdict", "parse_freqdict",
            "export_wordfreq", "wordfreq_text", "wordfreq_languages", "file_sha256",
@@ -64,6 +68,8 @@ class LoadReport:
     merged: int = 0
     malformed: int = 0
     malformed_lines: tuple[int, ...] = ()
+    refused: int = 0  # lines whose word cannot be indexed (alphabet.word_problem)
+    refused_lines: tuple[tuple[int, str], ...] = ()  # the first few: (line, why)
 
     def warning(self, source: str) -> str | None:
         """The one warning line for skipped lines, or None when there were none."""
@@ -74,6 +80,12 @@ class LoadReport:
         return (f"{source}: skipped {self.malformed} malformed line"
                 f"{'s' if self.malformed != 1 else ''} (line {shown}{more}); "
                 "each line must be 'word count' with a non-negative integer count")
+
+    def word_warning(self, source: str) -> str | None:
+        """The one warning line for lines skipped for their word, or None when there were
+        none."""
+        return refusal_warning(source, self.refused, self.refused_lines) if self.refused \
+            else None
 
 
 @dataclass
@@ -93,8 +105,9 @@ def parse_freqdict(lines: Iterable[str], *,
                    fold_yo: bool = False) -> tuple[dict[Word, int], LoadReport]:
     """Parse ``word count`` lines into merged counts and a report of skipped lines."""
     counts: dict[Word, int] = {}
-    n_lines = merged = malformed = 0
+    n_lines = merged = malformed = refused = 0
     bad: list[int] = []
+    refusals: list[tuple[int, str]] = []
     fields = 0  # 2 for 'word count' lines, 1 for a plain word list; set by the first line
     for n_lines, line in enumerate(lines, 1):
         parts = line.split()
@@ -111,9 +124,13 @@ def parse_freqdict(lines: Iterable[str], *,
             if len(bad) < _REPORTED_LINES:
                 bad.append(n_lines)
             continue
-        word = normalize(parts[0])
-        if fold_yo:
-            word = word.replace("ё", "е")
+        word = normalize(parts[0], fold_yo=fold_yo)
+        why = word_problem(word)
+        if why is not None:
+            refused += 1
+            if len(refusals) < _REPORTED_LINES:
+                refusals.append((n_lines, why))
+            continue
         count = int(parts[1])
         if word in counts:
             merged += 1
@@ -122,7 +139,8 @@ def parse_freqdict(lines: Iterable[str], *,
                 raise DictionaryError(f"line {n_lines}: the summed count of {word!r} exceeds "
                                       f"{MAX_COUNT}")
         counts[word] = count
-    return counts, LoadReport(n_lines, len(counts), merged, malformed, tuple(bad))
+    return counts, LoadReport(n_lines, len(counts), merged, malformed, tuple(bad), refused,
+                              tuple(refusals))
 
 
 def file_sha256(path: str | os.PathLike) -> str:
@@ -149,9 +167,9 @@ def read_freqdict(data: bytes, source: str, *, fold_yo: bool = False) -> FreqDic
     text = decode_text(data, source, "dictionary file", DictionaryError)
     counts, report = parse_freqdict(text.splitlines(), fold_yo=fold_yo)
     del text
-    warning = report.warning(shown(source))
-    if warning:
-        log.warning(warning)
+    for warning in (report.warning(shown(source)), report.word_warning(shown(source))):
+        if warning:
+            log.warning(warning)
     if not counts:
         raise DictionaryError(f"{shown(source)}: no 'word count' lines found")
     return FreqDict(counts, source, hashlib.sha256(data).hexdigest(), report)
@@ -179,7 +197,7 @@ def wordfreq_text(lang: str) -> tuple[bytes, dict[Word, int]]:
         counts: dict[Word, int] = {}
         for word, freq in freqs.items():
             word = normalize(word)
-            if keep(word):
+            if keep(word) and word_problem(word) is None:
                 counts[word] = counts.get(word, 0) + max(1, round(freq * _COUNT_SCALE))
         del freqs
     finally:

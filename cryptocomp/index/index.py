@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import array
 import logging
-import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -50,7 +49,7 @@ from pyroaring import FrozenBitMap
 
 from ..domain import Pattern, Progress, Template, Word, WordId
 from ..errors import QueryError
-from .alphabet import normalize, script_of
+from .alphabet import normalize, script_of, spell, word_problem
 from .encoding import Encoded, code_dtype, first_positions, pattern
 from .family import BitmapFamily, Corrupt
 from .matches import Entry, Matches
@@ -78,7 +77,6 @@ log = logging.getLogger(__name__)
 
 WILDCARDS = frozenset("?.*")
 _EMPTY = FrozenBitMap()
-_SPACE = re.compile(r"\s")  # str.isspace(), as one C scan
 MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers
 
 
@@ -119,8 +117,9 @@ class Index:
             norm = normalize(word)
             if norm == word:
                 norm = word  # keep the caller's string: one copy of each word, not two
-            if not norm or _SPACE.search(norm):
-                raise ValueError(f"not a word: {norm!r}")
+            why = word_problem(norm, longest=None)  # the caller's words may be any length
+            if why is not None:
+                raise ValueError(f"not a word: {norm[:50]!r} ({why})")
             if count < 0:
                 raise ValueError(f"negative count for {norm!r}")
             total = merged.get(norm, 0) + int(count)
@@ -183,6 +182,7 @@ class Index:
     def _finish(self) -> None:
         """Derived lookups, after building or loading."""
         self._letters = frozenset(self.alphabet)
+        self.fold_yo = bool(self.params.get("fold_yo"))  # queries fold ё as the words were
         self._all = FrozenBitMap(range(self._n))
         self._longer: dict[int, FrozenBitMap] = {}
         self._scripts: dict[str, FrozenBitMap] = {}
@@ -533,7 +533,7 @@ class Index:
         error."""
         fixed = []
         star = False
-        for i, ch in enumerate(normalize(template)):
+        for i, ch in enumerate(spell(template, fold_yo=self.fold_yo)):
             if ch in WILDCARDS:
                 star = star or ch == "*"
                 continue
@@ -549,7 +549,7 @@ class Index:
               min_count: int | None = None) -> Matches:
         """Words fitting a template: letters where given, any letter at ``?`` (or ``.``),
         any run of letters (possibly none) at ``*``."""
-        template = normalize("".join(template.split()))
+        template = spell("".join(template.split()), fold_yo=self.fold_yo)
         if not template:
             raise QueryError("empty template")
         fixed = self.parse_template(template)
@@ -566,7 +566,7 @@ class Index:
     def same_pattern(self, word: Word, *, top: int | None = None,
                      min_count: int | None = None) -> Matches:
         """Words with the same letter structure as ``word`` (the word itself included)."""
-        word = normalize(word.strip())
+        word = spell(word.strip(), fold_yo=self.fold_yo)
         if not word:
             raise QueryError("empty word")
         # any letters will do (the structure of дядя finds папа in a list without д), but

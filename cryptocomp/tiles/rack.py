@@ -39,6 +39,7 @@ from pyroaring import FrozenBitMap
 
 from ..domain import Word
 from ..index import Encoded
+from ..index.alphabet import spell
 from ..index.index import Index
 from .tiles import BLANK, Face, Rack, TileSet, Tiling, show_tiles, tileset
 
@@ -495,7 +496,9 @@ def rack_words(rack: Rack | str | Sequence[Face], tiles: TileSet | str, index: I
                top: int | None = None) -> Plays:
     """Every word of ``index`` playable from ``rack`` with ``tiles``, best score first."""
     tiles = tileset(tiles)
-    if not isinstance(rack, (str, Rack)):
-        rack = tiles.parse_rack(list(rack))
+    if isinstance(rack, str):
+        rack = spell(rack, fold_yo=index.fold_yo)  # a rack's ё as the words spell it
+    elif not isinstance(rack, Rack):
+        rack = tiles.parse_rack([spell(face, fold_yo=index.fold_yo) for face in rack])
     # a solver costs a few bitmap unions: the index keeps the encoded words it scores from
     return RackSolver(tiles, index).solve(rack, top=top)

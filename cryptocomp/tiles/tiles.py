@@ -46,7 +46,7 @@ from functools import lru_cache, partial
 from importlib import resources
 
 from ..errors import TileError
-from ..index.alphabet import normalize
+from ..index.alphabet import normalize, spell
 
 __all__ = ["TileSet", "Rack", "Spelling", "TileError", "Face", "Tiling", "BLANK", "TILES_FORMAT",
            "EXACT", "load_tilesets", "tileset", "tileset_names", "make_tileset", "show_tiles"]
@@ -177,7 +177,7 @@ class TileSet:
         of their face (``l·l``, ``qu`` in Catalan); tiles may also be separated by spaces or
         commas, a token that is a face being one tile (``"cs a s ?"``)."""
         if isinstance(text, str):
-            tokens = [t for t in re.split(r"[\s,]+", normalize(text.strip())) if t]
+            tokens = [t for t in re.split(r"[\s,]+", spell(text.strip())) if t]
             faces = [f for token in tokens for f in
                      ([token] if token in self.counts else _split_rack(token, self.counts))]
         else:
