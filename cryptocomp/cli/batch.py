@@ -18,24 +18,26 @@ from typing import TYPE_CHECKING
 from ..batch.cluster import SHIP_MODES
 from ..errors import BatchError, BatchStopped, QueryError
 from ..index.store import load_index, read_header, resolve_source, stale_reason
-from .options import dict_spec, is_terminal
+from ..numbers import NumberError, read_whole
+from .options import dict_spec, is_terminal, whole
 
 if TYPE_CHECKING:
     from ..batch import IndexShipment, Summary, Workload
     from ..batch.progress import Progress
 
-__all__ = ["add_batch_options", "run_workload"]
+__all__ = ["add_batch_options", "run_workload", "MAX_JOBS"]
 
 log = logging.getLogger("cryptocomp.batch")
 
 _LOG_EVERY = 10.0   # seconds between progress lines when stderr is not a terminal
+MAX_JOBS = 1024  # local worker processes: beyond any machine's cores, a typo
 
 
 def add_batch_options(parser: argparse.ArgumentParser, unit: str) -> None:
     """--jobs, --scheduler, --cluster, --ship-index, --output, --resume."""
     g = parser.add_argument_group(f"batch (where the {unit} run, where results go)")
-    g.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="local worker processes (default: all cores; 1: in this process)")
+    whole(g, "--jobs", 1, MAX_JOBS, default=None, metavar="N",
+          help="local worker processes (default: all cores; 1: in this process)")
     g.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on the workers of a running Dask scheduler, e.g. "
                         "tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, if set)")
@@ -54,15 +56,18 @@ def add_batch_options(parser: argparse.ArgumentParser, unit: str) -> None:
 def _backend(args: argparse.Namespace, items: int):
     from ..batch import DaskBackend, ProcessPool, SerialBackend
 
-    if args.jobs is not None and args.jobs < 1:
-        raise QueryError("--jobs must be at least 1")
     if args.cluster and args.scheduler:
         raise QueryError("give --scheduler or --cluster, not both")
     if args.cluster:
         kind, _, n = args.cluster.partition(":")
-        if kind != "local" or not n.isdigit() or int(n) < 1:
-            raise QueryError(f"--cluster takes local:N with N >= 1 (got {args.cluster!r})")
-        return DaskBackend(local=int(n), ship=args.ship_index)
+        try:
+            workers = read_whole(n, 1, MAX_JOBS) if kind == "local" else 0
+        except NumberError:
+            workers = 0
+        if not workers:
+            raise QueryError(f"--cluster takes local:N with N from 1 to {MAX_JOBS:,} "
+                             f"(got {args.cluster!r})")
+        return DaskBackend(local=workers, ship=args.ship_index)
     address = args.scheduler
     if address is None and args.jobs is None:
         address = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
