@@ -32,10 +32,19 @@ _TEMP = re.compile(r"^\..+\.(?P<pid>\d+)\.[A-Za-z0-9_]+\.tmp$")
 _ANY_TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]+\.tmp$")
 
 
-def read_bytes(path: str | os.PathLike, what: str, error: type[CryptocompError]) -> bytes:
-    """The bytes of a file, or ``error`` with one line naming ``what`` the file is."""
+def read_bytes(path: str | os.PathLike, what: str, error: type[CryptocompError], *,
+               limit: int | None = None) -> bytes:
+    """The bytes of a file, or ``error`` with one line naming ``what`` the file is; a file
+    of more than ``limit`` bytes is refused having read no more than that (a device or
+    pipe has no size to check first)."""
     try:
-        return Path(path).read_bytes()
+        if limit is None:
+            return Path(path).read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+        if len(data) > limit:
+            raise error(f"{what} {path} is larger than {limit:,} bytes")
+        return data
     except FileNotFoundError:
         raise error(f"{what} not found: {path}") from None
     except IsADirectoryError:
@@ -54,9 +63,11 @@ def decode_text(data: bytes, path: str | os.PathLike, what: str,
                     f"{exc.start})") from None
 
 
-def read_text(path: str | os.PathLike, what: str, error: type[CryptocompError]) -> str:
-    """The UTF-8 text of a file, or ``error`` with one line naming the file and the problem."""
-    return decode_text(read_bytes(path, what, error), path, what, error)
+def read_text(path: str | os.PathLike, what: str, error: type[CryptocompError], *,
+              limit: int | None = None) -> str:
+    """The UTF-8 text of a file (at most ``limit`` bytes), or ``error`` with one line naming
+    the file and the problem."""
+    return decode_text(read_bytes(path, what, error, limit=limit), path, what, error)
 
 
 def write_atomic(path: Path, data: bytes | Iterable[bytes], *, create_dirs: bool = False) -> None:
