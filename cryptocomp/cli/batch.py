@@ -25,18 +25,17 @@ if TYPE_CHECKING:
     from ..batch import IndexShipment, Summary, Workload
     from ..batch.progress import Progress
 
-__all__ = ["add_batch_options", "run_workload", "MAX_JOBS"]
+__all__ = ["add_batch_options", "run_workload"]
 
 log = logging.getLogger("cryptocomp.batch")
 
 _LOG_EVERY = 10.0   # seconds between progress lines when stderr is not a terminal
-MAX_JOBS = 1024  # local worker processes: beyond any machine's cores, a typo
 
 
 def add_batch_options(parser: argparse.ArgumentParser, unit: str) -> None:
     """--jobs, --scheduler, --cluster, --ship-index, --output, --resume."""
     g = parser.add_argument_group(f"batch (where the {unit} run, where results go)")
-    whole(g, "--jobs", 1, MAX_JOBS, default=None, metavar="N",
+    whole(g, "--jobs", 1, default=None, metavar="N",
           help="local worker processes (default: all cores; 1: in this process)")
     g.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on the workers of a running Dask scheduler, e.g. "
@@ -56,18 +55,15 @@ def add_batch_options(parser: argparse.ArgumentParser, unit: str) -> None:
 def _backend(args: argparse.Namespace, items: int):
     from ..batch import DaskBackend, ProcessPool, SerialBackend
 
+    if args.jobs is not None and args.jobs < 1:
+        raise QueryError("--jobs must be at least 1")
     if args.cluster and args.scheduler:
         raise QueryError("give --scheduler or --cluster, not both")
     if args.cluster:
         kind, _, n = args.cluster.partition(":")
-        try:
-            workers = read_whole(n, 1, MAX_JOBS) if kind == "local" else 0
-        except NumberError:
-            workers = 0
-        if not workers:
-            raise QueryError(f"--cluster takes local:N with N from 1 to {MAX_JOBS:,} "
-                             f"(got {args.cluster!r})")
-        return DaskBackend(local=workers, ship=args.ship_index)
+        if kind != "local" or not _workers(n):  # the rule of every number: ASCII digits
+            raise QueryError(f"--cluster takes local:N with N >= 1 (got {args.cluster!r})")
+        return DaskBackend(local=int(n), ship=args.ship_index)
     address = args.scheduler
     if address is None and args.jobs is None:
         address = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
@@ -75,6 +71,14 @@ def _backend(args: argparse.Namespace, items: int):
         return DaskBackend(address=address, ship=args.ship_index)
     jobs = min(args.jobs or os.cpu_count() or 1, max(items, 1))
     return SerialBackend() if jobs == 1 else ProcessPool(jobs)
+
+
+def _workers(n: str) -> int:
+    """The N of ``--cluster local:N`` (cryptocomp.numbers' rule), 0 when it is no such number."""
+    try:
+        return read_whole(n, 1, grouped=False)
+    except NumberError:
+        return 0
 
 
 def index_file(args: argparse.Namespace) -> tuple[Path, str]:

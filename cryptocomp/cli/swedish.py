@@ -18,7 +18,7 @@ from pathlib import Path
 from ..crossword.arrowgenerator import MAX_REPAIRS, MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
 from ..crossword.arrowpuzzle import ArrowPuzzle
 from ..crossword.problem import MAX_STEPS
-from .batch import MAX_JOBS, add_batch_options, run_workload
+from .batch import add_batch_options, run_workload
 from .options import (
     MAX_BATCH,
     MAX_SEED,
@@ -67,7 +67,7 @@ def register(sub) -> None:
                "mask after every failed fill)")
     whole(p, "--attempts", 1, MAX_BATCH, default=200, metavar="N",
           help="attempts a puzzle at most (default 200)")
-    whole(p, "--workers", 1, MAX_JOBS, default=None, metavar="N", dest="jobs",
+    whole(p, "--workers", 1, default=None, metavar="N", dest="jobs",
           help="same as --jobs")
     p.add_argument("--json", action="store_true", help="print JSON (one object a puzzle)")
     p.add_argument("--svg", metavar="FILE", help="write the puzzle as SVG (FILE-2.svg ... "
