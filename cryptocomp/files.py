@@ -169,13 +169,18 @@ def regular_stat(path: str | os.PathLike, what: str,
     return st
 
 
-def read_bytes(path: str | os.PathLike, what: str, error: type[CryptocompError]) -> bytes:
-    """The bytes of a regular file, or ``error`` with one line naming ``what`` the file is."""
+def read_bytes(path: str | os.PathLike, what: str, error: type[CryptocompError], *,
+               limit: int | None = None) -> bytes:
+    """The bytes of a regular file, or ``error`` with one line naming ``what`` the file is;
+    a file of more than ``limit`` bytes is refused having read no more than that."""
     with open_regular(path, what, error) as fh:
         try:
-            return fh.read()
+            data = fh.read() if limit is None else fh.read(limit + 1)
         except OSError as exc:
             raise error(f"cannot read {what} {shown(path)}: {reason(exc)}") from None
+    if limit is not None and len(data) > limit:
+        raise error(f"{what} {shown(path)} is larger than {limit:,} bytes")
+    return data
 
 
 def gunzip(data: bytes, path: str | os.PathLike, what: str,
@@ -226,10 +231,11 @@ def decode_text(data: bytes, path: str | os.PathLike, what: str,
                     f"at offset {exc.start})") from None
 
 
-def read_text(path: str | os.PathLike, what: str, error: type[CryptocompError]) -> str:
-    """The UTF-8 text of a regular file, or ``error`` with one line naming the file and the
-    problem."""
-    return decode_text(read_bytes(path, what, error), path, what, error)
+def read_text(path: str | os.PathLike, what: str, error: type[CryptocompError], *,
+              limit: int | None = None) -> str:
+    """The UTF-8 text of a regular file (at most ``limit`` bytes), or ``error`` with one line naming
+    the file and the problem."""
+    return decode_text(read_bytes(path, what, error, limit=limit), path, what, error)
 
 
 # -- writing -----------------------------------------------------------------------------

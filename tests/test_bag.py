@@ -255,7 +255,7 @@ def test_time_limit_must_be_finite(limit):
 def test_cli_time_limit_refuses_non_finite_and_absurd_values(capsys, value):
     assert main(["bag", "--time-limit", value, "--dict", "nowhere.txt"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "argument --time-limit" in err and "Traceback" not in err
+    assert err.count("\n") == 1 and "--time-limit" in err and "Traceback" not in err
 
 
 def test_cli_bag_out_of_time_prints_the_proved_bound(monkeypatch, capsys):

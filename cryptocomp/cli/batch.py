@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from ..batch.cluster import SHIP_MODES
 from ..errors import BatchError, BatchStopped, QueryError
 from ..index.store import load_index, read_header, resolve_source, stale_reason
-from .options import dict_spec, is_terminal, live_progress
+from ..numbers import NumberError, read_whole
+from .options import dict_spec, is_terminal, live_progress, whole
 
 if TYPE_CHECKING:
     from ..batch import IndexShipment, Summary, Workload
@@ -34,8 +35,8 @@ _LOG_EVERY = 10.0   # seconds between progress lines when stderr is not a termin
 def add_batch_options(parser: argparse.ArgumentParser, unit: str) -> None:
     """--jobs, --scheduler, --cluster, --ship-index, --output, --resume."""
     g = parser.add_argument_group(f"batch (where the {unit} run, where results go)")
-    g.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="local worker processes (default: all cores; 1: in this process)")
+    whole(g, "--jobs", 1, default=None, metavar="N",
+          help="local worker processes (default: all cores; 1: in this process)")
     g.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on the workers of a running Dask scheduler, e.g. "
                         "tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, if set)")
@@ -64,7 +65,7 @@ def _backend(args: argparse.Namespace, items: int):
         raise QueryError("give --scheduler or --cluster, not both")
     if args.cluster:
         kind, _, n = args.cluster.partition(":")
-        if kind != "local" or not n.isdigit() or int(n) < 1:
+        if kind != "local" or not _workers(n):  # the rule of every number: ASCII digits
             raise QueryError(f"--cluster takes local:N with N >= 1 (got {args.cluster!r})")
         check_local_workers(int(n), f"--cluster {args.cluster}")
         return DaskBackend(local=int(n), ship=args.ship_index)
@@ -77,6 +78,14 @@ def _backend(args: argparse.Namespace, items: int):
                            ship=args.ship_index)
     jobs = min(args.jobs or os.cpu_count() or 1, max(items, 1))
     return SerialBackend() if jobs == 1 else ProcessPool(jobs)
+
+
+def _workers(n: str) -> int:
+    """The N of ``--cluster local:N`` (cryptocomp.numbers' rule), 0 when it is no such number."""
+    try:
+        return read_whole(n, 1, grouped=False)
+    except NumberError:
+        return 0
 
 
 def index_file(args: argparse.Namespace) -> tuple[Path, str]:

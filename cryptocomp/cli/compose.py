@@ -9,7 +9,7 @@ from ..cryptarithm.candidates import Constraints, letters_of
 from ..cryptarithm.compose import Composed, check_composable, compose_puzzle
 from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
-from ..errors import CryptocompError, ExpressionError, QueryError
+from ..errors import CryptocompError, QueryError
 from ..files import read_text, shown
 from ..index.alphabet import normalize, refusal_warning, word_problem
 from .batch import add_batch_options, run_workload
@@ -23,6 +23,7 @@ from .options import (
     plural,
     print_json,
     progress_bar,
+    whole,
 )
 
 log = logging.getLogger(__name__)
@@ -43,16 +44,15 @@ def register(sub) -> None:
                    help="compose every 'a OP b' over two word lists (one word a line)")
     p.add_argument("--ops", default="+-*", metavar="OPS",
                    help="operators for --batch (default: +-*)")
-    p.add_argument("--top", type=int, default=None, metavar="N",
-                   help="show at most N puzzles per query (default: 50 on a terminal, all "
-                        "when piped)")
+    whole(p, "--top", 1, default=None, metavar="N",
+          help="show at most N puzzles per query (default: 50 on a terminal, all when piped)")
     p.add_argument("--limit", type=limit, default=None, metavar="N",
                    help="use only the N most frequent words of the dictionary (N >= 1, or "
                         "off: every word, the default)")
-    p.add_argument("--min-count", type=int, default=None, metavar="C",
-                   help="only words whose count is at least C")
-    p.add_argument("--min-length", type=int, default=None, metavar="N", help="shortest word")
-    p.add_argument("--max-length", type=int, default=None, metavar="N", help="longest word")
+    whole(p, "--min-count", 0, default=None, metavar="C",
+          help="only words whose count is at least C")
+    whole(p, "--min-length", 1, default=None, metavar="N", help="shortest word")
+    whole(p, "--max-length", 1, default=None, metavar="N", help="longest word")
     p.add_argument("--contains", default="", metavar="LETTERS",
                    help="only words containing these letters (a repeated letter counts: "
                         "'ee' means at least two e)")
@@ -68,17 +68,13 @@ def register(sub) -> None:
                        description="Count every solution of a complete cryptarithm exactly and "
                                    "list the first ones.")
     s.add_argument("puzzle", metavar="PUZZLE", help="e.g. 'send+more=money'")
-    s.add_argument("--cap", type=int, default=20, metavar="N",
-                   help="list at most N solutions (the count is always exact; default 20)")
+    whole(s, "--cap", 0, default=20, metavar="N",
+          help="list at most N solutions (the count is always exact; default 20)")
     s.add_argument("--json", action="store_true", help="print a JSON object")
     s.set_defaults(run=run_solve)
 
 
 def _options(args: argparse.Namespace) -> dict:
-    for name in ("top", "min_count", "min_length", "max_length"):
-        value = getattr(args, name, None)
-        if value is not None and value < 0:
-            raise QueryError(f"--{name.replace('_', '-')} must not be negative")
     for name in ("contains", "excludes"):
         try:
             letters_of(getattr(args, name), f"--{name}")
@@ -180,8 +176,6 @@ def _run_batch(args: argparse.Namespace, options: dict, top: int | None) -> int:
 # -- solve -----------------------------------------------------------------------------------
 
 def run_solve(args: argparse.Namespace) -> int:
-    if args.cap < 0:
-        raise ExpressionError("--cap must not be negative")
     with progress_bar(f"solving {args.puzzle}") as progress:
         solved = solve(args.puzzle, cap=args.cap, progress=progress)
     if args.json:

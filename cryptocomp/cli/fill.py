@@ -19,16 +19,21 @@ from ..batch import AttemptJob, AttemptsWorkload
 from ..batch.attempts import fill_attempt
 from ..crossword import ENGINES, STRATEGIES, FillResult, SearchProgress, fill, read_grid
 from ..crossword.grid import GridError, format_text
-from ..crossword.square import square_grid
+from ..crossword.problem import MAX_FILLS, MAX_STEPS
+from ..crossword.square import MAX_SQUARE, MIN_SQUARE, square_grid
 from ..files import check_writable, shown, write_atomic
 from .batch import add_batch_options, run_workload
 from .options import (
-    MAX_SECONDS,
+    MAX_BATCH,
+    MAX_SEED,
+    MIN_SEED,
     add_dict_options,
     is_terminal,
     live_progress,
     open_index,
     print_json,
+    seconds,
+    whole,
 )
 
 _EXIT = {"filled": 0, "no_fill": 1, "budget": 3}
@@ -44,36 +49,33 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
                         "letters in reading order over tries, no propagation), or auto: rows "
                         "and words side by side on word rectangles, two restart searches and "
                         "cells elsewhere (default)")
-    p.add_argument("--top", type=int, default=None, metavar="N",
-                   help="use only the N most frequent words")
-    p.add_argument("--min-count", type=int, default=None, metavar="C",
-                   help="use only words whose count is at least C")
-    p.add_argument("--min-length", type=int, default=1, metavar="L",
-                   help="shortest word allowed (default 1)")
-    p.add_argument("--max-length", type=int, default=None, metavar="L",
-                   help="longest word allowed")
+    whole(p, "--top", 1, default=None, metavar="N", help="use only the N most frequent words")
+    whole(p, "--min-count", 0, default=None, metavar="C",
+          help="use only words whose count is at least C")
+    whole(p, "--min-length", 1, default=1, metavar="L", help="shortest word allowed (default 1)")
+    whole(p, "--max-length", 1, default=None, metavar="L", help="longest word allowed")
     p.add_argument("--no-two", action="store_true",
                    help="2-letter words are not allowed (same as --min-length 3)")
-    p.add_argument("--count", type=int, default=1, metavar="K", help="find K different fills")
-    p.add_argument("--steps", type=int, default=None, metavar="N",
-                   help="step budget: CSP search nodes (SAT: conflicts)")
-    p.add_argument("--time", type=float, default=None, metavar="SECONDS",
-                   help="time budget of the whole attempt (wall clock; every engine stops "
-                        "within it)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="random seed for tie-breaks (reproducible, different fills)")
-    p.add_argument("--improve", type=float, default=None, metavar="SECONDS",
-                   help="once filled, spend up to SECONDS more on fills whose rarest word is "
-                        "commoner (within --time; one fill, not with --attempts)")
+    whole(p, "--count", 1, MAX_FILLS, default=1, metavar="K",
+          help="find K different fills (kept in memory and printed at the end)")
+    whole(p, "--steps", 0, MAX_STEPS, default=None, metavar="N",
+          help="step budget: CSP search nodes (SAT: conflicts)")
+    seconds(p, "--time", default=None, metavar="SECONDS",
+            help="time budget of the whole attempt (wall clock; every engine stops within it)")
+    whole(p, "--seed", MIN_SEED, MAX_SEED, default=None,
+          help="random seed for tie-breaks (reproducible, different fills)")
+    seconds(p, "--improve", default=None, metavar="SECONDS",
+            help="once filled, spend up to SECONDS more on fills whose rarest word is "
+                 "commoner (within --time; one fill, not with --attempts)")
     p.add_argument("--order", choices=("lookahead", "frequency"), default="lookahead",
                    help="CSP value order: look-ahead on crossing support weighed with "
                         "frequency (default), or frequency alone")
-    p.add_argument("--letter-branch", type=int, default=0, metavar="N",
-                   help="CSP word strategies: branch on a crossed cell's letter while the "
-                        "chosen slot has more than N candidates (default 0: always on words)")
-    p.add_argument("--attempts", type=int, default=None, metavar="N",
-                   help="N attempts with seeds --seed (default 0), --seed+1, ..., on all cores "
-                        "or a Dask cluster; each attempt's outcome and grid in seed order")
+    whole(p, "--letter-branch", 0, default=0, metavar="N",
+          help="CSP word strategies: branch on a crossed cell's letter while the chosen slot "
+               "has more than N candidates (default 0: always on words)")
+    whole(p, "--attempts", 1, MAX_BATCH, default=None, metavar="N",
+          help="N attempts with seeds --seed (default 0), --seed+1, ..., on all cores or a "
+               "Dask cluster; each attempt's outcome and grid in seed order")
     p.add_argument("--json", action="store_true",
                    help="print the result as JSON (--attempts: JSON Lines, one an attempt)")
     p.add_argument("--ipuz", metavar="PATH", help="write the (first) fill as an ipuz file")
@@ -99,7 +101,7 @@ def register(sub) -> None:
                        description="Fill an N x N square without blocks: --double (default) "
                                    "wants 2N different words, --symmetric rows equal to "
                                    "columns.")
-    q.add_argument("n", type=int, help="the size N")
+    whole(q, "n", MIN_SQUARE, MAX_SQUARE, name="the square size N", help="the size N")
     kind = q.add_mutually_exclusive_group()
     kind.add_argument("--double", action="store_true", help="rows and columns all different")
     kind.add_argument("--symmetric", action="store_true", help="row i equals column i")
@@ -108,31 +110,19 @@ def register(sub) -> None:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    for name in ("top", "min_count", "steps", "count", "max_length", "letter_branch",
-                 "attempts"):
-        value = getattr(args, name)
-        if value is not None and value < (1 if name in ("count", "attempts") else 0):
-            raise GridError(f"--{name.replace('_', '-')} is out of range: {value}")
+    # each number's own bounds are checked as it is parsed (options.whole, options.seconds)
     if args.attempts is None and (args.output or args.resume or args.scheduler or args.cluster
                                   or args.jobs is not None):
         raise GridError("--jobs, --scheduler, --cluster, --output and --resume go with "
                         "--attempts N")
-    if args.improve is not None:
-        if not (0 < args.improve <= MAX_SECONDS):
-            raise GridError(f"--improve must be a positive number of seconds, at most "
-                            f"{MAX_SECONDS:,.0f} (a week), not {args.improve:g}")
-        if args.count != 1 or args.attempts is not None:
-            raise GridError("--improve improves one fill: it goes with neither --count nor "
-                            "--attempts (whose outcomes must not depend on the clock)")
+    if args.improve is not None and (args.count != 1 or args.attempts is not None):
+        raise GridError("--improve improves one fill: it goes with neither --count nor "
+                        "--attempts (whose outcomes must not depend on the clock)")
     if args.attempts is not None:
         for name in ("ipuz", "svg", "clues"):
             if getattr(args, name):
                 raise GridError(f"--{name} writes one fill: it does not go with --attempts "
                                 f"(the batch's output has every attempt's grid)")
-    # nan compares false with every deadline: it would mean no budget at all
-    if args.time is not None and not (0 < args.time <= MAX_SECONDS):
-        raise GridError(f"--time must be a positive number of seconds, at most "
-                        f"{MAX_SECONDS:,.0f} (a week), not {args.time:g}")
 
 
 _SHIPPED = Path(__file__).resolve().parent.parent / "data" / "grids"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,8 +12,11 @@ from ..domain import Progress
 from ..errors import CryptocompError, QueryError
 from ..index.index import Index
 from ..index.store import load_index
+from ..numbers import MAX_WHOLE, NumberError, bounds_text, read_real, read_whole, shown
 
 MAX_SECONDS = 7 * 24 * 3600.0  # a time limit beyond a week is a typo, not a wish
+MAX_BATCH = 10**9  # attempts or puzzles of one command: a billion at 1 ms each is 11 days
+MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1  # a seed is any 64-bit integer
 
 
 class UsageError(CryptocompError):
@@ -28,17 +30,66 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a time limit in seconds, 0 to a week; 0 means none."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(value) or not 0 <= value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"a time limit is 0 (none) or up to {MAX_SECONDS:,.0f} seconds (a week), "
-            f"not {text!r}")
-    return value
+class Whole:
+    """An argparse type: a whole number from ``low`` to ``high`` (the rule of
+    :mod:`cryptocomp.numbers`: ASCII digits), its error line naming the option ``name``."""
+
+    def __init__(self, name: str, low: int, high: int = MAX_WHOLE):
+        self.name, self.low, self.high = name, low, high
+        self.bounds = bounds_text(low, high)
+
+    def __call__(self, text: str) -> int:
+        try:
+            return read_whole(text, self.low, self.high)
+        except NumberError as exc:
+            raise UsageError(self._message(exc)) from None
+
+    def _message(self, exc: NumberError) -> str:
+        if exc.reason == "syntax":
+            return (f"{self.name} wants a whole number (digits 0-9), {self.bounds}, "
+                    f"not {shown(exc.text)}")
+        if exc.reason == "high":
+            return (f"{self.name} must be between {self.low:,} and {self.high:,}, "
+                    f"not {shown(exc.text)}")
+        if exc.text.strip().startswith("-") and self.low >= 0:
+            return f"{self.name} must not be negative ({self.bounds}), not {shown(exc.text)}"
+        return f"{self.name} must be at least {self.low:,}, not {shown(exc.text)}"
+
+
+class Seconds:
+    """An argparse type: a time in seconds, more than 0 (or, ``zero_is_none``, 0 for no
+    limit) and at most :data:`MAX_SECONDS`; nan and inf are no time."""
+
+    def __init__(self, name: str, *, zero_is_none: bool = False):
+        self.name, self.zero_is_none = name, zero_is_none
+        self.bounds = (f"0 (no limit) or up to {MAX_SECONDS:,.0f} seconds (a week)"
+                       if zero_is_none else f"more than 0, at most {MAX_SECONDS:,.0f} (a week)")
+
+    def __call__(self, text: str) -> float:
+        try:
+            return read_real(text, 0.0, MAX_SECONDS, above=not self.zero_is_none)
+        except NumberError:
+            what = (f"0 (no limit) or a number of seconds up to {MAX_SECONDS:,.0f} (a week)"
+                    if self.zero_is_none else
+                    f"a positive number of seconds, at most {MAX_SECONDS:,.0f} (a week)")
+            raise UsageError(f"{self.name} must be {what}, not {shown(text)}") from None
+
+
+def add_number(parser, *flags: str, kind: Whole | Seconds, help: str, **kwargs) -> None:
+    """An option (or positional) taking a number of ``kind``, its bounds in its help."""
+    parser.add_argument(*flags, type=kind, help=f"{help}; {kind.bounds}", **kwargs)
+
+
+def whole(parser, flag: str, low: int, high: int = MAX_WHOLE, *, help: str,
+          name: str | None = None, **kwargs) -> None:
+    """:func:`add_number` for a whole number from ``low`` to ``high``."""
+    add_number(parser, flag, kind=Whole(name or flag, low, high), help=help, **kwargs)
+
+
+def seconds(parser, flag: str, *, help: str, zero_is_none: bool = False, **kwargs) -> None:
+    """:func:`add_number` for a time in seconds (see :class:`Seconds`)."""
+    add_number(parser, flag, kind=Seconds(flag, zero_is_none=zero_is_none), help=help,
+               **kwargs)
 
 
 def limit(text: str) -> int | None:

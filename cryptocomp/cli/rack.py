@@ -13,9 +13,9 @@ import logging
 import sys
 from importlib import resources
 
-from ..errors import CryptocompError, DictionaryError
+from ..errors import DictionaryError
 from ..index.store import resolve_source
-from ..tiles.bag import best_bag
+from ..tiles.bag import MAX_TILES, best_bag
 from ..tiles.rack import rack_words
 from ..tiles.tiles import TileSet, tileset, tileset_names
 from .options import (
@@ -26,6 +26,7 @@ from .options import (
     plural,
     print_json,
     seconds,
+    whole,
 )
 
 log = logging.getLogger(__name__)
@@ -45,8 +46,8 @@ def register(sub) -> None:
                                    "best tile score first, then most frequent.")
     p.add_argument("letters", help="the rack, e.g. retinas? or 'cs a sz ?'")
     _tile_options(p)
-    p.add_argument("--top", type=int, default=None, metavar="N",
-                   help="show at most N words (default: 50 on a terminal, all when piped)")
+    whole(p, "--top", 1, default=None, metavar="N",
+          help="show at most N words (default: 50 on a terminal, all when piped)")
     p.add_argument("--json", action="store_true", help="print a JSON array")
     add_dict_options(p)
     p.set_defaults(run=run_rack)
@@ -58,12 +59,11 @@ def register(sub) -> None:
                                    "times its tile values; prints the best set and whether it "
                                    "is proved optimal.")
     _tile_options(b)
-    b.add_argument("--max-length", type=int, default=15, metavar="N",
-                   help="longest word allowed, in tiles (default 15, a board's width)")
-    b.add_argument("--time-limit", type=seconds, default=600.0, metavar="SECONDS",
-                   help="stop after this many seconds of wall-clock time and report the best "
-                        "found and the proved upper bound (default 600, at most a week; 0 for "
-                        "no limit)")
+    whole(b, "--max-length", 1, MAX_TILES, default=15, metavar="N",
+          help="longest word allowed, in tiles (default 15, a board's width)")
+    seconds(b, "--time-limit", zero_is_none=True, default=600.0, metavar="SECONDS",
+            help="stop after this many seconds of wall-clock time and report the best found "
+                 "and the proved upper bound (default 600)")
     b.add_argument("--json", action="store_true", help="print a JSON object")
     add_dict_options(b)
     b.set_defaults(run=run_bag)
@@ -102,8 +102,6 @@ def _default_language(tiles: TileSet) -> str:
 
 
 def run_rack(args: argparse.Namespace) -> int:
-    if args.top is not None and args.top < 0:
-        raise CryptocompError("--top must not be negative")
     tiles, index = _open(args)
     plays = rack_words(args.letters, tiles, index)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
@@ -137,8 +135,6 @@ def run_rack(args: argparse.Namespace) -> int:
 def run_bag(args: argparse.Namespace) -> int:
     """Exit status: 0 a solution (proved optimal or not), 1 proved that none exists, 3 the
     time limit ran out before any solution was found (the upper bound is printed)."""
-    if not 1 <= args.max_length <= 31:
-        raise CryptocompError(f"--max-length must be between 1 and 31, not {args.max_length}")
     tiles, index = _open(args)
     progress = (lambda message: log.info("bag: %s", message)) if is_terminal(sys.stderr) \
         else None

@@ -15,15 +15,26 @@ import re
 import sys
 from pathlib import Path
 
-from ..crossword.arrowgenerator import MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
+from ..crossword.arrowgenerator import MAX_REPAIRS, MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
 from ..crossword.arrowpuzzle import ArrowPuzzle
+from ..crossword.problem import MAX_STEPS
 from ..files import check_writable, write_atomic
 from .batch import add_batch_options, run_workload
-from .options import add_dict_options, dict_spec, print_json
+from .options import (
+    MAX_BATCH,
+    MAX_SEED,
+    MIN_SEED,
+    add_dict_options,
+    dict_spec,
+    print_json,
+    seconds,
+    whole,
+)
 
 log = logging.getLogger("cryptocomp")
 
-_SIZE = re.compile(r"^\s*(\d{1,4})\s*(?:[xX×*]\s*(\d{1,4}))?\s*$")
+# ASCII digits, as every number (cryptocomp.numbers): re's \d would take "٣"
+_SIZE = re.compile(r"^\s*([0-9]{1,40})\s*(?:[xX×*]\s*([0-9]{1,40}))?\s*$")
 
 
 def register(sub) -> None:
@@ -41,23 +52,24 @@ def register(sub) -> None:
     p.add_argument("--phrases", default="auto", metavar="FILE|none",
                    help="hidden-solution phrases, one a line (default: the shipped "
                         "proverbs for en and ru)")
-    p.add_argument("--count", type=int, default=1, metavar="N",
-                   help="puzzles to make (JSON Lines with --json)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same puzzles)")
-    p.add_argument("--time", type=float, default=None, metavar="S",
-                   help="wall-clock budget of the whole run, seconds")
-    p.add_argument("--top", type=int, default=None, metavar="N",
-                   help="use only the N best-ranked usable words (default: every clued "
-                        "word; 30000 with --clues none)")
-    p.add_argument("--steps", type=int, default=1000, metavar="N",
-                   help="fill step budget of one attempt (default 1000)")
-    p.add_argument("--repairs", type=int, default=2, metavar="N",
-                   help="mask repairs the filler may ask for within one attempt (default 2; "
-                        "0: a new mask after every failed fill)")
-    p.add_argument("--attempts", type=int, default=200, metavar="N",
-                   help="attempts a puzzle at most (default 200)")
-    p.add_argument("--workers", type=int, default=None, metavar="N", dest="jobs",
-                   help="same as --jobs")
+    whole(p, "--count", 1, MAX_BATCH, default=1, metavar="N",
+          help="puzzles to make (JSON Lines with --json)")
+    whole(p, "--seed", MIN_SEED, MAX_SEED, default=0,
+          help="random seed (same seed, same puzzles)")
+    seconds(p, "--time", default=None, metavar="S",
+            help="wall-clock budget of the whole run, seconds")
+    whole(p, "--top", 1, default=None, metavar="N",
+          help="use only the N best-ranked usable words (default: every clued word; 30000 "
+               "with --clues none)")
+    whole(p, "--steps", 1, MAX_STEPS, default=1000, metavar="N",
+          help="fill step budget of one attempt (default 1000)")
+    whole(p, "--repairs", 0, MAX_REPAIRS, default=2, metavar="N",
+          help="mask repairs the filler may ask for within one attempt (default 2; 0: a new "
+               "mask after every failed fill)")
+    whole(p, "--attempts", 1, MAX_BATCH, default=200, metavar="N",
+          help="attempts a puzzle at most (default 200)")
+    whole(p, "--workers", 1, default=None, metavar="N", dest="jobs",
+          help="same as --jobs")
     p.add_argument("--json", action="store_true", help="print JSON (one object a puzzle)")
     p.add_argument("--svg", metavar="FILE", help="write the puzzle as SVG (FILE-2.svg ... "
                                                  "for further puzzles)")
@@ -91,14 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from ..crossword.arrowgenerator import check_params, workshop
     from ..crossword.csp import load_engine
 
-    width, height = parse_size(args.size)
-    for name in ("count", "attempts", "steps"):
-        if getattr(args, name) < 1:
-            raise ArrowError(f"--{name} must be at least 1")
-    if args.top is not None and args.top < 1:
-        raise ArrowError("--top must be at least 1")
-    if args.time is not None and args.time <= 0:
-        raise ArrowError("--time must be positive")
+    width, height = parse_size(args.size)  # the other numbers are checked as parsed
     for path in (args.svg, args.svg_solution):
         if path:  # fail before any work (the numbered files share its directory)
             check_writable(path)

@@ -14,6 +14,7 @@ from .options import (
     per_million,
     plural,
     print_json,
+    whole,
 )
 
 
@@ -27,13 +28,13 @@ def register(sub) -> None:
                    help="letters and wildcards, e.g. s??d, con*, *tion, c?n*s, '*ёж*'")
     p.add_argument("--same-pattern", metavar="WORD",
                    help="words with the same letter structure as WORD (мама ~ папа)")
-    p.add_argument("--top", type=int, default=None, metavar="N",
-                   help="show at most N words (default: 50 on a terminal, all when piped)")
+    whole(p, "--top", 1, default=None, metavar="N",
+          help="show at most N words (default: 50 on a terminal, all when piped)")
     p.add_argument("--limit", type=limit, default=None, metavar="N",
                    help="use only the N most frequent words of the dictionary (N >= 1, or "
                         "off: every word, the default)")
-    p.add_argument("--min-count", type=int, default=None, metavar="C",
-                   help="only words whose count is at least C")
+    whole(p, "--min-count", 0, default=None, metavar="C",
+          help="only words whose count is at least C")
     p.add_argument("--json", action="store_true", help="print a JSON array")
     add_dict_options(p)
     p.set_defaults(run=run)
@@ -42,10 +43,6 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     if bool(args.template) == bool(args.same_pattern):
         raise QueryError("give a TEMPLATE or --same-pattern WORD (one of them)")
-    for name in ("top", "min_count"):
-        value = getattr(args, name)
-        if value is not None and value < 0:
-            raise QueryError(f"--{name.replace('_', '-')} must not be negative")
     index = open_index(args)
     if args.template:
         matches = index.match(args.template, top=args.limit, min_count=args.min_count)

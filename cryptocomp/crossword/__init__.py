@@ -25,13 +25,13 @@ from .improvement import Improvement
 from .improvement import improve as improve_fill
 from .lane import Learned
 from .lexicon import Lexicon
-from .problem import Budget, Problem
+from .problem import MAX_FILLS, MAX_STEPS, Budget, Problem
 from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
 
 __all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "SearchProgress",
            "Improvement", "Budget", "ENGINES", "STRATEGIES", "read_grid", "parse_text",
            "parse_slots", "format_text", "format_slots", "FILLED", "NO_FILL", "BUDGET",
-           "arrowword", "ArrowPuzzle", "ArrowResult", "ArrowError"]
+           "arrowword", "ArrowPuzzle", "ArrowResult", "ArrowError", "MAX_STEPS", "MAX_FILLS"]
 
 log = logging.getLogger(__name__)
 
@@ -77,12 +77,12 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
         raise GridError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
     if strategy not in STRATEGIES:
         raise GridError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
-    if count < 1:
-        raise GridError("count must be at least 1")
+    if not 1 <= count <= MAX_FILLS:
+        raise GridError(f"count must be 1 to {MAX_FILLS:,} fills, not {count}")
     if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
         raise GridError(f"the time budget must be a positive number of seconds, not {seconds}")
-    if steps is not None and steps < 0:
-        raise GridError(f"the step budget must not be negative, not {steps}")
+    if steps is not None and not 0 <= steps <= MAX_STEPS:
+        raise GridError(f"the step budget must be 0 to {MAX_STEPS:,} steps, not {steps}")
     if improve is not None:
         if not (math.isfinite(improve) and improve > 0):
             raise GridError(f"the improvement time must be a positive number of seconds, "

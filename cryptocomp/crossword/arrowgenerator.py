@@ -40,15 +40,19 @@ from .clues import ClueBook, load_clues
 from .grid import GridError
 from .lexicon import Lexicon
 from .phrases import PhraseBook, PhraseError, place_evenly, read_phrases, shipped_phrases
+from .problem import MAX_STEPS
 
 __all__ = ["ArrowParams", "ArrowError", "Attempt", "Workshop", "attempt", "fill_attempt",
            "arrow_lexicon", "workshop", "register_workshop", "build_workshop", "check_params",
-           "finish", "attempt_seed", "MIN_SIDE", "MAX_SIDE"]
+           "finish", "attempt_seed", "MIN_SIDE", "MAX_SIDE", "MAX_REPAIRS"]
 
 log = logging.getLogger(__name__)
 
 MIN_SIDE = 5
 MAX_SIDE = 32
+# each repair is one more fill within an attempt: a thousand is far past the measured use
+# (2, README) and keeps an attempt's work bounded
+MAX_REPAIRS = 1000
 _CLUES_NONE_TOP = 30_000  # words used without a clue source: the commonest of the dictionary
 # without clues, words of these languages need a vowel: it keeps out abbreviations (сс, вкл);
 # words of one repeated letter (ааа) are out in every language
@@ -93,10 +97,10 @@ def check_params(params: ArrowParams) -> None:
         if not MIN_SIDE <= side <= MAX_SIDE:
             raise ArrowError(f"arrow-word {name} {side} is out of range ({MIN_SIDE} to "
                              f"{MAX_SIDE} cells)")
-    if params.steps < 1:
-        raise ArrowError("the fill step budget must be at least 1")
-    if params.repairs < 0:
-        raise ArrowError("repairs must be 0 or more")
+    if not 1 <= params.steps <= MAX_STEPS:
+        raise ArrowError(f"the fill step budget must be 1 to {MAX_STEPS:,}, not {params.steps}")
+    if not 0 <= params.repairs <= MAX_REPAIRS:
+        raise ArrowError(f"repairs must be 0 to {MAX_REPAIRS:,}, not {params.repairs}")
     if params.top is not None and params.top < 1:
         raise ArrowError("the word source (top) must keep at least 1 word")
 

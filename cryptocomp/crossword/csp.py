@@ -38,7 +38,7 @@ from .grid import GridError
 from .jitcache import CACHED, cache_dir, compile_note, is_cached
 from .lane import SLICE, Lane, Learned, held, slot_weight
 from .lexicon import Lexicon
-from .problem import Budget, Problem
+from .problem import MAX_STEPS, Budget, Problem
 from .propagation import FAIL, OK, WIPED, undo
 from .rectangle import RowSearch, is_rectangle, rows_can_fill
 from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
@@ -228,7 +228,7 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
             counted = len(lanes) == 1 or not isinstance(lane, RowSearch)
             before = lane.nodes
             node_limit = budget.steps - nodes if budget.steps is not None and counted \
-                else 1 << 62
+                else MAX_STEPS
             r = lane.advance(node_limit, budget.deadline())
             if counted:
                 nodes += lane.nodes - before

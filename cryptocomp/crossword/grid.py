@@ -36,12 +36,16 @@ Size limit (every format, ipuz too): width and height are at most
 
 from __future__ import annotations
 
+import bisect
+import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from itertools import repeat
 
 from ..errors import CryptocompError
 from ..index.alphabet import normalize
+from ..numbers import MAX_WHOLE, NumberError, is_whole, read_whole, shown
 
 __all__ = ["Cell", "Letter", "Slot", "Grid", "GridError", "parse_text", "format_text",
            "parse_slots", "format_slots", "is_slot_list", "given_letter", "check_size", "BLOCK",
@@ -57,6 +61,7 @@ _EMPTY_CHARS = frozenset(".?_")
 TEXT_FORMAT = 1
 SLOTS_FORMAT = 1
 MAX_SIDE = 1000  # cells a side: far beyond any crossword, and drawing stays cheap
+_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines' breaks
 
 
 class GridError(CryptocompError):
@@ -177,25 +182,31 @@ class Grid:
         """A grid from explicit ``(x, y, length, 'h'|'v')`` slots (the slot-list format)."""
         check_size(width, height, "slot list")
         runs: list[tuple[Direction, tuple[Cell, ...]]] = []
-        covered: dict[tuple[Direction, Cell], int] = {}
+        # per (direction, row or column): the slots on it as sorted (first, last, number);
+        # every check is on these numbers, before any slot's cells are listed
+        lines: dict[tuple[str, int], list[tuple[int, int, int]]] = {}
         for n, (x, y, length, d) in enumerate(specs, 1):
             if d not in ("h", "v"):
                 raise GridError(f"slot {n}: direction {d!r} is not h or v")
             if length < 1:
                 raise GridError(f"slot {n}: length {length} is not positive")
-            direction = "across" if d == "h" else "down"
-            # checked before the cells are listed: a huge length must not build a huge tuple
             end_x, end_y = (x + length - 1, y) if d == "h" else (x, y + length - 1)
             if not (0 <= x and 0 <= y and end_x < width and end_y < height):
                 raise GridError(f"slot {n} ({x} {y} {length} {d}) leaves the "
                                 f"{width}x{height} grid")
-            cells = tuple((y, x + i) if d == "h" else (y + i, x) for i in range(length))
-            for r, c in cells:
-                if (direction, (r, c)) in covered:
-                    raise GridError(f"slot {n} overlaps slot {covered[(direction, (r, c))]} "
-                                    f"in the same direction")
-                covered[(direction, (r, c))] = n
-            runs.append((direction, cells))
+            first, line = (x, y) if d == "h" else (y, x)
+            taken = lines.setdefault((d, line), [])
+            k = bisect.bisect_left(taken, (first,))
+            # the earlier slot holding this slot's first covered cell, as a cell by cell
+            # check would name it: the one before, if it reaches in, else the one after
+            if k and taken[k - 1][1] >= first:
+                raise GridError(f"slot {n} overlaps slot {taken[k - 1][2]} in the same direction")
+            if k < len(taken) and taken[k][0] <= first + length - 1:
+                raise GridError(f"slot {n} overlaps slot {taken[k][2]} in the same direction")
+            taken.insert(k, (first, first + length - 1, n))
+            cells = tuple(zip(repeat(y), range(x, x + length))) if d == "h" else \
+                tuple(zip(range(y, y + length), repeat(x)))
+            runs.append(("across" if d == "h" else "down", cells))
         if not runs:
             raise GridError("the slot list has no slot")
         grid = cls(width, height, _numbered(runs), {})
@@ -269,17 +280,22 @@ class Grid:
         assert len(set(names)) == len(names), "duplicate slot names"
         for slot in self.slots:
             assert slot.length >= 1
-            assert len(set(slot.cells)) == slot.length, f"{slot.name} repeats a cell"
-            for r, c in slot.cells:
-                assert 0 <= r < self.height and 0 <= c < self.width, f"{slot.name} leaves the grid"
-        covered = {cell for slot in self.slots for cell in slot.cells}
-        for cell, ch in self.given.items():
-            if cell not in covered:
-                # a given letter in an unchecked lone cell is allowed in drawn grids
-                r, c = cell
-                assert 0 <= r < self.height and 0 <= c < self.width
+            # by whole rows of numbers, not cell by cell: a 1000x1000 grid has 2M cells
+            rows, columns = zip(*slot.cells)
+            assert _run(rows, columns) or _run(columns, rows) or \
+                len(set(slot.cells)) == slot.length, f"{slot.name} repeats a cell"
+            assert 0 <= min(rows) and max(rows) < self.height and 0 <= min(columns) and \
+                max(columns) < self.width, f"{slot.name} leaves the grid"
+        for (r, c), ch in self.given.items():
+            # inside the grid (a given letter in an unchecked lone cell is allowed in drawn grids)
+            assert 0 <= r < self.height and 0 <= c < self.width
             assert len(ch) == 1 and ch == normalize(ch), f"bad given letter {ch!r}"
         assert 1 <= self.width <= MAX_SIDE and 1 <= self.height <= MAX_SIDE
+
+
+def _run(fixed: tuple[int, ...], moving: tuple[int, ...]) -> bool:
+    """Whether cells of these rows and columns (or columns and rows) are a straight run."""
+    return len(set(fixed)) == 1 and moving == tuple(range(moving[0], moving[0] + len(moving)))
 
 
 def _numbered(runs: list[tuple[Direction, tuple[Cell, ...]]]) -> tuple[Slot, ...]:
@@ -294,18 +310,42 @@ def _numbered(runs: list[tuple[Direction, tuple[Cell, ...]]]) -> tuple[Slot, ...
 
 # -- text formats -------------------------------------------------------------------
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` as :meth:`str.splitlines` cuts them, one at a time: a file's
+    size is checked as it is read, and a crafted one is not split into millions of lines."""
+    start = 0
+    for m in _BREAK.finditer(text):
+        yield text[start:m.start()]
+        start = m.end()
+    if start < len(text):
+        yield text[start:]
+
+
 def parse_text(text: str) -> Grid:
     """A grid from the text format (see the module docstring)."""
-    lines = [line.rstrip("\r\n").rstrip() for line in text.splitlines()]
-    lines = [line for line in lines if not line.lstrip().startswith(";")]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    for i, line in enumerate(lines):
-        if not line.strip():
-            raise GridError(f"blank line inside the grid (line {i + 1})")
-    return Grid.from_rows(line.strip() for line in lines)
+    rows: list[str] = []
+    width = height = 0  # of the rows seen; one past MAX_SIDE ends the reading
+    blank = False  # a blank line after a row: the next row is inside the grid
+    for line in _lines(text):
+        line = line.strip()
+        if line.startswith(";"):
+            continue
+        if not line:
+            blank = blank or height > 0
+            continue
+        if blank:
+            raise GridError(f"blank line inside the grid (line {height + 1})")
+        height += 1
+        width = width or len(line)
+        if height > MAX_SIDE:  # the rest is not read: a crafted file may have millions
+            raise GridError(f"text grid: bad grid size {width}x{height} or taller (width and "
+                            f"height must be 1 to {MAX_SIDE})")
+        if width <= MAX_SIDE:
+            rows.append(line)
+    if not height:
+        raise GridError("empty grid: no rows")
+    check_size(width, height, "text grid")
+    return Grid.from_rows(rows)
 
 
 def format_text(grid: Grid, letters: Mapping[Cell, Letter] | None = None) -> str:
@@ -321,20 +361,39 @@ def format_text(grid: Grid, letters: Mapping[Cell, Letter] | None = None) -> str
 
 def parse_slots(text: str) -> Grid:
     """A grid from the slot-list format (see the module docstring)."""
-    lines = [(n, line.split()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not lines:
+    lines = ((n, line.split()) for n, line in enumerate(_lines(text), 1) if line.strip())
+    n, head = next(lines, (0, []))
+    if not n:
         raise GridError("empty slot list")
-    n, head = lines[0]
-    if len(head) != 2 or not all(_is_int(t) for t in head):
+    if len(head) != 2 or not all(is_whole(t, grouped=False) for t in head):
         raise GridError(f"line {n}: expected 'W H' (width and height), got {' '.join(head)!r}")
-    width, height = int(head[0]), int(head[1])
+    width, height = _int(head[0], n), _int(head[1], n)
     check_size(width, height, f"line {n}")
+    # each cell lies in at most one slot a direction, so the slots' cells add up to at most
+    # 2 W H: past that, slots overlap (or are bad); counted as the lines are read, so that
+    # the list never grows past the grid (a bad slot counts a cell, a long one a side)
+    room = 2 * width * height
     specs = []
-    for n, parts in lines[1:]:
-        if len(parts) != 4 or not all(_is_int(t) for t in parts[:3]) or parts[3] not in ("h", "v"):
+    for n, parts in lines:
+        if len(parts) != 4 or not all(is_whole(t, grouped=False) for t in parts[:3]) \
+                or parts[3] not in ("h", "v"):
             raise GridError(f"line {n}: expected 'x y length h|v', got {' '.join(parts)!r}")
-        specs.append((int(parts[0]), int(parts[1]), int(parts[2]), parts[3]))
+        x, y, length = (_int(t, n) for t in parts[:3])
+        room -= min(max(length, 1), width if parts[3] == "h" else height)
+        if room < 0:
+            raise GridError(f"line {n}: more slots than the {width}x{height} grid holds (their "
+                            f"cells across and down add up to more than {2 * width * height:,})")
+        specs.append((x, y, length, parts[3]))
     return Grid.from_slot_specs(width, height, specs)
+
+
+def _int(token: str, n: int) -> int:
+    """A slot list's number on line ``n`` (ASCII digits, checked), within 64 bits."""
+    try:
+        return read_whole(token, -MAX_WHOLE, MAX_WHOLE, grouped=False)
+    except NumberError:
+        raise GridError(f"line {n}: the number {shown(token)} is out of range (a grid is at "
+                        f"most {MAX_SIDE} cells a side)") from None
 
 
 def format_slots(grid: Grid) -> str:
@@ -348,11 +407,7 @@ def format_slots(grid: Grid) -> str:
     return "\n".join(out) + "\n"
 
 
-def _is_int(token: str) -> bool:
-    return token.isascii() and token.lstrip("-").isdigit()
-
-
 def is_slot_list(text: str) -> bool:
     """Whether ``text`` is in the slot-list format (its first line is ``W H``)."""
-    first = next((line.split() for line in text.splitlines() if line.strip()), [])
-    return len(first) == 2 and all(_is_int(t) for t in first)
+    first = next((line.split() for line in _lines(text) if line.strip()), [])
+    return len(first) == 2 and all(is_whole(t, grouped=False) for t in first)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..files import read_text, shown
-from .grid import Cell, Grid, GridError, Letter, check_size, given_letter
+from .grid import MAX_SIDE, Cell, Grid, GridError, Letter, check_size, given_letter
 
 __all__ = ["parse_ipuz", "to_ipuz", "read_clues"]
 
@@ -79,10 +79,14 @@ def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
                                               for k in kinds):
         raise GridError(f"{source}: not an ipuz crossword (kind {kinds!r})")
     dims: Any = doc.get("dimensions")
-    try:
-        width, height = int(dims["width"]), int(dims["height"])
-    except (TypeError, KeyError, ValueError, OverflowError):
-        raise GridError(f"{source}: missing or bad 'dimensions'") from None
+    if not isinstance(dims, dict) or "width" not in dims or "height" not in dims:
+        raise GridError(f"{source}: missing or bad 'dimensions' (width and height)")
+    width, height = dims["width"], dims["height"]
+    for name, value in (("width", width), ("height", height)):
+        # JSON whole numbers only: int() would take 3.5 as 3 and true as 1
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise GridError(f"{source}: 'dimensions' {name} must be a whole number from 1 to "
+                            f"{MAX_SIDE}, not {json.dumps(value)[:40]}")
     check_size(width, height, source)
     puzzle = doc.get("puzzle")
     if not isinstance(puzzle, list) or len(puzzle) != height:
@@ -100,7 +104,7 @@ def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
                 cell = cell.get("cell", 0)
             if cell is None or cell == block:
                 continue
-            if not isinstance(cell, (int, str)):
+            if not isinstance(cell, (int, str)) or isinstance(cell, bool):
                 raise GridError(f"{source}: bad cell {cell!r} at row {r + 1}, column {c + 1}")
             open_cells.append((r, c))
             if isinstance(value, str) and value.strip():

@@ -31,6 +31,7 @@ class Lexicon:
                  min_length: int = 1, max_length: int | None = None):
         self.index = index
         self.words = index.words
+        self.top, self.min_count = top, min_count
         self.limit = index.prefix(top, min_count)
         self.min_length = max(1, min_length)
         self.max_length = index.max_length if max_length is None else max_length
@@ -56,6 +57,26 @@ class Lexicon:
     def longest(self) -> int:
         """The length of the longest usable word (0 when none)."""
         return max((n for n in self.index.lengths() if self.base(n)), default=0)
+
+    def why_empty(self) -> str:
+        """Why no word is usable (for a lexicon whose :meth:`longest` is 0), in a few words."""
+        name = self.index.name or "the dictionary"
+        if not len(self.index):
+            return f"{name} has no word"
+        if self.limit == 0 and self.min_count is not None and self.index.prefix(self.top) > 0:
+            return (f"no word of {name} has a count of at least {self.min_count:,} (the "
+                    f"commonest, {self.index.word(0)!r}, has {self.index.counts[0]:,})")
+        if self.limit == 0:
+            return f"top {self.top} keeps no word of {name}"
+        lo, hi = self.min_length, self.max_length
+        if hi >= self.index.max_length:
+            letters = f"{lo} letter{'s' if lo > 1 else ''} or more"
+        elif lo <= 1:
+            letters = f"at most {hi} letter{'s' if hi > 1 else ''}"
+        else:
+            letters = f"{lo} to {hi} letters"
+        kept = f" among its {self.limit:,} kept" if self.limit < len(self.index) else ""
+        return f"no word of {name}{kept} has {letters}"
 
     def _compute_base(self, n: int) -> FrozenBitMap:
         if not self.min_length <= n <= self.max_length:

@@ -16,7 +16,14 @@ from pyroaring import FrozenBitMap
 from .grid import Grid, GridError
 from .lexicon import Lexicon
 
-__all__ = ["Problem", "Budget"]
+__all__ = ["Problem", "Budget", "MAX_STEPS", "MAX_FILLS"]
+
+# a step budget is held in the engines' int64 counters and added to their node counts:
+# 2**62 fits with room to spare, and no search takes that many steps (a day is ~1e11)
+MAX_STEPS = 1 << 62
+# the fills of one search are kept to tell them apart and printed at its end (a 15x15
+# fill is ~1.5 KB, ~8 KB as JSON): 10,000 of them stay under 100 MB
+MAX_FILLS = 10_000
 
 
 @dataclass
@@ -52,6 +59,8 @@ class Problem:
         self.words = lex.words
         letters = set(self.letters)
         longest = lex.longest()
+        if not longest:  # "longer than any word (at most 0)" would blame the grid
+            raise GridError(f"the word list is empty: {lex.why_empty()}")
         for slot in self.slots:
             if not lex.base(slot.length):
                 if slot.length > longest:

@@ -29,11 +29,14 @@ from .problem import Budget, Problem
 from .result import BUDGET, FILLED, NO_FILL, FillResult
 from .worker import run_in_child
 
-__all__ = ["solve_sat", "encode", "SOLVER", "Encoding"]
+__all__ = ["solve_sat", "encode", "SOLVER", "Encoding", "MAX_CONFLICTS"]
 
 log = logging.getLogger(__name__)
 
 SOLVER = "cadical195"
+# CaDiCaL keeps its conflict limit in a C int: a larger budget is cut to its low 32 bits
+# (2**32 became 0, an empty budget), so it is capped here; 2**31 conflicts take days
+MAX_CONFLICTS = 2**31 - 1
 
 
 class Encoding:
@@ -112,7 +115,7 @@ def _sat_child(send, prob: Problem, domains: list, count: int, conflicts: int | 
         del enc.clauses
         while found < count:
             if conflicts is not None:
-                solver.conf_budget(conflicts)
+                solver.conf_budget(min(conflicts, MAX_CONFLICTS))
             ok = solver.solve_limited(assumptions=enc.selector)
             if ok is None:
                 send(("budget", None))

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from .grid import Grid, GridError, Slot
 
-__all__ = ["square_grid"]
+__all__ = ["square_grid", "MIN_SQUARE", "MAX_SQUARE"]
+
+MIN_SQUARE, MAX_SQUARE = 2, 64  # sides: a 1x1 square has no word; no dictionary fills 64
 
 
 def square_grid(n: int, *, symmetric: bool = False) -> Grid:
     """The empty N x N square, double (rows and columns distinct) or symmetric."""
-    if not 2 <= n <= 64:
-        raise GridError(f"square size {n} is out of range (2 to 64)")
+    if not MIN_SQUARE <= n <= MAX_SQUARE:
+        raise GridError(f"square size {n} is out of range ({MIN_SQUARE} to {MAX_SQUARE})")
     if not symmetric:
         return Grid.from_rows(["." * n] * n)
     # row i's j-th cell is stored once, as the upper-triangle cell (min, max)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .problem import Problem
 
 
-__all__ = ["Tables", "State", "MAX_STATE_BYTES"]
+__all__ = ["Tables", "State", "MAX_STATE_BYTES", "state_bytes"]
 
 MAX_STATE_BYTES = 4 << 30  # a grid whose search state would not fit is refused up front
 SNAPSHOT_BYTES = 64 << 20  # saved letter counts of bulk filters (past it: word by word)
@@ -61,6 +61,10 @@ class Tables:
         self.A = A = len(self.alphabet)
         if A >= 1 << 16:
             raise GridError(f"the word list has {A} different letters; at most 65535 are supported")
+        # refused on the sizes alone, before any array is made (a 1000x1000 slot list of
+        # 5-letter slots on the English list asked for 16 GB of candidate lists first)
+        _check_state_bytes(state_bytes(prob.lengths, [len(dom) for dom in prob.initial],
+                                       [len(lex.base(n)) for n in prob.lengths], A))
         points = np.array(sorted(ord(ch) for ch in self.alphabet), dtype=np.uint32)
         order = np.argsort(np.array([ord(ch) for ch in self.alphabet], dtype=np.uint32))
         ids_of: dict[int, np.ndarray] = {}
@@ -136,10 +140,9 @@ class Tables:
             d += len(cand)
             p += int(self.grow[length + 1] - self.grow[length])
             c += length * A
-        need = 4 * (2 * d + p + S * 8) + 4 * c + 16 * (d + S)
-        if need > MAX_STATE_BYTES:
-            raise GridError(f"the grid is too large for the engine: its search state would take "
-                            f"{need / 2**30:.1f} GiB (at most {MAX_STATE_BYTES / 2**30:.0f} GiB)")
+        _check_state_bytes(state_bytes(lengths, [len(cand) for cand in cands],
+                                       [int(self.grow[n + 1] - self.grow[n]) for n in lengths],
+                                       A))
         self.slot = slot
         self.dom0 = np.concatenate(cands) if cands else np.zeros(0, np.int32)
         self.pos0 = np.full(max(1, p), -1, dtype=np.int32)
@@ -187,6 +190,20 @@ class Tables:
     def word(self, s: int, k: int) -> str:
         """The word of index ``k`` in slot ``s``'s length group."""
         return self.prob.words[int(self.wid[self.slot[s, GROW] + k])]
+
+
+def state_bytes(lengths: list[int], candidates: list[int], groups: list[int], A: int) -> int:
+    """The bytes of one search state over slots of ``lengths`` with that many candidates,
+    in length groups of that many words, over an alphabet of ``A`` letters."""
+    S, d, p = len(lengths), sum(candidates), sum(groups)
+    c = sum(lengths) * A
+    return 4 * (2 * d + p + S * 8) + 4 * c + 16 * (d + S)
+
+
+def _check_state_bytes(need: int) -> None:
+    if need > MAX_STATE_BYTES:
+        raise GridError(f"the grid is too large for the engine: its search state would take "
+                        f"{need / 2**30:.1f} GiB (at most {MAX_STATE_BYTES / 2**30:.0f} GiB)")
 
 
 class State:

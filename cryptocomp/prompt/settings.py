@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 
 from ..errors import QueryError
+from ..numbers import MAX_CHARS, NumberError, is_ratio, is_real, read_whole, shown
 
 __all__ = ["Settings", "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "parse_top",
            "parse_minfreq", "parse_limit", "parse_letters", "parse_length", "fraction_text"]
@@ -115,29 +116,30 @@ def parse_minfreq(arg: str, name: str = ":minfreq") -> Fraction | None:
     text = arg.strip()
     if text.lower() in _OFF:
         return None
-    shown = _shown(arg)
-    # a decimal is read as a Decimal, whose exponent stays an exponent: Fraction("1e-999999999")
-    # would compute 10**999999999; Fraction reads the rest ("1/3") exactly
-    try:
-        rough = Decimal(text.replace("_", ""))
-    except InvalidOperation:
-        rough = None
-    try:
-        if rough is None:
-            value = Fraction(text)
-        elif rough.is_finite() and rough > 0:
+    quoted = shown(arg)
+    # the rule of every number (cryptocomp.numbers: ASCII digits, no "+", "_" between digits),
+    # then exact: a decimal is read as a Decimal, whose exponent stays an exponent
+    # (Fraction("1e-999999999") would compute 10**999999999), a ratio ("1/3") as a Fraction
+    value: Fraction | None = None
+    clean = text.replace("_", "")
+    if is_real(text):
+        rough = Decimal(clean)
+        if rough > 0:
             if not _MIN_DECIMAL <= rough <= _MAX_DECIMAL:
-                raise _minfreq_range(name, shown)
+                raise _minfreq_range(name, quoted)
             value = Fraction(rough)
-        else:
+    elif is_ratio(text):
+        if len(clean) > 2 * MAX_CHARS:  # int() refuses 4,300 digits; none of them is needed
+            raise _minfreq_range(name, quoted)
+        try:
+            value = Fraction(clean)
+        except ZeroDivisionError:
             value = None
-    except (ValueError, ZeroDivisionError):
-        value = None
     if value is None or value <= 0:
         raise QueryError(f"{name} wants a positive number of uses per million or 'off', "
-                         f"not {shown}")
+                         f"not {quoted}")
     if not MIN_MINFREQ <= value <= MAX_MINFREQ:
-        raise _minfreq_range(name, shown)
+        raise _minfreq_range(name, quoted)
     return value
 
 
@@ -189,15 +191,11 @@ def parse_length(arg: str) -> tuple[int | None, int | None]:
 
 
 def _positive_int(name: str, arg: str, off: str) -> int:
-    text = arg.strip().replace("_", "").replace(",", "")
-    # digits only (int() would take "+5", " 5", "٥"); a hundred of them is "every word"
-    # already, and int() refuses 4,300 or more
-    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 100 else 0
-    if value < 1:
-        raise QueryError(f"{name} wants a positive whole number or {off!r}, not {_shown(arg)}")
-    return value
+    # the one rule of every number option (cryptocomp.numbers): ASCII digits, "_" or ","
+    # grouping them; no "+5", no "٥"
+    try:
+        return read_whole(arg, 1)
+    except NumberError:
+        raise QueryError(f"{name} wants a positive whole number or {off!r}, "
+                         f"not {shown(arg)}") from None
 
-
-def _shown(arg: str) -> str:
-    """An argument quoted for an error line, cut short when long."""
-    return repr(arg) if len(arg) <= 40 else repr(arg[:37] + "...")

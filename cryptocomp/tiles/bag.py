@@ -80,9 +80,11 @@ from .bagsearch import BagSearch
 from .tiles import Face, Rack, TileSet, Tiling, show_tiles, tileset
 
 __all__ = ["BagWord", "BagResult", "InvalidBag", "best_bag", "bag_score", "check_bag", "Word",
-           "Score"]
+           "Score", "MAX_TILES"]
 
 log = logging.getLogger(__name__)
+
+MAX_TILES = 31  # the longest word allowed: past twice a board's width (15), no play is real
 
 Score = int
 
@@ -215,8 +217,8 @@ def best_bag(tiles: TileSet | str, index: Index, *, max_length: int = 15,
     (wall-clock seconds; None for none) ran out first; None when the tiles cannot all be used
     (proved).  A limit that runs out before any solution gives ``found`` False and the bound."""
     ts = tileset(tiles)
-    if max_length < 1 or max_length > 31:
-        raise CryptocompError(f"the longest word (max_length) must be 1 to 31 tiles, "
+    if not 1 <= max_length <= MAX_TILES:
+        raise CryptocompError(f"the longest word (max_length) must be 1 to {MAX_TILES} tiles, "
                               f"not {max_length}")
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit >= 0):
         # nan compares false with everything: it would silently mean no limit
