@@ -57,9 +57,7 @@ def _backend(args: argparse.Namespace, items: int):
     from ..batch.address import scheduler_address
     from ..batch.pool import check_local_workers
 
-    if args.jobs is not None and args.jobs < 1:
-        raise QueryError("--jobs must be at least 1")
-    if args.jobs is not None:
+    if args.jobs is not None:  # at least 1: its parser says so
         check_local_workers(args.jobs, f"--jobs {args.jobs}")
     if args.cluster and args.scheduler:
         raise QueryError("give --scheduler or --cluster, not both")
