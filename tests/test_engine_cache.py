@@ -127,5 +127,7 @@ def test_the_compilation_is_announced_once_when_it_happens(tmp_path):
     assert [line for line in first.stderr.splitlines() if "fill engine" in line] == [
         "cryptocomp: compiling the fill engine (first use only, about 60 s)…"]
     second = _run(env, *square, cwd=tmp_path)
-    assert second.returncode == 0 and second.stdout == first.stdout
+    # The fills must agree; the closing line carries a wall-clock time, which may not.
+    assert second.returncode == 0
+    assert second.stdout.splitlines()[:-1] == first.stdout.splitlines()[:-1]
     assert "fill engine" not in second.stderr
