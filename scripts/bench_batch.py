@@ -46,14 +46,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from cryptocomp.batch.cluster import worker_environment  # noqa: E402
-from cryptocomp.cryptarithm.compose import compose  # noqa: E402
-from cryptocomp.errors import CryptocompError  # noqa: E402
-from cryptocomp.index.alphabet import script_of  # noqa: E402
-from cryptocomp.index.store import load_index  # noqa: E402
+from cryptocomp.batch.cluster import worker_environment
+from cryptocomp.cryptarithm.compose import compose
+from cryptocomp.errors import CryptocompError
+from cryptocomp.index.alphabet import script_of
+from cryptocomp.index.store import load_index
 
 BIN = Path(sys.executable).parent
 CLK = os.sysconf("SC_CLK_TCK")

@@ -33,12 +33,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchkit import ROOT
 
-from cryptocomp import load_index  # noqa: E402
-from cryptocomp.cryptarithm.compose import compose  # noqa: E402
-from cryptocomp.cryptarithm.solve import solve  # noqa: E402
+from cryptocomp import load_index
+from cryptocomp.cryptarithm.compose import compose
+from cryptocomp.cryptarithm.solve import solve
 
 BASELINE = ROOT.parent / "shared" / "baselines" / "seed_cryptarithm.py"
 QUERIES = [("en", "send+more"), ("ru", "отправь+срочно"), ("ru", "вышли-еще"),

@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -43,12 +42,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+from benchkit import LISTS, cpu_seconds, grid_of, layouts, peak_mb, ranks
 
-LISTS = ROOT / "freqdicts" / "bench"
-GRID = ROOT / "cryptocomp" / "data" / "grids" / "american15.txt"
 QXW = Path("/usr/games/qxw")
 QXW_LIMIT = 120  # seconds Qxw gets at most (the figures' own limits where lower)
 
@@ -73,56 +68,6 @@ MAIN = ["wn15", "en50k15", "ru100k15", "en15", "ru15", "sq6-wn", "sq6-en50k", "s
         "sq6-ru-yo", "sq7-en", "sq7-wn", "sq7-ru"]
 
 
-def grid_of(spec: str):
-    """The grid of a figure: "american15", "sqN" or "seed000-NN"."""
-    from cryptocomp.crossword import read_grid
-    from cryptocomp.crossword.grid import parse_text
-    from cryptocomp.crossword.square import square_grid
-
-    if spec == "american15":
-        return read_grid(GRID)
-    if spec.startswith("sq"):
-        return square_grid(int(spec[2:]))
-    k = int(spec.split("-")[1])
-    return parse_text("\n".join(_layouts()[k - 1]))
-
-
-_LAYOUTS: list = []
-
-
-def _grids(data: object) -> list[list[str]]:
-    """The cached layouts: 15x15 grids of '.' and '#' rows; ValueError for anything else."""
-    ok = isinstance(data, list) and data and all(
-        isinstance(g, list) and len(g) == 15 and all(
-            isinstance(r, str) and len(r) == 15 and set(r) <= {".", "#"} for r in g)
-        for g in data)
-    if not ok:
-        raise ValueError("not a list of 15x15 layouts")
-    return data  # type: ignore[return-value]
-
-
-def _layouts() -> list:
-    """Seed 000's layouts, reconstructed once (8.5 s) and then read from a cache beside
-    the word lists, which each figure's child process would otherwise redo."""
-    if not _LAYOUTS:
-        import seed000_layouts
-
-        cache = LISTS / "seed000-layouts.json"
-        script = Path(seed000_layouts.__file__)
-        try:
-            if cache.stat().st_mtime >= script.stat().st_mtime:
-                _LAYOUTS.extend(_grids(json.loads(cache.read_text(encoding="utf-8"))))
-        except (OSError, ValueError):  # none yet, or damaged: made again below
-            _LAYOUTS.clear()
-        if not _LAYOUTS:
-            _LAYOUTS.extend(seed000_layouts.layouts())
-            from cryptocomp.files import write_atomic
-
-            # atomic: parallel children never read half a file
-            write_atomic(cache, json.dumps(_LAYOUTS).encode("utf-8"), create_dirs=True)
-    return _LAYOUTS
-
-
 def _lexicon(spec: str):
     from cryptocomp import load_index
     from cryptocomp.crossword import Lexicon
@@ -130,29 +75,6 @@ def _lexicon(spec: str):
     if spec in ("en", "ru"):
         return Lexicon(load_index(spec), top=100_000)
     return Lexicon(load_index(str(LISTS / spec)))
-
-
-def cpu_seconds() -> float:
-    """CPU seconds of this process and its waited-for children (a SAT child, Qxw)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-def ranks(lex, words: list[str]) -> tuple[float, int]:
-    """The mean and largest rank of ``words`` in the list, words of equal count sharing the
-    mean of their ranks (the lists order such ties alphabetically, which says nothing of how
-    common a word is: 53,164 of WordNet's 76,533 lemmas have one sense, English top 50k
-    has 410 distinct counts)."""
-    import numpy as np
-
-    neg = -np.asarray(lex.index.counts, dtype=np.int64)  # ascending: ids are frequency order
-    found = []
-    for w in words:
-        c = neg[lex.index.id_of(w)]
-        first, last = np.searchsorted(neg, c, "left"), np.searchsorted(neg, c, "right")
-        found.append((int(first) + int(last) + 1) / 2)
-    return round(sum(found) / len(found), 1), round(max(found))
 
 
 def child(grid_spec: str, list_spec: str, limit: float, engine: str, seed: int | None) -> None:
@@ -174,21 +96,6 @@ def child(grid_spec: str, list_spec: str, limit: float, engine: str, seed: int |
         out["rank_mean"], out["rank_max"] = ranks(lex, result.words)
         out["fill"] = result.words
     print(json.dumps(out))
-
-
-def peak_mb() -> int:
-    """The peak resident memory of this process or its SAT child, in MB.  On Linux ru_maxrss
-    survives exec: a child started by this script, which holds Qxw's word lists, reported
-    about 300 MB for 6x6 fills that peak at 190 MB; a process's own high-water mark is in
-    /proc."""
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    try:
-        status = Path("/proc/self/status").read_text(encoding="ascii")
-        own = next(int(line.split()[1]) for line in status.splitlines()
-                   if line.startswith("VmHWM:"))
-    except (OSError, StopIteration, ValueError):
-        pass  # no /proc: ru_maxrss, an upper bound
-    return round(max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024)
 
 
 def _ours(name: str, runs: int, engine: str) -> dict:
@@ -299,7 +206,7 @@ def main() -> None:
         return
     names = args.only or MAIN
     if args.layouts:
-        for k in range(1, len(_layouts()) + 1):
+        for k in range(1, len(layouts()) + 1):
             # target: a fill, or the proof that none exists, in 60 s
             FIGURES[f"seed000-{k:02d}"] = (f"seed000-{k:02d}", "en", 120, -60)
         names = [n for n in FIGURES if n.startswith("seed000-")]

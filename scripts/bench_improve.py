@@ -21,10 +21,8 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_crossword import LISTS, cpu_seconds, grid_of, peak_mb, ranks  # noqa: E402
+from benchkit import LISTS, cpu_seconds, grid_of, peak_mb, ranks
 
 # name: (grid: "american15" or "sqN", list)
 FIGURES = {

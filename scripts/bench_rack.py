@@ -21,18 +21,14 @@ import contextlib
 import io
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from cryptocomp import load_index  # noqa: E402
-from cryptocomp.cli.options import print_json  # noqa: E402
-from cryptocomp.cli.rack import enable_path  # noqa: E402
-from cryptocomp.tiles.bag import best_bag  # noqa: E402
-from cryptocomp.tiles.rack import RackSolver  # noqa: E402
-from cryptocomp.tiles.tiles import tileset  # noqa: E402
+from cryptocomp import load_index
+from cryptocomp.cli.options import print_json
+from cryptocomp.cli.rack import enable_path
+from cryptocomp.tiles.bag import best_bag
+from cryptocomp.tiles.rack import RackSolver
+from cryptocomp.tiles.tiles import tileset
 
 SHAPES = [(7, 0), (7, 1), (7, 2), (15, 0), (15, 2)]
 

@@ -48,10 +48,9 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchkit import ROOT
 
-from cryptocomp.crossword.clues import CLUE_MAGIC, CLUE_VERSION, clue_contains  # noqa: E402
+from cryptocomp.crossword.clues import CLUE_MAGIC, CLUE_VERSION, clue_contains
 
 POS = ("noun", "verb", "adj", "adv")
 _WORD = re.compile(r"^[a-z]{2,15}$")
