@@ -35,8 +35,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cryptocomp.crossword.arrowcheck import puzzle_problems  # noqa: E402
-from cryptocomp.crossword.arrowgenerator import ArrowParams, attempt, attempt_seed, finish, workshop  # noqa: E402
+from cryptocomp.arrow.check import puzzle_problems  # noqa: E402
+from cryptocomp.arrow.generator import ArrowParams, attempt, attempt_seed, finish, workshop  # noqa: E402
 
 # seed 001, Slovak dictionary, Node.js, one thread, 60 attempts a size
 SEED = {8: (0.05, 0.006 + 0.50, 21, 0), 10: (0.20, 0.16 + 0.86, 33, 26),
