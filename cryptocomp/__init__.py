@@ -30,7 +30,8 @@ from .lazy import lazy_exports
 from .version import __version__
 
 if TYPE_CHECKING:
-    from .crossword import ArrowPuzzle, ArrowResult, FillResult, Grid, arrowword, fill, read_grid
+    from .arrow import ArrowPuzzle, ArrowResult, arrowword
+    from .crossword import FillResult, Grid, fill, read_grid
     from .cryptarithm import Composed, Puzzle, Solved, compose, looks_like_expression, parse, solve
     from .errors import (
         CryptocompError,
@@ -55,8 +56,8 @@ if TYPE_CHECKING:
 # name -> the subpackage defining it; imported on first use (PEP 562), so that a one-shot
 # command pays only for the systems it uses (the crossword and tile engines are not free)
 _HOMES = {
-    **dict.fromkeys(["FillResult", "Grid", "fill", "read_grid", "arrowword", "ArrowPuzzle",
-                     "ArrowResult"], "crossword"),
+    **dict.fromkeys(["FillResult", "Grid", "fill", "read_grid"], "crossword"),
+    **dict.fromkeys(["arrowword", "ArrowPuzzle", "ArrowResult"], "arrow"),
     **dict.fromkeys(["Composed", "Puzzle", "Solved", "compose", "looks_like_expression", "parse",
                      "solve"], "cryptarithm"),
     **dict.fromkeys(["CryptocompError", "DictionaryError", "ExpressionError", "IndexFileError",

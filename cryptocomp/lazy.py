@@ -1,9 +1,9 @@
 """Names a package exports from its submodules, imported on first use (PEP 562).
 
 A one-shot command should pay only for the systems it uses: the package root, the
-crossword package (its arrow-word generator) and the batch layer each list which
-submodule defines which public name, and :func:`lazy_exports` makes the module-level
-``__getattr__`` that imports it the first time the name is read and keeps it.
+arrow-word wing and the batch layer each list which submodule defines which public name,
+and :func:`lazy_exports` makes the module-level ``__getattr__`` that imports it the first
+time the name is read and keeps it.
 """
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ import sys
 import time
 from dataclasses import replace
 
-from cryptocomp.crossword.arrowcheck import puzzle_problems
-from cryptocomp.crossword.arrowgenerator import ArrowParams, attempt, attempt_seed, finish, workshop
+from cryptocomp.arrow.check import puzzle_problems
+from cryptocomp.arrow.generator import ArrowParams, attempt, attempt_seed, finish, workshop
 
 # seed 001, Slovak dictionary, Node.js, one thread, 60 attempts a size
 SEED = {8: (0.05, 0.006 + 0.50, 21, 0), 10: (0.20, 0.16 + 0.86, 33, 26),

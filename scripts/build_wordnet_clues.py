@@ -4,7 +4,7 @@
 Reads the ``index.*`` and ``data.*`` files of a WordNet 3.0 database (format
 ``wndb(5WN)``; default ``/usr/share/wordnet``) and writes
 ``cryptocomp/data/clues/wordnet-en.tsv.gz`` in the compact clue format of
-:mod:`cryptocomp.crossword.clues` (version 1)::
+:mod:`cryptocomp.arrow.clues` (version 1)::
 
     cryptocomp-clues<TAB>1<TAB>wordnet-3.0
     word<TAB>senses<TAB>clue<TAB>clue...
@@ -17,7 +17,7 @@ senses over all parts of speech.
 Which clues, best first (arrow-word clues are short):
 
 1. synonyms sharing no stem with the answer (see ``shares_stem`` in
-   ``cryptocomp.crossword.clues``): the other lower-case lemmas of the word's synsets
+   ``cryptocomp.arrow.clues``): the other lower-case lemmas of the word's synsets
    and the lemmas of the hypernyms of its two commonest senses ("canine" for dog),
    ranked by the synonym's own frequency (wordfreq's Zipf value) less 3 a sense
    rank, less 0.3 for a hypernym and 0.5 for a phrase;
@@ -50,7 +50,7 @@ from pathlib import Path
 
 from benchkit import ROOT
 
-from cryptocomp.crossword.clues import CLUE_MAGIC, CLUE_VERSION, clue_contains
+from cryptocomp.arrow.clues import CLUE_MAGIC, CLUE_VERSION, clue_contains
 
 POS = ("noun", "verb", "adj", "adv")
 _WORD = re.compile(r"^[a-z]{2,15}$")

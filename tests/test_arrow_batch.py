@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from cryptocomp import Index, arrowword
+from cryptocomp.arrow.check import puzzle_problems
+from cryptocomp.arrow.clues import load_clues
+from cryptocomp.arrow.generator import ArrowParams, build_workshop
+from cryptocomp.arrow.phrases import parse_phrases
+from cryptocomp.arrow.workload import ArrowWorkload, ship_words
 from cryptocomp.batch import DiscardSink, Journal, ProcessPool, SerialBackend, batch_id, run_batch
-from cryptocomp.batch.arrowwords import ArrowWorkload, ship_words
 from cryptocomp.cli import main
-from cryptocomp.crossword.arrowcheck import puzzle_problems
-from cryptocomp.crossword.arrowgenerator import ArrowParams, build_workshop
-from cryptocomp.crossword.clues import load_clues
-from cryptocomp.crossword.phrases import parse_phrases
 from cryptocomp.errors import BatchStopped, BatchTimedOut
 
 # short phrases of common letters, so that several fit every grid and later puzzles would

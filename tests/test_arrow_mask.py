@@ -9,7 +9,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cryptocomp.crossword.arrowmask import ArrowMask, MaskRules, MaskSearch, penalties, search_mask
+from cryptocomp.arrow.mask import ArrowMask, MaskRules, MaskSearch, penalties, search_mask
 
 RULES = MaskRules(max_len=5, long_from=4)
 

@@ -11,18 +11,18 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from cryptocomp import Index, arrowword
-from cryptocomp.cli import main
-from cryptocomp.crossword.arrowcheck import puzzle_problems, puzzle_quality
-from cryptocomp.crossword.arrowgenerator import (
+from cryptocomp.arrow.check import puzzle_problems, puzzle_quality
+from cryptocomp.arrow.clues import ClueError, load_clues, parse_clue_list
+from cryptocomp.arrow.generator import (
     ArrowError,
     ArrowParams,
     attempt,
     build_workshop,
     register_workshop,
 )
-from cryptocomp.crossword.arrowsvg import arrow_svg, wrap_clue
-from cryptocomp.crossword.clues import ClueError, load_clues, parse_clue_list
-from cryptocomp.crossword.phrases import PhraseError, parse_phrases
+from cryptocomp.arrow.phrases import PhraseError, parse_phrases
+from cryptocomp.arrow.svg import arrow_svg, wrap_clue
+from cryptocomp.cli import main
 
 _CYRILLIC = dict(zip("abcdefghijklmnopqrstuvwxyz", "абвгдежзийклмнопрстуфхцчшщ"))
 

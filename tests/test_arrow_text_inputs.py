@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cryptocomp.crossword.clues import (
+from cryptocomp.arrow.clues import (
     CLUE_MAGIC,
     ClueError,
     clue_contains,
@@ -20,7 +20,7 @@ from cryptocomp.crossword.clues import (
     read_clue_list,
     shares_stem,
 )
-from cryptocomp.crossword.phrases import (
+from cryptocomp.arrow.phrases import (
     PhraseError,
     fits,
     parse_phrases,

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from cryptocomp import files
+from cryptocomp.arrow.clues import CLUE_MAGIC, ClueError, load_clues
+from cryptocomp.arrow.phrases import PhraseError, read_phrases
 from cryptocomp.cli import main
-from cryptocomp.crossword.clues import CLUE_MAGIC, ClueError, load_clues
-from cryptocomp.crossword.phrases import PhraseError, read_phrases
 from cryptocomp.errors import BatchError, CryptocompError, DictionaryError, IndexFileError
 from cryptocomp.files import write_atomic
 

@@ -17,12 +17,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cryptocomp import Index
+from cryptocomp.arrow.clues import ClueError, parse_clue_list
+from cryptocomp.arrow.phrases import parse_phrases
 from cryptocomp.cli import main
 from cryptocomp.crossword import fill
-from cryptocomp.crossword.clues import ClueError, parse_clue_list
 from cryptocomp.crossword.grid import GridError, parse_text
 from cryptocomp.crossword.ipuz import parse_ipuz
-from cryptocomp.crossword.phrases import parse_phrases
 from cryptocomp.cryptarithm.candidates import Constraints
 from cryptocomp.cryptarithm.compose import compose
 from cryptocomp.cryptarithm.expr import parse

@@ -1,6 +1,6 @@
 """``cryptocomp swedish``: arrow-word (Swedish) puzzles with a hidden solution.
 
-``--count N`` runs on the batch layer (:mod:`cryptocomp.batch.arrowwords`): local worker
+``--count N`` runs on the batch layer (:mod:`cryptocomp.arrow.workload`): local worker
 processes, or Dask (``--scheduler``/``--cluster``); ``--output FILE`` writes JSON Lines that
 ``--resume`` finishes.  Exit status: 0 every puzzle finished, 3 fewer (time or attempts ran
 out, or the batch stopped: resume it), 2 bad input, 130 Ctrl-C.
@@ -15,8 +15,8 @@ import re
 import sys
 from pathlib import Path
 
-from ..crossword.arrowgenerator import MAX_REPAIRS, MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
-from ..crossword.arrowpuzzle import ArrowPuzzle
+from ..arrow.generator import MAX_REPAIRS, MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
+from ..arrow.puzzle import ArrowPuzzle
 from ..crossword.problem import MAX_STEPS
 from ..files import check_writable, write_atomic
 from .batch import add_batch_options, run_workload
@@ -99,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
     import tempfile
     import time
 
-    from ..batch.arrowwords import ArrowWorkload, ship_words
-    from ..crossword.arrowgenerator import check_params, workshop
+    from ..arrow.generator import check_params, workshop
+    from ..arrow.workload import ArrowWorkload, ship_words
     from ..crossword.csp import load_engine
 
     width, height = parse_size(args.size)  # the other numbers are checked as parsed
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     def emit(i: int, puzzle: ArrowPuzzle) -> None:
         show(i, puzzle)  # first: a write that fails (a full disk) does not cost the puzzle
         if args.svg or args.svg_solution:
-            from ..crossword.arrowsvg import arrow_svg
+            from ..arrow.svg import arrow_svg
 
             if args.svg:
                 write_atomic(_numbered(args.svg, i), arrow_svg(puzzle).encode())

@@ -14,10 +14,8 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..index.index import Index
-from ..lazy import lazy_exports
 from .csp import STRATEGIES, load_engine, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text
 from .gridfile import read_grid
@@ -31,20 +29,9 @@ from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
 __all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "SearchProgress",
            "Improvement", "Budget", "ENGINES", "STRATEGIES", "read_grid", "parse_text",
            "parse_slots", "format_text", "format_slots", "FILLED", "NO_FILL", "BUDGET",
-           "arrowword", "ArrowPuzzle", "ArrowResult", "ArrowError", "MAX_STEPS", "MAX_FILLS"]
+           "MAX_STEPS", "MAX_FILLS"]
 
 log = logging.getLogger(__name__)
-
-if TYPE_CHECKING:
-    from .arrowbatch import arrowword
-    from .arrowgenerator import ArrowError
-    from .arrowpuzzle import ArrowPuzzle, ArrowResult
-
-# the arrow-word generator is imported on first use (PEP 562): `fill` and `square` need not
-# pay for it, and its modules may import `fill` from this package
-_ARROW = {"arrowword": "arrowbatch", "ArrowError": "arrowgenerator",
-          "ArrowPuzzle": "arrowpuzzle", "ArrowResult": "arrowpuzzle"}
-__getattr__ = lazy_exports(__name__, _ARROW)
 
 ENGINES = ("csp", "sat", "auto")
 AUTO_CSP_SHARE = 0.75  # of a time budget, for the CSP before SAT takes over

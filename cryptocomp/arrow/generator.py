@@ -8,16 +8,16 @@ out of candidates is drawn again and the fill retried.  The heavy, read-only
 resources (dictionary, clues, phrases) are loaded once per process by
 :func:`workshop`.  An attempt needs only the usable words (:func:`fill_attempt` takes
 their :func:`arrow_lexicon`), so a batch worker needs neither the clues nor the phrases:
-the batch layer sends it the workshop's word index once (:mod:`cryptocomp.batch.arrowwords`).
+the batch layer sends it the workshop's word index once (:mod:`.workload`).
 
 :func:`finish` turns a successful attempt into a puzzle, on the client and in batch
 order: clues drawn, the hidden phrase chosen (each phrase at most once a batch), and the
-puzzle re-checked by :mod:`.arrowcheck`.  The API: :mod:`.arrowbatch`.
+puzzle re-checked by :mod:`.check`.  The API: :mod:`.api`.
 
 Index families used: the workshop builds its own index of the clued words (so ranks and
 ids are the clued list's), asks ``by_lengths`` whether any word fits the mask rules, and
-fills through a :class:`~.lexicon.Lexicon` (``by_length`` and ``at(i, c)``), kept with
-that index by :meth:`~cryptocomp.index.Index.derived`.
+fills through a :class:`~cryptocomp.crossword.lexicon.Lexicon` (``by_length`` and
+``at(i, c)``), kept with that index by :meth:`~cryptocomp.index.Index.derived`.
 """
 
 from __future__ import annotations
@@ -28,21 +28,21 @@ import random
 import time
 from dataclasses import dataclass, field, replace
 
+from ..crossword import fill
+from ..crossword.grid import GridError
+from ..crossword.lexicon import Lexicon
+from ..crossword.problem import MAX_STEPS
 from ..errors import CryptocompError
 from ..files import shown
 from ..index.index import Index
 from ..index.store import load_index
-from . import fill  # the engine's public entry point (the package imports this module lazily)
-from .arrowcheck import puzzle_problems
-from .arrowmask import ArrowMask, MaskRules, penalties, search_mask
-from .arrowpuzzle import ArrowPuzzle, ArrowWord, Hidden
+from .check import puzzle_problems
 from .clues import ClueBook, load_clues
-from .grid import GridError
-from .lexicon import Lexicon
+from .mask import ArrowMask, MaskRules, penalties, search_mask
 from .phrases import PhraseBook, PhraseError, place_evenly, read_phrases, shipped_phrases
-from .problem import MAX_STEPS
+from .puzzle import ArrowPuzzle, ArrowWord, Hidden
 
-__all__ = ["ArrowParams", "ArrowError", "Attempt", "Workshop", "attempt", "fill_attempt",
+__all__ = ["ArrowParams", "ArrowError", "MaskFill", "Workshop", "attempt", "fill_attempt",
            "arrow_lexicon", "workshop", "register_workshop", "build_workshop", "check_params",
            "finish", "attempt_seed", "MIN_SIDE", "MAX_SIDE", "MAX_REPAIRS"]
 
@@ -219,8 +219,9 @@ def arrow_lexicon(words: Index, max_len: int) -> Lexicon:
 # -- one attempt -----------------------------------------------------------------------------
 
 @dataclass
-class Attempt:
-    """The outcome of one attempt (picklable: sent back by pool workers)."""
+class MaskFill:
+    """A mask and its fill, the outcome of one attempt (a batch worker sends it back as a raw
+    group of :mod:`.workload`)."""
 
     seed: int
     ok: bool
@@ -249,7 +250,7 @@ def _region(mask: ArrowMask, cells: tuple, radius: int) -> list[tuple[int, int]]
     return sorted(out)
 
 
-def attempt(params: ArrowParams, seed: int, deadline: float | None = None) -> Attempt:
+def attempt(params: ArrowParams, seed: int, deadline: float | None = None) -> MaskFill:
     """One attempt: a mask, its fill (and up to ``params.repairs`` steered repairs), with
     the words of this process's :func:`workshop`."""
     return fill_attempt(workshop(params).lexicon, params, seed, deadline)
@@ -262,13 +263,13 @@ def _within(rules: MaskRules, longest: int) -> MaskRules:
 
 
 def fill_attempt(lexicon: Lexicon, params: ArrowParams, seed: int,
-                 deadline: float | None = None) -> Attempt:
+                 deadline: float | None = None) -> MaskFill:
     """One attempt with the words of ``lexicon`` (see :func:`attempt`); ``deadline`` (a
     ``time.time()``) cuts it short."""
     start = time.process_time()
     rng = random.Random(seed)
     rules = _within(params.mask_rules(), lexicon.longest())
-    out = Attempt(seed, False)
+    out = MaskFill(seed, False)
     mask, total, _ = search_mask(params.width, params.height, rules, rng, deadline=deadline)
     for round_ in range(params.repairs + 1):
         total, _, hard = penalties(mask, rules)
@@ -325,7 +326,7 @@ def _choose_phrase(book: PhraseBook, fitting: list[int], used: set[int],
     return best
 
 
-def finish(params: ArrowParams, shop: Workshop, att: Attempt, *, seed: int, attempts: int,
+def finish(params: ArrowParams, shop: Workshop, att: MaskFill, *, seed: int, attempts: int,
            cpu: float, used: set[int], number: int | None = None) -> ArrowPuzzle:
     """The puzzle of a successful attempt: clues drawn, hidden phrase chosen (and marked
     used), the independent checker run; ``number``: its place in the batch (from 1)."""

@@ -1,6 +1,6 @@
 """The arrow-word API: :func:`arrowword` and :func:`generate`, on the batch layer.
 
-A call runs the puzzles as a batch (:mod:`cryptocomp.batch.arrowwords`) in this process
+A call runs the puzzles as a batch (:mod:`.workload`) in this process
 (``workers=1``) or on a local pool of worker processes: puzzle ``i`` is the lowest-numbered
 successful attempt of its own seeds, so the puzzles are the same whatever the number of
 workers, and the same as ``cryptocomp swedish`` with the same arguments on any backend.
@@ -18,14 +18,15 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from ..batch.arrowwords import ArrowWorkload, OnPuzzle, ship_words
 from ..batch.journal import DiscardSink, batch_id
 from ..batch.pool import ProcessPool, SerialBackend
 from ..batch.runner import run_batch
+from ..crossword.csp import load_engine
 from ..errors import BatchStopped, BatchTimedOut
 from ..index.index import Index
 from ..index.store import load_index
-from .arrowgenerator import (
+from .clues import ClueBook
+from .generator import (
     ArrowError,
     ArrowParams,
     build_workshop,
@@ -33,10 +34,9 @@ from .arrowgenerator import (
     register_workshop,
     workshop,
 )
-from .arrowpuzzle import ArrowPuzzle, ArrowResult
-from .clues import ClueBook
-from .csp import load_engine
 from .phrases import PhraseBook
+from .puzzle import ArrowPuzzle, ArrowResult
+from .workload import ArrowWorkload, OnPuzzle, ship_words
 
 __all__ = ["arrowword", "generate"]
 

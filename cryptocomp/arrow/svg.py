@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from .arrowpuzzle import ArrowPuzzle, ArrowWord
+from .puzzle import ArrowPuzzle, ArrowWord
 
 __all__ = ["arrow_svg", "wrap_clue"]
 

@@ -1,14 +1,14 @@
 """Arrow-word batches: ``swedish --count N`` and :func:`cryptocomp.arrowword` on the layer.
 
 Puzzle ``i`` of a batch seeded ``S`` is made by one task on one worker: attempts ``k = 0,
-1, ...`` (seed :func:`~cryptocomp.crossword.arrowgenerator.attempt_seed` ``(S, i, k)``)
-until one succeeds, at most ``max_attempts``; so the puzzle is the lowest-numbered
-successful attempt whatever the worker count or the backend.  A worker needs only the
-usable words: the client builds the :class:`~cryptocomp.crossword.arrowgenerator.Workshop`
-(dictionary, clues, phrases), writes its word index to a file (:func:`ship_words`; the
-same words give the same bytes, hence the same checksum) and the layer sends that file to
-each worker once, by path or as bytes; the worker keeps the index and its fill lexicon
-for all its tasks.  Clue files and phrase files never leave the client.
+1, ...`` (seed :func:`~.generator.attempt_seed` ``(S, i, k)``) until one succeeds, at most
+``max_attempts``; so the puzzle is the lowest-numbered successful attempt whatever the
+worker count or the backend.  A worker needs only the usable words: the client builds the
+:class:`~.generator.Workshop` (dictionary, clues, phrases), writes its word index to a
+file (:func:`ship_words`; the same words give the same bytes, hence the same checksum) and
+the layer sends that file to each worker once, by path or as bytes; the worker keeps the
+index and its fill lexicon for all its tasks.  Clue files and phrase files never leave the
+client.
 
 The client's ordered step (:meth:`ArrowWorkload.settle`), in batch order, turns the
 winning attempt into the puzzle (clues drawn, the hidden phrase chosen: each phrase at
@@ -23,9 +23,9 @@ Raw groups (what a worker returns; held in the journal when finished ahead), for
     {"raw": 1, "puzzle": 3, "attempts": 200, "cpu": 51.2, "failed": "fill: ..."}
 
 Written groups (the output file, JSON Lines, one a puzzle): the puzzle's JSON
-(:mod:`cryptocomp.crossword.arrowpuzzle`) with ``stats.puzzle`` its place in the batch
-and without ``stats.seconds`` (CPU seconds differ from run to run: the file would not be
-the same after a resume), or for a puzzle no attempt could make
+(:mod:`.puzzle`) with ``stats.puzzle`` its place in the batch and without
+``stats.seconds`` (CPU seconds differ from run to run: the file would not be the same
+after a resume), or for a puzzle no attempt could make
 ``{"format": 1, "error": "no success in 200 attempts (...)", "stats": {"puzzle": 3,
 "attempts": 200}}``.
 """
@@ -40,21 +40,21 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..crossword.arrowgenerator import (
+from ..batch.shipment import IndexShipment
+from ..batch.workload import Task, Unit, json_object, pack
+from ..crossword.lexicon import Lexicon
+from ..index.index import Index
+from ..index.store import save_index
+from .generator import (
     ArrowParams,
-    Attempt,
+    MaskFill,
     Workshop,
     arrow_lexicon,
     attempt_seed,
     fill_attempt,
     finish,
 )
-from ..crossword.arrowpuzzle import PUZZLE_FORMAT, ArrowPuzzle
-from ..crossword.lexicon import Lexicon
-from ..index.index import Index
-from ..index.store import save_index
-from .shipment import IndexShipment
-from .workload import Task, Unit, json_object, pack
+from .puzzle import PUZZLE_FORMAT, ArrowPuzzle
 
 __all__ = ["ArrowJob", "ArrowWorkload", "ship_words", "RAW_FORMAT", "WORDS_FILE"]
 
@@ -120,9 +120,9 @@ def _line(doc: dict) -> bytes:
     return (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _attempt(doc: dict) -> Attempt:
+def _attempt(doc: dict) -> MaskFill:
     """The winning attempt of a raw group."""
-    return Attempt(doc["seed"], True, "filled", tuple(doc["grid"]),
+    return MaskFill(doc["seed"], True, "filled", tuple(doc["grid"]),
                    [(w, r, c, d, (cell[0], cell[1])) for w, r, c, d, cell in doc["words"]],
                    doc["penalty"], doc["hard"], doc["repairs"], doc["fill_steps"], doc["cpu"])
 

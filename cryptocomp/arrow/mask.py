@@ -39,7 +39,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .grid import Cell, Grid
+from ..crossword.grid import Cell, Grid
 
 __all__ = ["ArrowMask", "ArrowSlot", "MaskRules", "MaskSearch", "search_mask", "penalties",
            "CLUE", "LETTER"]

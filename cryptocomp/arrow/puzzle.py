@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .arrowcheck import puzzle_quality
+from .check import puzzle_quality
 
 __all__ = ["ArrowWord", "Hidden", "ArrowPuzzle", "ArrowResult", "PUZZLE_FORMAT"]
 
@@ -92,7 +92,7 @@ class ArrowPuzzle:
                       key=lambda w: w.direction != "across")
 
     def quality(self) -> dict[str, int]:
-        """Soft faults counted from the grid (see :func:`.arrowcheck.puzzle_quality`)."""
+        """Soft faults counted from the grid (see :func:`.check.puzzle_quality`)."""
         return puzzle_quality(self.to_json())
 
     def to_json(self) -> dict:
@@ -136,7 +136,7 @@ class ArrowPuzzle:
 
 @dataclass
 class ArrowResult:
-    """What :func:`cryptocomp.crossword.arrowword` returns: the finished puzzles (in batch
+    """What :func:`cryptocomp.arrow.arrowword` returns: the finished puzzles (in batch
     order), how many were asked for, and the run's totals."""
 
     puzzles: list[ArrowPuzzle]
