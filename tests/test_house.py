@@ -195,7 +195,7 @@ def _package_graph(graph: Mapping[str, Collection[str]]) -> dict[str, set[str]]:
 # must be given its floor here.
 FLOORS = {
     # the top-level modules: words and helpers every part uses
-    **dict.fromkeys(["domain", "errors", "files", "numbers", "lazy", "version"], 0),
+    **dict.fromkeys(["domain", "errors", "files", "numbers", "lazy", "shipped", "version"], 0),
     "index": 1,                                       # the dictionary index
     **dict.fromkeys(["cryptarithm", "crossword", "tiles"], 2),   # the engines on it
     "batch": 3,                                       # running many items on all cores

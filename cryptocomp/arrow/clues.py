@@ -40,6 +40,7 @@ from pathlib import Path
 from ..errors import CryptocompError
 from ..files import decode_text, gunzip, read_bytes, shown
 from ..index.alphabet import normalize, word_problem
+from ..shipped import shipped
 
 __all__ = ["ClueBook", "ClueError", "load_clues", "read_clue_list", "read_compact",
            "parse_clue_list", "parse_compact", "shares_stem", "clue_contains", "CLUE_MAGIC",
@@ -53,7 +54,7 @@ Clue = str
 CLUE_MAGIC = "cryptocomp-clues"
 CLUE_VERSION = 1
 MAX_CLUE = 200  # characters: a longer "clue" is a broken line, not a clue
-WORDNET_PATH = Path(__file__).resolve().parent.parent / "data" / "clues" / "wordnet-en.tsv.gz"
+WORDNET_PATH = shipped("clues/wordnet-en.tsv.gz")
 _TOKEN = re.compile(r"\w+")
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from ..errors import CryptocompError
 from ..files import read_text, shown
 from ..index.alphabet import hidden_character, normalize
+from ..shipped import shipped
 
 __all__ = ["Phrase", "PhraseBook", "PhraseError", "read_phrases", "parse_phrases",
            "phrase_letters", "fits", "place_evenly", "spread_cost", "shipped_phrases",
@@ -39,7 +40,6 @@ log = logging.getLogger(__name__)
 
 MIN_LETTERS = 4
 MAX_LETTERS = 60
-_SHIPPED = Path(__file__).resolve().parent.parent / "data" / "phrases"
 
 
 class PhraseError(CryptocompError):
@@ -121,7 +121,7 @@ def read_phrases(path: str | Path, *, alphabet: str | None = None,
 
 def shipped_phrases(lang: str) -> Path | None:
     """The phrase file shipped for a language (en, ru), or None."""
-    path = _SHIPPED / f"{lang}.txt"
+    path = shipped(f"phrases/{lang}.txt")
     return path if path.is_file() else None
 
 

@@ -22,6 +22,7 @@ from ..crossword.grid import GridError, format_text
 from ..crossword.problem import MAX_FILLS, MAX_STEPS
 from ..crossword.square import MAX_SQUARE, MIN_SQUARE, square_grid
 from ..files import check_writable, shown, write_atomic
+from ..shipped import shipped
 from .batch import add_batch_options, run_workload
 from .options import (
     MAX_BATCH,
@@ -125,14 +126,13 @@ def _check_args(args: argparse.Namespace) -> None:
                                 f"(the batch's output has every attempt's grid)")
 
 
-_SHIPPED = Path(__file__).resolve().parent.parent / "data" / "grids"
 
 
 def _grid_path(name: str) -> Path:
     """A grid file, or the name of a shipped grid (``american15``)."""
     path = Path(name)
-    if not path.exists() and (_SHIPPED / f"{name}.txt").is_file():
-        return _SHIPPED / f"{name}.txt"
+    if not path.exists() and shipped(f"grids/{name}.txt").is_file():
+        return shipped(f"grids/{name}.txt")
     return path
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from importlib import resources
 
 from ..errors import DictionaryError
 from ..index.store import resolve_source
+from ..shipped import shipped
 from ..tiles.bag import MAX_TILES, best_bag
 from ..tiles.rack import rack_words
 from ..tiles.tiles import TileSet, tileset, tileset_names
@@ -36,7 +36,7 @@ ENABLE = "enable"  # the named word source for the shipped ENABLE list
 
 def enable_path() -> str:
     """The path of the ENABLE word list shipped in the package."""
-    return str(resources.files("cryptocomp").joinpath("data/enable1.txt"))
+    return str(shipped("enable1.txt"))
 
 
 def register(sub) -> None:

@@ -43,10 +43,10 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from importlib import resources
 
 from ..errors import TileError
 from ..index.alphabet import normalize, spell
+from ..shipped import shipped
 
 __all__ = ["TileSet", "Rack", "Spelling", "TileError", "Face", "Tiling", "BLANK", "TILES_FORMAT",
            "EXACT", "load_tilesets", "tileset", "tileset_names", "make_tileset", "show_tiles"]
@@ -364,7 +364,7 @@ def _parse_spelling(entry: dict, code: str, bad) -> Spelling:
 @lru_cache(maxsize=1)
 def load_tilesets() -> dict[str, TileSet]:
     """The tile sets shipped in ``cryptocomp/data/tiles.json``, by language code."""
-    text = resources.files("cryptocomp").joinpath("data/tiles.json").read_text("utf-8")
+    text = shipped("tiles.json").read_text("utf-8")
     return _parse_sets(json.loads(text), "cryptocomp/data/tiles.json")
 
 
