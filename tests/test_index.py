@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cryptocomp.errors import QueryError
-from cryptocomp.index import Index, pattern
+from cryptocomp.index import Index, WordFilter, pattern
 
 LETTERS = "abcдж"  # mixed scripts on purpose: the index is alphabet-agnostic
 words_st = st.text(alphabet=LETTERS, min_size=1, max_size=6)
@@ -50,7 +50,8 @@ def test_match_equals_scan(counts, template, forbidden, top, min_count):
         return (len(w) == len(template) and all(t in "?" or t == c for t, c in zip(template, w))
                 and not set(w) & forbidden)
 
-    got = idx.match(template, forbidden="".join(forbidden), top=top, min_count=min_count).words()
+    words = WordFilter(excludes="".join(forbidden), top=top, min_count=min_count)
+    got = idx.match(template, words).words()
     assert got == _oracle(counts, fits, top, min_count)
 
 
@@ -101,7 +102,7 @@ def test_bitmaps_equal_scan(counts, letter, k, lo, hi):
     assert list(idx.at(1, letter)) == ids(lambda w: len(w) > 1 and w[1] == letter)
     assert list(idx.by_lengths(lo, hi)) == ids(
         lambda w: (lo is None or len(w) >= lo) and (hi is None or len(w) <= hi))
-    assert list(idx.select(required=letter, length=(lo, hi))) == ids(
+    assert list(idx.select(WordFilter(contains=letter, min_length=lo, max_length=hi))) == ids(
         lambda w: letter in w and (lo is None or len(w) >= lo) and (hi is None or len(w) <= hi))
 
 
@@ -150,10 +151,10 @@ def test_empty_index():
 def test_prefix_filters():
     idx = Index.from_counts({"a": 10, "b": 8, "c": 8, "d": 1})
     assert idx.prefix() == 4
-    assert idx.prefix(top=2) == 2
-    assert idx.prefix(min_count=8) == 3
-    assert idx.prefix(top=2, min_count=1) == 2
-    assert idx.prefix(min_count=11) == 0
+    assert idx.prefix(WordFilter(top=2)) == 2
+    assert idx.prefix(WordFilter(min_count=8)) == 3
+    assert idx.prefix(WordFilter(top=2, min_count=1)) == 2
+    assert idx.prefix(WordFilter(min_count=11)) == 0
 
 
 def test_words_of_more_than_256_distinct_letters():

@@ -32,6 +32,7 @@ from ..errors import CryptocompError
 from ..files import shown
 from ..index.index import Index
 from ..index.store import load_index
+from ..index.wordfilter import WordFilter
 from . import fill  # the engine's public entry point (the package imports this module lazily)
 from .arrowcheck import puzzle_problems
 from .arrowmask import ArrowMask, MaskRules, penalties, search_mask
@@ -213,7 +214,7 @@ def arrow_lexicon(words: Index, max_len: int) -> Lexicon:
     """The fill lexicon of a workshop's word index: words of 2 to ``max_len`` letters (made
     once per index and length, and kept with the index)."""
     return words.derived(("arrow-lexicon", max_len),
-                         lambda: Lexicon(words, min_length=2, max_length=max_len))
+                         lambda: Lexicon(words, WordFilter(min_length=2, max_length=max_len)))
 
 
 # -- one attempt -----------------------------------------------------------------------------
