@@ -5,9 +5,9 @@ most frequent candidate first: that is the value order of the CSP engine.
 
 Index families the crossword systems use: ``by_length(n)`` cut to the id prefix of the
 words the filter keeps (``top``, ``min_count``: :meth:`Lexicon.base`), and ``at(i, c)``
-intersected with it
-(:meth:`Lexicon.at`) for the letters a grid gives; a slot's first domain is their
-intersection.  The fill engines take it from there in their own structures.
+intersected with it (:meth:`Lexicon.at`) for the letters a grid gives; a slot's first
+domain is their intersection.  The fill engines take it from there in their own
+structures.
 """
 
 from __future__ import annotations

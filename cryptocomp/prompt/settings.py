@@ -174,7 +174,6 @@ def parse_limit(arg: str, name: str = ":limit") -> int | None:
 def parse_letters(arg: str, command: str) -> str:
     """The argument of :contains / :excludes: letters (spaces and commas between them are
     ignored), or off (the empty string)."""
-
     if arg.strip().lower() in ("off", "none"):
         return ""
     try:
