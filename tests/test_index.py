@@ -234,3 +234,23 @@ def test_pickled_index_round_trips():
     again._check()
     assert again.words == idx.words and again.match("*а*н").words() == ["баран", "барабан"]
     assert [a.tolist() for a in again.encoded(4)] == [a.tolist() for a in idx.encoded(4)]
+
+
+def test_one_word_filter_for_every_query():
+    from cryptocomp.crossword import Lexicon
+    from cryptocomp.errors import ExpressionError
+
+    idx = Index.from_counts({"ёж": 9, "еж": 8, "мама": 7, "папа": 6, "сад": 1})
+    words = WordFilter(contains="А, а", excludes="П", min_length=4)
+    assert (words.contains, words.excludes) == ("аа", "п")  # spelled as typed text is
+    assert words.describe() == "contains аа, excludes п, length ≥ 4"
+    assert idx.match("*", words).words() == ["мама"] == idx.same_pattern("дядя", words).words()
+    assert WordFilter(contains="ё").spelt(fold_yo=True) == WordFilter(contains="е")
+    assert idx.prefix(WordFilter(top=3, min_count=7)) == 3 and {words: 1}[words] == 1
+    for bad, message in ((dict(top=-1), "top must not be negative"),
+                         (dict(contains="e", excludes="E"), "letter 'e' is both required"),
+                         (dict(excludes="1"), "excludes takes letters, not '1'")):
+        with pytest.raises(ExpressionError, match=message):
+            WordFilter(**bad)
+    with pytest.raises(ValueError, match="not letters"):
+        Lexicon(idx, WordFilter(contains="а"))
