@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         FreqDict,
         Index,
         Matches,
+        WordFilter,
         build_index,
         load_freqdict,
         load_index,
@@ -62,15 +63,15 @@ _HOMES = {
                      "solve"], "cryptarithm"),
     **dict.fromkeys(["CryptocompError", "DictionaryError", "ExpressionError", "IndexFileError",
                      "QueryError", "TileError"], "errors"),
-    **dict.fromkeys(["Entry", "FreqDict", "Index", "Matches", "build_index", "load_freqdict",
-                     "load_index", "pattern"], "index"),
+    **dict.fromkeys(["Entry", "FreqDict", "Index", "Matches", "WordFilter", "build_index",
+                     "load_freqdict", "load_index", "pattern"], "index"),
     **dict.fromkeys(["BagResult", "Play", "Rack", "TileSet", "best_bag", "rack_words", "tileset"],
                     "tiles"),
 }
 
 __all__ = [
     "__version__",
-    "Index", "Matches", "Entry", "pattern",
+    "Index", "Matches", "Entry", "pattern", "WordFilter",
     "load_index", "build_index", "load_freqdict", "FreqDict",
     "compose", "Composed", "solve", "Solved", "parse", "Puzzle", "looks_like_expression",
     "fill", "read_grid", "Grid", "FillResult", "arrowword", "ArrowPuzzle", "ArrowResult",

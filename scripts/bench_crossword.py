@@ -69,11 +69,11 @@ MAIN = ["wn15", "en50k15", "ru100k15", "en15", "ru15", "sq6-wn", "sq6-en50k", "s
 
 
 def _lexicon(spec: str):
-    from cryptocomp import load_index
+    from cryptocomp import WordFilter, load_index
     from cryptocomp.crossword import Lexicon
 
     if spec in ("en", "ru"):
-        return Lexicon(load_index(spec), top=100_000)
+        return Lexicon(load_index(spec), WordFilter(top=100_000))
     return Lexicon(load_index(str(LISTS / spec)))
 
 
@@ -140,7 +140,7 @@ def _qxw(name: str, cap: float = QXW_LIMIT) -> dict | None:
             cell_id.setdefault(cell, len(cell_id))
     deck = [".UNIQUE 1"] + [" ".join(f"{cell_id[c]:03d}" for c in slot.cells)
                             for slot in grid.slots]
-    words = [w for w in lex.index.words[:lex.limit]
+    words = [w for w in lex.index.words[:lex.kept]
              if lex.min_length <= len(w) <= lex.max_length]
     cyrillic = any("а" <= ch <= "я" for ch in words[0])
     with tempfile.TemporaryDirectory() as tmp:

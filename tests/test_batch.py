@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cryptocomp import Index
+from cryptocomp import Index, WordFilter
 from cryptocomp.batch import (
     AttemptJob,
     AttemptsWorkload,
@@ -99,9 +99,7 @@ def _expected(workload: ComposeWorkload, index: Index, json_lines=False) -> byte
     out = []
     for q in workload.queries:
         try:
-            results = compose(q, index, limit=job.limit, min_count=job.min_count,
-                              min_length=job.min_length, max_length=job.max_length,
-                              contains=job.contains, excludes=job.excludes)
+            results = compose(q, index, job.words)
         except CryptocompError as exc:
             out.append(job.render_error(q, exc))
             continue
@@ -198,7 +196,7 @@ def test_serial_batch_equals_single_compose_calls(shipment, whole, tmp_path):
 
 def test_word_constraints_reach_every_query(shipment, whole, tmp_path):
     index = worker_index(shipment)
-    work = _workload(contains="o", excludes="y", max_length=4, limit=5000)
+    work = _workload(words=WordFilter(contains="o", excludes="y", max_length=4, top=5000))
     _run(work, shipment, path=tmp_path / "out.txt")
     got = _groups((tmp_path / "out.txt").read_bytes())
     assert got == _expected(work, index) and got != _groups(whole)
@@ -206,7 +204,7 @@ def test_word_constraints_reach_every_query(shipment, whole, tmp_path):
 
 def test_json_lines_and_top(shipment, tmp_path):
     index = worker_index(shipment)
-    work = _workload(LEFT[1:], RIGHT[1:], json=True, top=2)
+    work = _workload(LEFT[1:], RIGHT[1:], json=True, shown=2)
     _run(work, shipment, path=tmp_path / "out.jsonl")
     lines = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
     head = json.loads(lines[0])

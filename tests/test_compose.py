@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import cryptocomp.cryptarithm.evaluation as evaluation
-from cryptocomp import Index
+from cryptocomp import Index, WordFilter
 from cryptocomp.cryptarithm.compose import Composed, compose
 from cryptocomp.cryptarithm.solve import solve
 from cryptocomp.errors import ExpressionError
@@ -587,17 +587,20 @@ def test_filters():
     index = Index.from_counts(_EN)
     full = compose("send+more", index)
     words = [r.word for r in full]
-    assert [r.word for r in compose("send+more", index, top=2)] == words[:2]
-    assert [r.word for r in compose("send+more", index, min_count=75)] == \
+    assert [r.word for r in compose("send+more", index, max_results=2)] == words[:2]
+    assert [r.word for r in compose("send+more", index, WordFilter(min_count=75))] == \
         [w for w in words if _EN[w] >= 75]
     ranked = sorted(_EN, key=lambda w: (-_EN[w], w))
-    assert [r.word for r in compose("send+more", index, limit=5)] == \
+    assert [r.word for r in compose("send+more", index, WordFilter(top=5))] == \
         [w for w in words if w in ranked[:5]]
-    assert [r.word for r in compose("send+more", index, min_length=5, max_length=5)] == \
+    assert [r.word for r in compose("send+more", index,
+                                    WordFilter(min_length=5, max_length=5))] == \
         [w for w in words if len(w) == 5]
-    assert compose("send+more", index, max_length=4) == []
+    assert compose("send+more", index, WordFilter(max_length=4)) == []
     with pytest.raises(ExpressionError, match="must not be negative"):
-        compose("send+more", index, top=-1)
+        compose("send+more", index, max_results=-1)
+    with pytest.raises(ExpressionError, match="top must not be negative"):
+        compose("send+more", index, WordFilter(top=-1))
 
 
 def test_negative_and_inexact_results_yield_nothing():
@@ -965,7 +968,7 @@ def test_a_thousand_operands_in_pipe_mode():
     from cryptocomp.prompt.session import Session
     from cryptocomp.prompt.settings import Settings
 
-    session = Session(Index.from_counts({"bbb": 5}), settings=Settings(top=None))
+    session = Session(Index.from_counts({"bbb": 5}), settings=Settings(shown=None))
     out, err = io.StringIO(), io.StringIO()
     lines = ["+".join(["a"] * 999) + "=?\n", "+".join(["a"] * 1000) + "=?\n"]
     assert run_lines(session, lines, out, err) == 2
@@ -1013,7 +1016,7 @@ def test_compose_alike_equals_composing_each(case):
             compose_alike(puzzles, index)
         return
     assert compose_alike(puzzles, index) == each
-    assert compose_alike(puzzles, index, top=1) == [rs[:1] for rs in each]
+    assert compose_alike(puzzles, index, max_results=1) == [rs[:1] for rs in each]
 
 
 def test_compose_alike_refuses_other_shapes():
@@ -1041,9 +1044,10 @@ def test_compose_alike_with_templates_and_constraints():
     puzzles = [parse(t) for t in texts]
     assert len({alike_key(p) for p in puzzles}) == 1
     for options in ({}, {"contains": "o"}, {"excludes": "q", "max_length": 5}):
-        each = [compose_puzzle(p, index, **options) for p in puzzles]
-        assert compose_alike(puzzles, index, **options) == each
+        words = WordFilter(**options)
+        each = [compose_puzzle(p, index, words) for p in puzzles]
+        assert compose_alike(puzzles, index, words) == each
     assert any(compose_puzzle(p, index) for p in puzzles)
     # one puzzle's own error (its template's letter is excluded) is raised for the group
     with pytest.raises(ExpressionError, match="letter 'y' of the template is excluded"):
-        compose_alike(puzzles, index, excludes="y")
+        compose_alike(puzzles, index, WordFilter(excludes="y"))

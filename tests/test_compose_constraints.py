@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from cryptocomp import Index
-from cryptocomp.cryptarithm.candidates import Constraints, candidate_ids
+from cryptocomp import Index, WordFilter
+from cryptocomp.cryptarithm.candidates import candidate_ids
 from cryptocomp.cryptarithm.compose import compose
 from cryptocomp.cryptarithm.expr import parse
 from cryptocomp.cryptarithm.solve import solve
@@ -116,7 +116,7 @@ def _fits(word: str, template: str | None) -> bool:
     return fnmatch.fnmatchcase(word, template)  # '?' one letter, '*' any run
 
 
-def _passes(word: str, rank: int, count: int, c: Constraints, template,
+def _passes(word: str, rank: int, count: int, c: WordFilter, template,
             latin: bool | None) -> bool:
     """The constraints, by a plain look at one word (``latin``: its script, if asked)."""
     if latin is not None and latin != all(ch in string.ascii_lowercase for ch in word):
@@ -132,12 +132,12 @@ def _passes(word: str, rank: int, count: int, c: Constraints, template,
         return False
     if c.max_length is not None and len(word) > c.max_length:
         return False
-    if c.limit is not None and rank >= c.limit:
+    if c.top is not None and rank >= c.top:
         return False
     return c.min_count is None or count >= c.min_count
 
 
-def _by_templates(index: Index, values, c: Constraints, template, latin=True) -> list[str]:
+def _by_templates(index: Index, values, c: WordFilter, template, latin=True) -> list[str]:
     """The composer's answer by the literal route: one bitmap query per assignment."""
     hits: Counter[int] = Counter()
     for fill, x in values:
@@ -215,9 +215,9 @@ def _cases(draw):
     excludes = "".join(ch for ch in excludes if ch not in contains + (template or ""))
     lo = draw(st.integers(1, 4)) if draw(sometimes) else None
     hi = draw(st.integers(lo or 1, 5)) if draw(sometimes) else None
-    c = Constraints(contains=contains, excludes=excludes, min_length=lo, max_length=hi,
-                    limit=draw(st.integers(1, 12)) if draw(sometimes) else None,
-                    min_count=draw(st.integers(1, 30)) if draw(sometimes) else None)
+    c = WordFilter(contains=contains, excludes=excludes, min_length=lo, max_length=hi,
+                   top=draw(st.integers(1, 12)) if draw(sometimes) else None,
+                   min_count=draw(st.integers(1, 30)) if draw(sometimes) else None)
     # a lone '?' is the unknown of any length: a one-letter template is written [?]
     unknown = "?" if template is None else \
         f"[{template}]" if template == "?" or "*" in template else template
@@ -235,9 +235,7 @@ def test_composer_equals_one_bitmap_query_per_assignment(case):
     index = Index.from_counts(counts)
     index._check()
     try:
-        got = compose(text, index, contains=c.contains, excludes=c.excludes,
-                      min_length=c.min_length, max_length=c.max_length, limit=c.limit,
-                      min_count=c.min_count)
+        got = compose(text, index, c)
     except ExpressionError as exc:
         assert "not determined" in str(exc)
         assume(False)
@@ -276,13 +274,13 @@ def test_template_send_more_examples():
         [w for w in every if w[0] == "m"]
     assert [r.word for r in compose("send+more=m.n??", index)] == ["money", "monet", "mondo"]
     assert [r.word for r in compose("send+more=????", index)] == []
-    assert [r.word for r in compose("send+more", index, contains="ey")] == \
+    assert [r.word for r in compose("send+more", index, WordFilter(contains="ey"))] == \
         [w for w in every if "e" in w and "y" in w]
-    assert [r.word for r in compose("send+more", index, excludes="d")] == \
+    assert [r.word for r in compose("send+more", index, WordFilter(excludes="d"))] == \
         [w for w in every if "d" not in w]
-    assert [r.word for r in compose("send+more", index, contains="oo")] == \
+    assert [r.word for r in compose("send+more", index, WordFilter(contains="oo"))] == \
         [w for w in every if w.count("o") >= 2]
-    r = compose("send+more=m????", index, excludes="t")[0]
+    r = compose("send+more=m????", index, WordFilter(excludes="t"))[0]
     assert (r.puzzle, r.solution) == ("send+more=money", "9567+1085=10652")
 
 
@@ -310,7 +308,7 @@ def test_star_templates_match_fnmatch():
 ])
 def test_constraint_errors_are_one_line(text, kwargs, fragment, position):
     with pytest.raises(CryptocompError) as info:
-        compose(text, Index.from_counts(_EN), **kwargs)
+        compose(text, Index.from_counts(_EN), WordFilter(**kwargs))
     assert fragment in str(info.value) and "\n" not in str(info.value)
     assert getattr(info.value, "position", None) == position
 
@@ -320,8 +318,8 @@ def test_constraints_never_change_what_counts_as_a_solution():
     index = Index.from_counts(_EN)
     every = {r.word: r.solution for r in compose("send+more", index)}
     for kwargs in ({"contains": "m"}, {"excludes": "y"}, {"min_length": 5, "max_length": 5},
-                   {"limit": 3}, {"min_count": 60}):
-        for r in compose("send+more", index, **kwargs):
+                   {"top": 3}, {"min_count": 60}):
+        for r in compose("send+more", index, WordFilter(**kwargs)):
             assert every[r.word] == r.solution
 
 
@@ -386,7 +384,7 @@ def test_prompt_constraints():
     for command in (":length off", ":contains off", ":excludes off"):
         session.execute(command)
     assert [row.word for row in session.execute("send+more").result.rows] == every
-    assert session.settings.length == (None, None) and not session.settings.contains
+    assert session.settings.length == (None, None) and not session.settings.words.contains
     session._check()
 
 

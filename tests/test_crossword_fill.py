@@ -10,7 +10,7 @@ from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, Lexic
 from cryptocomp.crossword.check import fill_problems
 from cryptocomp.crossword.csp import Problem, solve_csp
 from cryptocomp.crossword.square import square_grid
-from cryptocomp.index import Index
+from cryptocomp.index import Index, WordFilter
 
 
 def _brute(grid: Grid, words: list[str]) -> set[tuple[str, ...]]:
@@ -172,9 +172,9 @@ def test_options_restrict_words():
     grid = parse_text("...\n.#.\n...")
     assert fill(grid, idx, engine="csp").filled
     # with the top 3 words only (cat car arc) nothing fits
-    assert fill(grid, idx, engine="csp", top=3).status == NO_FILL
+    assert fill(grid, idx, WordFilter(top=3), engine="csp").status == NO_FILL
     with pytest.raises(GridError, match="word list is empty: no word of t has at most 2 letters"):
-        fill(grid, idx, max_length=2)
+        fill(grid, idx, WordFilter(max_length=2))
     with pytest.raises(GridError):
         fill(grid, idx, engine="bogus")
 
@@ -188,9 +188,9 @@ def test_english_15x15_fills_and_checks():
 
     idx = load_index("en")
     grid = read_grid(Path(__file__).parent.parent / "cryptocomp/data/grids/american15.txt")
-    result = fill(grid, idx, engine="csp", top=100_000, seconds=60)
+    result = fill(grid, idx, WordFilter(top=100_000), engine="csp", seconds=60)
     assert result.filled
-    lex = Lexicon(idx, top=100_000)
+    lex = Lexicon(idx, WordFilter(top=100_000))
     assert fill_problems(grid, lex, result.words) == []
 
 
@@ -277,7 +277,7 @@ def test_improving_interrupted_keeps_the_best_fill():
     calls = []
 
     def solve(sub, budget):
-        calls.append(sub.limit)
+        calls.append(sub.kept)
         if len(calls) > 1:
             raise KeyboardInterrupt
         return solve_csp(Problem(grid, sub), budget=budget)

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 
-from cryptocomp import Index
+from cryptocomp import Index, WordFilter
 from cryptocomp.cli import main
 from cryptocomp.errors import ExpressionError
 from cryptocomp.prompt import Session, Settings, error_text, run_lines
@@ -64,7 +64,7 @@ def test_limit_off_means_every_word_everywhere(dict_file, capsys):
     assert status == 0 and out.split() == ["send", "40", "more", "30", "мама", "3"]
     status, out, _ = _run(capsys, ["words", "????", "--limit", "1", "--dict", str(dict_file)])
     assert status == 1 and out == ""  # the most frequent word, money, has five letters
-    session = Session(Index.from_counts(WORDS), settings=Settings(limit=1))
+    session = Session(Index.from_counts(WORDS), settings=Settings(words=WordFilter(top=1)))
     assert session.execute(":limit off").message == "using every word of the dictionary"
     assert session.execute("????").result.total == 3
 
@@ -138,7 +138,7 @@ def test_exit_statuses_through_a_real_subprocess(dict_file):
 
 def test_pipe_mode_says_zero_results_on_stderr():
     out, err = io.StringIO(), io.StringIO()
-    session = Session(Index.from_counts(WORDS, name="t"), settings=Settings(top=None))
+    session = Session(Index.from_counts(WORDS, name="t"), settings=Settings(shown=None))
     assert run_lines(session, ["a+b\n", "e???\n"], out, err) == 0
     assert out.getvalue() == ""
     assert err.getvalue().splitlines() == ["cryptocomp: a+b=?: 0 puzzles in t",

@@ -17,7 +17,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cryptocomp import CryptocompError, Index, compose, parse, solve
+from cryptocomp import CryptocompError, Index, WordFilter, compose, parse, solve
 from cryptocomp.crossword.grid import parse_slots, parse_text
 from cryptocomp.crossword.ipuz import parse_ipuz
 from cryptocomp.index.freqdict import load_freqdict, parse_freqdict
@@ -212,7 +212,7 @@ def test_any_rack(rack, code):
      ":minfreq 0", ":minfreq 1/3", ":same 123", ":same мама", ":same", ":save x.txt",
      ":lang zz", ":frob", "?", "??", "?" * 40, "#x"])), max_size=6))
 def test_any_prompt_lines(lines):
-    session = Session(INDEX, settings=Settings(top=None))
+    session = Session(INDEX, settings=Settings(shown=None))
     for line in lines:
         outcome = refused_or(session.execute, line)
         if outcome is not None and outcome.result is not None:
@@ -227,7 +227,10 @@ def test_any_prompt_lines(lines):
 def test_any_filter_argument(arg):
     for parser in (parse_top, parse_minfreq, parse_limit):
         value = refused_or(parser, arg)
-        settings_kw = {"top": parse_top, "minfreq": parse_minfreq, "limit": parse_limit}
+        settings_kw = {"shown": parse_top, "minfreq": parse_minfreq, "limit": parse_limit}
         name = next(k for k, v in settings_kw.items() if v is parser)
         if value is not None or arg.strip().lower() in ("off", "all", "none"):
-            Settings(**{name: value})._check()
+            if name == "limit":  # the prefix of the dictionary: the words' top
+                Settings(words=WordFilter(top=value))._check()  # type: ignore[arg-type]
+            else:
+                Settings(**{name: value})._check()

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cryptocomp.errors import QueryError
-from cryptocomp.index import Index, pattern
+from cryptocomp.index import Index, WordFilter, pattern
 
 LETTERS = "abcдж"  # mixed scripts on purpose: the index is alphabet-agnostic
 words_st = st.text(alphabet=LETTERS, min_size=1, max_size=6)
@@ -50,7 +50,8 @@ def test_match_equals_scan(counts, template, forbidden, top, min_count):
         return (len(w) == len(template) and all(t in "?" or t == c for t, c in zip(template, w))
                 and not set(w) & forbidden)
 
-    got = idx.match(template, forbidden="".join(forbidden), top=top, min_count=min_count).words()
+    words = WordFilter(excludes="".join(forbidden), top=top, min_count=min_count)
+    got = idx.match(template, words).words()
     assert got == _oracle(counts, fits, top, min_count)
 
 
@@ -101,7 +102,7 @@ def test_bitmaps_equal_scan(counts, letter, k, lo, hi):
     assert list(idx.at(1, letter)) == ids(lambda w: len(w) > 1 and w[1] == letter)
     assert list(idx.by_lengths(lo, hi)) == ids(
         lambda w: (lo is None or len(w) >= lo) and (hi is None or len(w) <= hi))
-    assert list(idx.select(required=letter, length=(lo, hi))) == ids(
+    assert list(idx.select(WordFilter(contains=letter, min_length=lo, max_length=hi))) == ids(
         lambda w: letter in w and (lo is None or len(w) >= lo) and (hi is None or len(w) <= hi))
 
 
@@ -150,10 +151,10 @@ def test_empty_index():
 def test_prefix_filters():
     idx = Index.from_counts({"a": 10, "b": 8, "c": 8, "d": 1})
     assert idx.prefix() == 4
-    assert idx.prefix(top=2) == 2
-    assert idx.prefix(min_count=8) == 3
-    assert idx.prefix(top=2, min_count=1) == 2
-    assert idx.prefix(min_count=11) == 0
+    assert idx.prefix(WordFilter(top=2)) == 2
+    assert idx.prefix(WordFilter(min_count=8)) == 3
+    assert idx.prefix(WordFilter(top=2, min_count=1)) == 2
+    assert idx.prefix(WordFilter(min_count=11)) == 0
 
 
 def test_words_of_more_than_256_distinct_letters():
@@ -233,3 +234,23 @@ def test_pickled_index_round_trips():
     again._check()
     assert again.words == idx.words and again.match("*а*н").words() == ["баран", "барабан"]
     assert [a.tolist() for a in again.encoded(4)] == [a.tolist() for a in idx.encoded(4)]
+
+
+def test_one_word_filter_for_every_query():
+    from cryptocomp.crossword import Lexicon
+    from cryptocomp.errors import ExpressionError
+
+    idx = Index.from_counts({"ёж": 9, "еж": 8, "мама": 7, "папа": 6, "сад": 1})
+    words = WordFilter(contains="А, а", excludes="П", min_length=4)
+    assert (words.contains, words.excludes) == ("аа", "п")  # spelled as typed text is
+    assert words.describe() == "contains аа, excludes п, length ≥ 4"
+    assert idx.match("*", words).words() == ["мама"] == idx.same_pattern("дядя", words).words()
+    assert WordFilter(contains="ё").spelt(fold_yo=True) == WordFilter(contains="е")
+    assert idx.prefix(WordFilter(top=3, min_count=7)) == 3 and {words: 1}[words] == 1
+    for bad, message in ((dict(top=-1), "top must not be negative"),
+                         (dict(contains="e", excludes="E"), "letter 'e' is both required"),
+                         (dict(excludes="1"), "excludes takes letters, not '1'")):
+        with pytest.raises(ExpressionError, match=message):
+            WordFilter(**bad)
+    with pytest.raises(ValueError, match="not letters"):
+        Lexicon(idx, WordFilter(contains="а"))

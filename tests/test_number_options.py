@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cryptocomp import Index
+from cryptocomp import Index, WordFilter
 from cryptocomp.cli import build_parser, main
 from cryptocomp.cli.options import MAX_SEED, MIN_SEED, Seconds, Whole, limit
 from cryptocomp.crossword import MAX_FILLS, MAX_STEPS, Grid, GridError, fill
@@ -310,4 +310,4 @@ def test_a_min_count_above_every_word_says_so(dict_path, row):
     line = refused(["fill", str(row), "--dict", str(dict_path), "--min-count", "1" + "0" * 23])
     assert "--min-count must be between 0 and 9,223,372,036,854,775,807" in line
     with pytest.raises(GridError, match="no word of the dictionary has 9 letters or more"):
-        fill(Grid.from_rows(["...."]), Index.from_counts(WORDS), min_length=9)
+        fill(Grid.from_rows(["...."]), Index.from_counts(WORDS), WordFilter(min_length=9))

@@ -26,7 +26,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from cryptocomp import Index, pattern
+from cryptocomp import Index, WordFilter, pattern
 from cryptocomp.errors import CryptocompError, ExpressionError, QueryError
 from cryptocomp.prompt import (
     Result,
@@ -243,7 +243,8 @@ def test_commands_set_the_filters_shown_in_the_toolbar():
     assert session.execute(":top 3").message == "showing the top 3 results"
     session.execute(":minfreq 2.5")
     session.execute(":limit 1_000")
-    assert session.settings == Settings(top=3, minfreq=Fraction(5, 2), limit=1000)
+    assert session.settings == Settings(shown=3, minfreq=Fraction(5, 2),
+                                        words=WordFilter(top=1000))
     bar = session.toolbar()
     assert "top 3" in bar and "minfreq 2.5/M" in bar and "limit 1,000" in bar
     assert f"{len(EN)} words" in bar
@@ -252,7 +253,7 @@ def test_commands_set_the_filters_shown_in_the_toolbar():
     session.execute(":top all")
     session.execute(":minfreq off")
     session.execute(":limit off")
-    assert session.settings == Settings(top=None)
+    assert session.settings == Settings(shown=None)
     assert session.execute(":help").help
     assert session.execute(":quit").quit and session.execute(":q").quit
     assert session.execute("   ").result is None and session.execute("# a comment").result is None
@@ -383,7 +384,7 @@ def test_colour_codes_only_decorate_the_text():
 def test_save_after_solve_writes_every_solution_not_just_top(tmp_path):
     from cryptocomp.cryptarithm.solve import solve
 
-    session = _session(top=2)
+    session = _session(shown=2)
     result = session.execute("AB+C=DE").result
     everything = solve("AB+C=DE", cap=100_000)
     assert 2 < everything.count == len(everything.equations) <= 10_000
@@ -400,7 +401,7 @@ def test_save_after_solve_with_more_solutions_than_kept_says_so(tmp_path, monkey
 
     monkeypatch.setattr(prompt, "SOLUTIONS_KEPT", 5)  # the real cap, 10,000, in miniature
     everything = solve("AB+C=DE", cap=100_000)
-    session = _session(top=2)
+    session = _session(shown=2)
     result = session.execute("AB+C=DE").result
     result._check()
     assert result.total == everything.count > 5 and \
@@ -418,7 +419,7 @@ def test_save_after_solve_with_more_solutions_than_kept_says_so(tmp_path, monkey
 
 
 def test_save_csv_and_json_hold_every_row(tmp_path):
-    session = _session(top=1)
+    session = _session(shown=1)
     result = session.execute(Q).result
     assert [r.word for r in result.rows] == QW and len(QW) > 1
     assert f"saved {len(QW)} words" in session.execute(f":save {tmp_path / 'w.csv'}").message
@@ -525,11 +526,11 @@ def test_a_bug_in_a_piped_query_does_not_end_the_input(monkeypatch):
 
     monkeypatch.setattr(compose_module, "compose", broken)
     out, err = io.StringIO(), io.StringIO()
-    assert run_lines(_session(top=None), ["SEND+MORE\n", f"{Q}\n"], out, err) == 2
+    assert run_lines(_session(shown=None), ["SEND+MORE\n", f"{Q}\n"], out, err) == 2
     assert err.getvalue() == "cryptocomp: internal error: ValueError: boom (please report it)\n"
     assert [line.split("\t")[1] for line in out.getvalue().splitlines()] == QW
     out = io.StringIO()
-    assert run_lines(_session(top=None), ["SEND+MORE", Q], out, io.StringIO(), as_json=True) == 2
+    assert run_lines(_session(shown=None), ["SEND+MORE", Q], out, io.StringIO(), as_json=True) == 2
     first, second = [json.loads(line) for line in out.getvalue().splitlines()]
     assert first == {"format": 1, "query": "SEND+MORE",
                      "error": "internal error: ValueError: boom (please report it)"}
@@ -632,7 +633,7 @@ def test_completion_of_commands_language_codes_and_paths(tmp_path):
 # -- not a terminal -----------------------------------------------------------------------
 
 def test_run_lines_plain_and_json():
-    session = _session(top=None)
+    session = _session(shown=None)
     out, err = io.StringIO(), io.StringIO()
     status = run_lines(session, [f"{Q}\n", ":top 2\n", ":same mend\n", "q?x\n"], out, err)
     assert status == 2
@@ -643,7 +644,7 @@ def test_run_lines_plain_and_json():
     assert err.getvalue().count("error:") == 1 and "showing the top 2" in err.getvalue()
     assert "more not shown" in err.getvalue()
     out = io.StringIO()
-    status = run_lines(_session(top=None), [Q, ":top 1", "q?x", "SEND+MORE=MONEY"], out,
+    status = run_lines(_session(shown=None), [Q, ":top 1", "q?x", "SEND+MORE=MONEY"], out,
                        io.StringIO(), as_json=True)
     values = [json.loads(line) for line in out.getvalue().splitlines()]
     assert status == 2 and len(values) == 3  # one a query line, none for the command

@@ -51,7 +51,7 @@ def test_table_drawn_in_pieces_is_the_table_drawn_at_once(kind, top):
 
 def test_table_pieces_are_small_and_the_first_comes_quickly():
     idx = Index.from_counts(_words(20_000, 6), name="t")
-    result = Session(idx, settings=Settings(top=None)).execute("??????").result
+    result = Session(idx, settings=Settings(shown=None)).execute("??????").result
     assert result.total == 20_000
     started = time.process_time()
     parts = result_parts(result, None, chunk=200)
@@ -81,7 +81,7 @@ def test_ctrl_c_while_drawing_stops_the_drawing_and_the_prompt_goes_on(monkeypat
 
     monkeypatch.setattr(render, "TABLE_CHUNK", 5)
     words = _words(40, 3)
-    session = Session(Index.from_counts(words, name="t"), settings=Settings(top=None))
+    session = Session(Index.from_counts(words, name="t"), settings=Settings(shown=None))
     write = _Interrupting(at)  # 1: the banner, 2: the summary line, 3 on: pieces of 5 rows
     with create_pipe_input() as inp:
         inp.send_text("???\n???\n:quit\n")

@@ -115,8 +115,9 @@ def test_plays_sequence_and_top():
     index = Index.from_counts({w: 1 for w in ["at", "ta", "tat", "eat", "tea", "ate", "z"]})
     plays = rack_words("teat", EN, index)
     assert len(plays) == 6 and plays[-1].word in {"at", "ta"}
-    assert [p.word for p in rack_words("teat", EN, index, top=2)] == [p.word for p in plays[:2]]
-    assert len(rack_words("teat", EN, index, top=0)) == 0
+    assert [p.word for p in rack_words("teat", EN, index, max_results=2)] == \
+        [p.word for p in plays[:2]]
+    assert len(rack_words("teat", EN, index, max_results=0)) == 0
     assert list(plays) == plays[:]
 
 

@@ -16,14 +16,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cryptocomp import Index
+from cryptocomp import Index, WordFilter
 from cryptocomp.arrow.clues import ClueError, parse_clue_list
 from cryptocomp.arrow.phrases import parse_phrases
 from cryptocomp.cli import main
 from cryptocomp.crossword import fill
 from cryptocomp.crossword.grid import GridError, parse_text
 from cryptocomp.crossword.ipuz import parse_ipuz
-from cryptocomp.cryptarithm.candidates import Constraints
 from cryptocomp.cryptarithm.compose import compose
 from cryptocomp.cryptarithm.expr import parse
 from cryptocomp.errors import CryptocompError, ExpressionError, QueryError
@@ -216,9 +215,9 @@ def test_fold_yo_on_the_command_line(tmp_path, capsys):
 
 def test_fold_yo_compose_fill_and_rack():
     index = _folded()
-    found = compose("ёж*ёж", index, contains="ё")
+    found = compose("ёж*ёж", index, WordFilter(contains="ё"))
     assert [c.puzzle for c in found] == ["еж*еж=елка"]
-    assert Constraints(contains="ё", fold_yo=True).contains == "е"
+    assert WordFilter(contains="ё").spelt(fold_yo=True).contains == "е"
     assert fill(parse_text("ё.\n"), index).fills[0] == ["еж"]
     assert [p.word for p in rack_words("ёлка", "ru", index)][:1] == ["елка"]
     assert [p.word for p in rack_words(["ё", "л", "к", "а"], "ru", index)][:1] == ["елка"]

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cryptocomp.errors import ExpressionError, QueryError
-from cryptocomp.index import Index, build_index, load_index
+from cryptocomp.index import Index, WordFilter, build_index, load_index
 from cryptocomp.index.wildcards import looks_like_template, split_template
 
 LETTERS = "abдё"  # two scripts, and ё, whose code point sorts after я
@@ -42,7 +42,7 @@ def test_wildcard_match_equals_fnmatch_scan(counts, template, top, min_count, fo
         with pytest.raises(QueryError, match="does not occur"):
             idx.match(template)
         return
-    got = idx.match(template, top=top, min_count=min_count, forbidden=forbidden).words()
+    got = idx.match(template, WordFilter(top=top, min_count=min_count, excludes=forbidden)).words()
     assert got == _oracle(counts, template, top, min_count, forbidden)
 
 
@@ -81,7 +81,7 @@ def test_examples_from_the_issue():
     assert idx.match("*tion").words() == ["condition", "nation"]
     assert idx.match("c?n*s").words() == ["cons", "canes"]
     assert idx.match("*ёж*").words() == ["ёжик", "надёжный"]
-    assert idx.match("CON*", min_count=5).words() == ["condition", "cons"]
+    assert idx.match("CON*", WordFilter(min_count=5)).words() == ["condition", "cons"]
 
 
 def test_split_template():

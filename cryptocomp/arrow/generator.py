@@ -36,6 +36,7 @@ from ..errors import CryptocompError
 from ..files import shown
 from ..index.index import Index
 from ..index.store import load_index
+from ..index.wordfilter import WordFilter
 from .check import puzzle_problems
 from .clues import ClueBook, load_clues
 from .mask import ArrowMask, MaskRules, penalties, search_mask
@@ -213,7 +214,7 @@ def arrow_lexicon(words: Index, max_len: int) -> Lexicon:
     """The fill lexicon of a workshop's word index: words of 2 to ``max_len`` letters (made
     once per index and length, and kept with the index)."""
     return words.derived(("arrow-lexicon", max_len),
-                         lambda: Lexicon(words, min_length=2, max_length=max_len))
+                         lambda: Lexicon(words, WordFilter(min_length=2, max_length=max_len)))
 
 
 # -- one attempt -----------------------------------------------------------------------------

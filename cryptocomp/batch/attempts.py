@@ -33,6 +33,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
 from ..index.index import Index
+from ..index.wordfilter import WordFilter
 from .workload import Task, Unit, Unordered, json_object, pack
 
 __all__ = ["Attempt", "AttemptJob", "AttemptsWorkload", "fill_attempt", "FORMAT"]
@@ -124,16 +125,18 @@ class AttemptsWorkload(Unordered):
 
 def fill_attempt(index: Index, params: dict, seed: int) -> Attempt:
     """One fill of ``params["grid"]`` with ``seed`` (the other params are
-    :func:`cryptocomp.crossword.fill`'s); the worker keeps the word lists between attempts."""
+    :func:`cryptocomp.crossword.fill`'s options and its :class:`WordFilter`'s ``top``,
+    ``min_count``, ``min_length``, ``max_length``); the worker keeps the word lists between
+    attempts."""
     from ..crossword import fill
     from ..crossword.grid import format_text
     from ..crossword.lexicon import Lexicon
 
-    words: dict = {k: params.get(k) for k in ("top", "min_count", "max_length")}
-    words["min_length"] = params.get("min_length", 1)
+    words = WordFilter(top=params.get("top"), min_count=params.get("min_count"),
+                       min_length=params.get("min_length", 1),
+                       max_length=params.get("max_length"))
     # kept with the index (a worker's cached index lives for the batch), not by id()
-    lex = index.derived(("fill-lexicon", tuple(sorted(words.items()))),
-                        lambda: Lexicon(index, **words))
+    lex = index.derived(("fill-lexicon", words), lambda: Lexicon(index, words))
     options = {k: params[k] for k in ("engine", "count", "steps", "seconds", "lookahead",
                                       "letter_branch", "strategy")
                if params.get(k) is not None}

@@ -17,7 +17,7 @@ Output groups (compose batch format 1), in the order of the queries.  Text::
     # abcdef+ghijk: error: more than 10 distinct letters ... (no rows)
 
 JSON Lines: one object a query, ``{"query", "count", "results"}`` (results as in
-``compose --json``, the first ``top``) or ``{"query", "error"}``.
+``compose --json``, the first ``shown``) or ``{"query", "error"}``.
 
 >>> queries = QueryGrid(["send", "when"], "+-", ["more"])
 >>> list(queries)
@@ -46,6 +46,7 @@ from ..cryptarithm.compose import (
 from ..cryptarithm.expr import MAX_LETTERS, Puzzle, parse
 from ..errors import ExpressionError, QueryError
 from ..index.index import Index
+from ..index.wordfilter import ALL_WORDS, WordFilter
 from .workload import Task, Unit, Unordered, json_object, pack
 
 __all__ = ["ComposeWorkload", "ComposeJob", "QueryGrid", "quick_shape", "FORMAT"]
@@ -106,13 +107,8 @@ def _estimate(query_shape: str, members: int) -> float:
 class ComposeJob:
     """Worker side: compose a task's queries, sharing work between queries of one shape."""
 
-    limit: int | None = None
-    min_count: int | None = None
-    min_length: int | None = None
-    max_length: int | None = None
-    contains: str = ""
-    excludes: str = ""
-    top: int | None = None
+    words: WordFilter = ALL_WORDS  # which words may fill each query's unknown
+    shown: int | None = None       # results shown a query (its count is of every one)
     json: bool = False
 
     def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
@@ -126,17 +122,14 @@ class ComposeJob:
                 out[i] = self.render_error(query, exc)
                 continue
             alike.setdefault(alike_key(puzzle), []).append((i, puzzle))
-        options: dict = dict(limit=self.limit, min_count=self.min_count,
-                             min_length=self.min_length, max_length=self.max_length,
-                             contains=self.contains, excludes=self.excludes)
         for members in alike.values():
             try:
-                found = compose_alike([p for _, p in members], index, **options)
+                found = compose_alike([p for _, p in members], index, self.words)
             except _QUERY_ERRORS:
                 # composed alone, each error names its own query's text and column
                 for i, puzzle in members:
                     try:
-                        out[i] = self.render(items[i], compose_puzzle(puzzle, index, **options))
+                        out[i] = self.render(items[i], compose_puzzle(puzzle, index, self.words))
                     except _QUERY_ERRORS as exc:
                         out[i] = self.render_error(items[i], exc)
                 continue
@@ -146,7 +139,7 @@ class ComposeJob:
 
     def render(self, query: str, results: list[Composed]) -> bytes:
         """One query's group."""
-        shown = results if self.top is None else results[:self.top]
+        shown = results if self.shown is None else results[:self.shown]
         if self.json:
             doc = {"query": query, "count": len(results), "results": [r.to_json() for r in shown]}
             return (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
@@ -164,6 +157,15 @@ class ComposeJob:
             return (json.dumps({"query": query, "error": message}, ensure_ascii=False)
                     + "\n").encode("utf-8")
         return f"# {query}: error: {message}\n".encode()
+
+
+def _options(job: ComposeJob) -> dict:
+    """A job's options as a batch's identity has always named them (``limit`` the
+    dictionary cut, ``top`` the results shown): batches written before resume."""
+    words = job.words
+    return {"limit": words.top, "min_count": words.min_count, "min_length": words.min_length,
+            "max_length": words.max_length, "contains": words.contains,
+            "excludes": words.excludes, "top": job.shown, "json": job.json}
 
 
 class ComposeWorkload(Unordered):
@@ -190,11 +192,7 @@ class ComposeWorkload(Unordered):
             digest.update(q.encode("utf-8") + b"\n")
         return {"format": FORMAT, "queries": len(self.queries),
                 "queries_sha256": digest.hexdigest(),
-                "options": {"limit": self.job.limit, "min_count": self.job.min_count,
-                            "min_length": self.job.min_length,
-                            "max_length": self.job.max_length, "contains": self.job.contains,
-                            "excludes": self.job.excludes, "top": self.job.top,
-                            "json": self.job.json}}
+                "options": _options(self.job)}
 
     def plan(self, positions: Collection[int], *, workers: int, min_cost: float
              ) -> Iterator[Task]:

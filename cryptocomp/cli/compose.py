@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import logging
 
-from ..cryptarithm.candidates import Constraints, letters_of
 from ..cryptarithm.compose import Composed, check_composable, compose_puzzle
 from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
 from ..errors import CryptocompError, QueryError
 from ..files import read_text, shown
 from ..index.alphabet import normalize, refusal_warning, word_problem
+from ..index.wordfilter import WordFilter, letters_of
 from .batch import add_batch_options, run_workload
 from .options import (
     add_dict_options,
@@ -74,15 +74,21 @@ def register(sub) -> None:
     s.set_defaults(run=run_solve)
 
 
-def _options(args: argparse.Namespace) -> dict:
+def _check_letters(args: argparse.Namespace) -> None:
+    """A QueryError naming the option whose letters are not letters."""
     for name in ("contains", "excludes"):
         try:
             letters_of(getattr(args, name), f"--{name}")
         except CryptocompError as exc:
             raise QueryError(str(exc)) from None
-    return {"limit": args.limit, "min_count": args.min_count, "min_length": args.min_length,
-            "max_length": args.max_length, "contains": args.contains,
-            "excludes": args.excludes}
+
+
+def _words(args: argparse.Namespace) -> WordFilter:
+    """The filter the options build (``--limit`` is its ``top``); contradictions fail here,
+    before the index loads."""
+    return WordFilter(top=args.limit, min_count=args.min_count, min_length=args.min_length,
+                      max_length=args.max_length, contains=args.contains,
+                      excludes=args.excludes)
 
 
 def run_compose(args: argparse.Namespace) -> int:
@@ -91,16 +97,16 @@ def run_compose(args: argparse.Namespace) -> int:
     if not args.batch and (args.output or args.resume or args.scheduler or args.cluster
                            or args.jobs is not None):
         raise QueryError("--jobs, --scheduler, --cluster, --output and --resume go with --batch")
-    options = _options(args)
+    _check_letters(args)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     if args.batch:
-        return _run_batch(args, options, top)
+        return _run_batch(args, top)
     puzzle = parse(args.expr, fold_yo=args.fold_yo)  # bad input fails before the index loads
     check_composable(puzzle)
-    Constraints(**options)  # contradictions fail before the index loads
+    words = _words(args)
     index = open_index(args)
     with progress_bar(f"composing {puzzle}") as progress:
-        results = compose_puzzle(puzzle, index, progress=progress, **options)
+        results = compose_puzzle(puzzle, index, words, progress=progress)
     shown = results[:top] if top is not None else results
     if args.json:
         print_json([r.to_json() for r in shown])
@@ -157,7 +163,7 @@ def _read_words(path: str) -> list[str]:
     return words
 
 
-def _run_batch(args: argparse.Namespace, options: dict, top: int | None) -> int:
+def _run_batch(args: argparse.Namespace, top: int | None) -> int:
     from ..batch import ComposeJob, ComposeWorkload, QueryGrid
 
     left, right = (_read_words(p) for p in args.batch)
@@ -165,10 +171,10 @@ def _run_batch(args: argparse.Namespace, options: dict, top: int | None) -> int:
     bad = [op for op in ops if op not in "+-*/"]
     if not ops or bad or len(set(ops)) != len(ops):
         raise QueryError(f"--ops takes operators from +-*/, each once (got {args.ops!r})")
-    Constraints(**options)  # contradictions fail before the index loads
+    words = _words(args)
     if args.output and args.top is None:
         top = None  # a file gets every puzzle, whatever the terminal
-    job = ComposeJob(top=top, json=args.json, **options)
+    job = ComposeJob(words, shown=top, json=args.json)
     run_workload(args, ComposeWorkload(QueryGrid(left, ops, right), job))
     return 0
 

@@ -22,6 +22,7 @@ from ..crossword.grid import GridError, format_text
 from ..crossword.problem import MAX_FILLS, MAX_STEPS
 from ..crossword.square import MAX_SQUARE, MIN_SQUARE, square_grid
 from ..files import check_writable, shown, write_atomic
+from ..index.wordfilter import WordFilter
 from ..shipped import shipped
 from .batch import add_batch_options, run_workload
 from .options import (
@@ -150,15 +151,23 @@ def run_square(args: argparse.Namespace) -> int:
     return _run(args, grid, title=f"{args.n}x{args.n} square")
 
 
+def _words(args: argparse.Namespace) -> WordFilter:
+    """The words a fill may use, as the options say (--no-two: at least 3 letters)."""
+    return WordFilter(top=args.top, min_count=args.min_count,
+                      min_length=max(args.min_length, 3 if args.no_two else 1),
+                      max_length=args.max_length)
+
+
 def _run_attempts(args: argparse.Namespace, grid) -> int:
     """N seeded attempts on the batch layer, written in seed order."""
     from ..crossword.csp import load_engine
 
     load_engine()  # compiled here once (and said so), not in every worker at once
-    params = {"grid": grid, "engine": args.engine, "count": args.count, "top": args.top,
-              "min_count": args.min_count, "min_length": max(args.min_length,
-                                                             3 if args.no_two else 1),
-              "max_length": args.max_length, "steps": args.steps, "seconds": args.time,
+    words = _words(args)
+    # the filter's fields by the names batch identities have always had
+    params = {"grid": grid, "engine": args.engine, "count": args.count, "top": words.top,
+              "min_count": words.min_count, "min_length": words.min_length,
+              "max_length": words.max_length, "steps": args.steps, "seconds": args.time,
               "lookahead": args.order == "lookahead",
               "letter_branch": args.letter_branch, "strategy": args.strategy}
     identity = {k: v for k, v in params.items() if k != "grid"}
@@ -178,12 +187,11 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
         from ..crossword.ipuz import read_clues
 
         clues = read_clues(args.clues)
+    words = _words(args)
     index = open_index(args)
-    min_length = max(args.min_length, 3 if args.no_two else 1)
     with _search_progress(f"filling {title}") as progress:
-        result = fill(grid, index, engine=args.engine, count=args.count, top=args.top,
-                      min_count=args.min_count, min_length=min_length,
-                      max_length=args.max_length, steps=args.steps, seconds=args.time,
+        result = fill(grid, index, words, engine=args.engine, count=args.count,
+                      steps=args.steps, seconds=args.time,
                       seed=args.seed, lookahead=args.order == "lookahead",
                       letter_branch=args.letter_branch, strategy=args.strategy,
                       improve=args.improve, progress=progress)

@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv: list[str]) -> int:
     """Parse the prompt's options, open the dictionary, run the prompt or the line mode."""
+    from ..index.wordfilter import WordFilter
     from ..prompt import (
         INTERACTIVE_TOP,
         Session,
@@ -59,10 +60,11 @@ def run(argv: list[str]) -> int:
     interactive = is_terminal(sys.stdin) and is_terminal(sys.stdout) and not args.json
     # the options take the same arguments as the commands, checked before any loading
     settings = Settings(
-        top=parse_top(args.top, "--top") if args.top is not None else
+        shown=parse_top(args.top, "--top") if args.top is not None else
         (INTERACTIVE_TOP if interactive else None),
         minfreq=parse_minfreq(args.minfreq, "--minfreq") if args.minfreq is not None else None,
-        limit=parse_limit(args.limit, "--limit") if args.limit is not None else None)
+        words=WordFilter(top=parse_limit(args.limit, "--limit") if args.limit is not None
+                         else None))
     progress = delayed_progress() if is_terminal(sys.stderr) else None
     session = Session.open(dict_spec(args), fold_yo=args.fold_yo, progress=progress,
                            settings=settings)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import QueryError
+from ..index.wordfilter import WordFilter
 from .options import (
     add_dict_options,
     is_terminal,
@@ -43,11 +44,12 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     if bool(args.template) == bool(args.same_pattern):
         raise QueryError("give a TEMPLATE or --same-pattern WORD (one of them)")
+    words = WordFilter(top=args.limit, min_count=args.min_count)  # --limit: the dictionary cut
     index = open_index(args)
     if args.template:
-        matches = index.match(args.template, top=args.limit, min_count=args.min_count)
+        matches = index.match(args.template, words)
     else:
-        matches = index.same_pattern(args.same_pattern, top=args.limit, min_count=args.min_count)
+        matches = index.same_pattern(args.same_pattern, words)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     shown = matches[:top] if top is not None else list(matches)
     what = f"no word of {index.name} fits {args.template}" if args.template else \

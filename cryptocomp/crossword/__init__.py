@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable
 
 from ..index.index import Index
+from ..index.wordfilter import ALL_WORDS, WordFilter
 from .csp import STRATEGIES, load_engine, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text
 from .gridfile import read_grid
@@ -38,15 +39,15 @@ AUTO_CSP_SHARE = 0.75  # of a time budget, for the CSP before SAT takes over
 AUTO_CSP_STEPS = 1_000_000  # CSP steps before SAT takes over when there is no time budget
 
 
-def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int = 1,
-         top: int | None = None, min_count: int | None = None, min_length: int = 1,
-         max_length: int | None = None, steps: int | None = None,
+def fill(grid: Grid, index: Index | Lexicon, words: WordFilter = ALL_WORDS, *,
+         engine: str = "auto", count: int = 1, steps: int | None = None,
          seconds: float | None = None, seed: int | None = None,
          lookahead: bool = True, letter_branch: int = 0,
          strategy: str = "auto", improve: float | None = None,
          progress: Callable[[SearchProgress], None] | None = None) -> FillResult:
-    """Fill ``grid`` from ``index`` (its ``top`` words, ``min_length``..``max_length``
-    letters) with up to ``count`` different fills.
+    """Fill ``grid`` from ``index`` (the words passing ``words``: its ``top`` most frequent,
+    ``min_count``, ``min_length``..``max_length`` letters) with up to ``count`` different
+    fills.
 
     ``engine`` is ``csp``, ``sat`` or ``auto`` (the CSP first; SAT when the CSP runs
     out of its share, to finish or to prove that no fill exists).  ``steps`` bounds
@@ -78,8 +79,7 @@ def fill(grid: Grid, index: Index | Lexicon, *, engine: str = "auto", count: int
             raise GridError(f"improving a fill goes with one fill (count 1), not {count}")
     load_engine()  # before the budget starts: compiling once after installing is not search
     budget = Budget(steps=steps, seconds=seconds)
-    lex = index if isinstance(index, Lexicon) else Lexicon(
-        index, top=top, min_count=min_count, min_length=min_length, max_length=max_length)
+    lex = index if isinstance(index, Lexicon) else Lexicon(index, words)
     grid = grid.spelt(fold_yo=lex.index.fold_yo)  # a given ё as the words spell it
     prob = Problem(grid, lex)
     # with an improvement to come, the failure weights the CSP learns of the grid carry over

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -87,7 +87,7 @@ def rarest(lex: Lexicon, words: Sequence[Word]) -> tuple[Word, Count]:
 def _levels(lex: Lexicon) -> tuple[np.ndarray, np.ndarray]:
     """The distinct counts of the lexicon's words, highest first, and for each the number
     of words with that count or more."""
-    counts = np.asarray(lex.index.counts[:lex.limit], dtype=np.int64)
+    counts = np.asarray(lex.index.counts[:lex.kept], dtype=np.int64)
     levels, sizes = np.unique(counts, return_counts=True)
     return levels[::-1], np.cumsum(sizes[::-1])
 
@@ -153,8 +153,7 @@ def _level(levels: np.ndarray, count: Count) -> int:
 
 def _narrowed(lex: Lexicon, min_count: Count) -> Lexicon:
     """``lex`` cut to its words of count ``min_count`` or more."""
-    return Lexicon(lex.index, top=lex.limit, min_count=min_count, min_length=lex.min_length,
-                   max_length=lex.max_length)
+    return Lexicon(lex.index, replace(lex.filter, top=lex.kept, min_count=min_count))
 
 
 def _try(solve: Solver, sub: Lexicon, budget: Budget) -> FillResult | None:

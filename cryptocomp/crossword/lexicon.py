@@ -1,12 +1,13 @@
-"""The words a fill may use: a dictionary index cut to its most frequent words and a length range.
+"""The words a fill may use: an index cut by a word filter (most frequent words, lengths).
 
 Word ids are the index's (rank - 1), so iterating a domain bitmap yields the
 most frequent candidate first: that is the value order of the CSP engine.
 
 Index families the crossword systems use: ``by_length(n)`` cut to the id prefix of the
-``top`` words (:meth:`Lexicon.base`), and ``at(i, c)`` intersected with it
-(:meth:`Lexicon.at`) for the letters a grid gives; a slot's first domain is their
-intersection.  The fill engines take it from there in their own structures.
+words the filter keeps (``top``, ``min_count``: :meth:`Lexicon.base`), and ``at(i, c)``
+intersected with it (:meth:`Lexicon.at`) for the letters a grid gives; a slot's first
+domain is their intersection.  The fill engines take it from there in their own
+structures.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pyroaring import FrozenBitMap
 
 from ..domain import Word, WordId
 from ..index.index import Index
+from ..index.wordfilter import ALL_WORDS, WordFilter
 
 __all__ = ["Lexicon", "Word", "WordId"]
 
@@ -24,19 +26,21 @@ _EMPTY = FrozenBitMap()
 
 
 class Lexicon:
-    """Words of ``index`` among its ``top`` most frequent (count >= ``min_count``), of
-    ``min_length`` to ``max_length`` letters."""
+    """Words of ``index`` that pass a filter's length range and frequency cut (its ``top``
+    most frequent, count >= ``min_count``; a fill's words have no letter conditions)."""
 
-    def __init__(self, index: Index, *, top: int | None = None, min_count: int | None = None,
-                 min_length: int = 1, max_length: int | None = None):
+    def __init__(self, index: Index, words: WordFilter = ALL_WORDS):
+        if words.contains or words.excludes:
+            raise ValueError("a fill's words take a length range and a frequency cut, not "
+                             "letters to contain or exclude")
         self.index = index
         self.words = index.words
-        self.top, self.min_count = top, min_count
-        self.limit = index.prefix(top, min_count)
-        self.min_length = max(1, min_length)
-        self.max_length = index.max_length if max_length is None else max_length
+        self.filter = words
+        self.kept = index.prefix(words)  # the ids [0, kept) pass the frequency cut
+        self.min_length = max(1, words.min_length or 1)
+        self.max_length = index.max_length if words.max_length is None else words.max_length
         self.alphabet = index.alphabet
-        self._prefix = FrozenBitMap(range(self.limit)) if self.limit < len(index) else None
+        self._prefix = FrozenBitMap(range(self.kept)) if self.kept < len(index) else None
         self._base = lru_cache(maxsize=None)(self._compute_base)
         self._at = lru_cache(maxsize=None)(self._compute_at)
 
@@ -44,7 +48,7 @@ class Lexicon:
         if not isinstance(word, str):
             return False
         i = self.index.id_of(word)
-        return i is not None and i < self.limit and self.min_length <= len(word) <= self.max_length
+        return i is not None and i < self.kept and self.min_length <= len(word) <= self.max_length
 
     def base(self, n: int) -> FrozenBitMap:
         """Ids of every usable word of ``n`` letters."""
@@ -63,11 +67,13 @@ class Lexicon:
         name = self.index.name or "the dictionary"
         if not len(self.index):
             return f"{name} has no word"
-        if self.limit == 0 and self.min_count is not None and self.index.prefix(self.top) > 0:
-            return (f"no word of {name} has a count of at least {self.min_count:,} (the "
+        top, min_count = self.filter.top, self.filter.min_count
+        if self.kept == 0 and min_count is not None and \
+                self.index.prefix(WordFilter(top=top)) > 0:
+            return (f"no word of {name} has a count of at least {min_count:,} (the "
                     f"commonest, {self.index.word(0)!r}, has {self.index.counts[0]:,})")
-        if self.limit == 0:
-            return f"top {self.top} keeps no word of {name}"
+        if self.kept == 0:
+            return f"top {top} keeps no word of {name}"
         lo, hi = self.min_length, self.max_length
         if hi >= self.index.max_length:
             letters = f"{lo} letter{'s' if lo > 1 else ''} or more"
@@ -75,7 +81,7 @@ class Lexicon:
             letters = f"at most {hi} letter{'s' if hi > 1 else ''}"
         else:
             letters = f"{lo} to {hi} letters"
-        kept = f" among its {self.limit:,} kept" if self.limit < len(self.index) else ""
+        kept = f" among its {self.kept:,} kept" if self.kept < len(self.index) else ""
         return f"no word of {name}{kept} has {letters}"
 
     def _compute_base(self, n: int) -> FrozenBitMap:
@@ -90,6 +96,6 @@ class Lexicon:
     def describe(self) -> str:
         """A short description: '<index> top 100000, 3-15 letters'."""
         parts = [self.index.name or "(unnamed)"]
-        if self.limit < len(self.index):
-            parts.append(f"top {self.limit}")
+        if self.kept < len(self.index):
+            parts.append(f"top {self.kept}")
         return " ".join(parts)

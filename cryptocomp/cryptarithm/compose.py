@@ -37,10 +37,11 @@ all assignments: the assignments' keys are their templates, each candidate word'
 is the one template it fits, and one hash join counts every word's assignments at
 once (tests check it against the intersections, assignment by assignment).
 
-The author's constraints on the unknown use the bitmaps where they narrow the work:
-a template in place of ``?`` (``send+more=m????``), letters it must or must not
-contain, a length range and the frequency filters are intersections of the same
-families, computed once before the join (:mod:`.candidates`).  They choose the
+The author's conditions on the unknown use the bitmaps where they narrow the work:
+a template in place of ``?`` (``send+more=m????``) and a
+:class:`~cryptocomp.index.wordfilter.WordFilter` (letters it must or must not contain,
+a length range, the frequency filters) are intersections of the same families,
+computed once before the join (:mod:`.candidates`).  They choose the
 candidate words -- the right side of the join, and so the key width and the prefix
 filters that drop most assignments early -- never what counts as a solution.
 
@@ -66,8 +67,9 @@ import numpy as np
 from ..domain import Progress, Word
 from ..errors import ExpressionError
 from ..index.index import Index
+from ..index.wordfilter import ALL_WORDS, WordFilter
 from . import permutations as perms
-from .candidates import Constraints, candidate_ids
+from .candidates import candidate_ids
 from .evaluation import Evaluator, dtype_for, hole_bounds, largest, unknown_span
 from .expr import Hole, Puzzle, bound, has_hole, holds, operands, parse
 
@@ -250,22 +252,20 @@ def _prefix_tables(layout: _KeyLayout,
 
 # -- composing -------------------------------------------------------------------------------
 
-def compose(expr: str, index: Index, *, top: int | None = None, min_count: int | None = None,
-            min_length: int | None = None, max_length: int | None = None,
-            limit: int | None = None, contains: str = "", excludes: str = "",
-            progress: Progress | None = None) -> list[Composed]:
+def compose(expr: str, index: Index, words: WordFilter = ALL_WORDS, *,
+            max_results: int | None = None, progress: Progress | None = None
+            ) -> list[Composed]:
     """Words completing ``expr`` to a one-solution cryptarithm, most frequent first.
 
-    ``top``: at most N results; ``limit``: only the N most frequent words of the
-    dictionary; ``min_count``: only words counted at least C times; ``min_length`` /
-    ``max_length``: word length range; ``contains`` / ``excludes``: letters the word
-    must (a repeated letter counts) or must not contain.  A template in place of ``?``
-    (``send+more=m????``) constrains the word too.  ``progress(done, total)`` is
-    called per block.
+    ``words``: which dictionary words may fill the unknown (a
+    :class:`~cryptocomp.index.wordfilter.WordFilter`: length range, the ``top`` most
+    frequent, a ``min_count``, letters the word must (a repeated letter counts) or must
+    not contain); ``max_results``: at most N results.  A template in place of ``?``
+    (``send+more=m????``) constrains the word too.  ``progress(done, total)`` is called
+    per block.
     """
-    return compose_puzzle(parse(expr, fold_yo=index.fold_yo), index, top=top, min_count=min_count,
-                          min_length=min_length, max_length=max_length, limit=limit,
-                          contains=contains, excludes=excludes, progress=progress)
+    return compose_puzzle(parse(expr, fold_yo=index.fold_yo), index, words,
+                          max_results=max_results, progress=progress)
 
 
 def check_composable(puzzle: Puzzle) -> None:
@@ -275,15 +275,12 @@ def check_composable(puzzle: Puzzle) -> None:
                               "(use solve for a complete puzzle)", None, puzzle.text)
 
 
-def compose_puzzle(puzzle: Puzzle, index: Index, *, top: int | None = None,
-                   min_count: int | None = None, min_length: int | None = None,
-                   max_length: int | None = None, limit: int | None = None,
-                   contains: str = "", excludes: str = "",
-                   progress: Progress | None = None) -> list[Composed]:
+def compose_puzzle(puzzle: Puzzle, index: Index, words: WordFilter = ALL_WORDS, *,
+                   max_results: int | None = None, progress: Progress | None = None
+                   ) -> list[Composed]:
     """:func:`compose` for an already parsed puzzle."""
-    return compose_alike([puzzle], index, top=top, min_count=min_count, min_length=min_length,
-                         max_length=max_length, limit=limit, contains=contains,
-                         excludes=excludes, progress=progress)[0]
+    return compose_alike([puzzle], index, words, max_results=max_results,
+                         progress=progress)[0]
 
 
 def alike_key(puzzle: Puzzle) -> str:
@@ -294,11 +291,9 @@ def alike_key(puzzle: Puzzle) -> str:
     return "".join(number.get(ch, ch) for ch in puzzle.render(hole="?")) + " " + puzzle.script
 
 
-def compose_alike(puzzles: list[Puzzle], index: Index, *, top: int | None = None,
-                  min_count: int | None = None, min_length: int | None = None,
-                  max_length: int | None = None, limit: int | None = None,
-                  contains: str = "", excludes: str = "",
-                  progress: Progress | None = None) -> list[list[Composed]]:
+def compose_alike(puzzles: list[Puzzle], index: Index, words: WordFilter = ALL_WORDS, *,
+                  max_results: int | None = None, progress: Progress | None = None
+                  ) -> list[list[Composed]]:
     """:func:`compose_puzzle` for each of several puzzles with one :func:`alike_key`,
     sharing one enumeration of the digit assignments (a batch's ``когда+если`` and
     ``время+меня``: letters in the same places): results identical to composing each
@@ -318,11 +313,9 @@ def compose_alike(puzzles: list[Puzzle], index: Index, *, top: int | None = None
     rep = puzzles[0]
     if any(alike_key(p) != alike_key(rep) for p in puzzles[1:]):
         raise ValueError("compose_alike takes puzzles with one alike_key")
-    if top is not None and top < 0:
-        raise ExpressionError("top must not be negative", None, rep.text)
-    constraints = Constraints(contains=contains, excludes=excludes, min_length=min_length,
-                              max_length=max_length, limit=limit, min_count=min_count,
-                              fold_yo=index.fold_yo)
+    if max_results is not None and max_results < 0:
+        raise ExpressionError("max_results must not be negative", None, rep.text)
+    words = words.spelt(fold_yo=index.fold_yo)  # ё of the letters as the dictionary spells it
     left, right = rep.sides
     hole_side, known_side = (left, right) if has_hole(left) else (right, left)
     bounds = hole_bounds(hole_side, bound(known_side))
@@ -348,20 +341,21 @@ def compose_alike(puzzles: list[Puzzle], index: Index, *, top: int | None = None
     chunk_groups: list[list] = []
     held = 0
     for puzzle in firsts:
-        groups = _candidates(index, puzzle, constraints, lo, hi)
-        words = sum(len(ids) for _, ids, _, _ in groups)
-        if chunk and held + words > _SHARED_WORDS:
-            found += _compose_shared(chunk, chunk_groups, index, dtype, top, progress)
+        groups = _candidates(index, puzzle, words, lo, hi)
+        size = sum(len(ids) for _, ids, _, _ in groups)
+        if chunk and held + size > _SHARED_WORDS:
+            found += _compose_shared(chunk, chunk_groups, index, dtype, max_results, progress)
             chunk, chunk_groups, held = [], [], 0
         chunk.append(puzzle)
         chunk_groups.append(groups)
-        held += words
-    found += _compose_shared(chunk, chunk_groups, index, dtype, top, progress)
+        held += size
+    found += _compose_shared(chunk, chunk_groups, index, dtype, max_results, progress)
     return [list(found[j]) for j in copy_of]
 
 
 def _compose_shared(puzzles: list[Puzzle], groups: list[list], index: Index, dtype,
-                    top: int | None, progress: Progress | None) -> list[list[Composed]]:
+                    max_results: int | None, progress: Progress | None
+                    ) -> list[list[Composed]]:
     """The results of alike puzzles from one enumeration, given their candidate words."""
     rep = puzzles[0]
     k = len(rep.letters)
@@ -396,8 +390,8 @@ def _compose_shared(puzzles: list[Puzzle], groups: list[list], index: Index, dty
         start += len(ids)
         unique_words = np.flatnonzero(counts[word_key] == 1)
         chosen = unique_words[np.argsort(ids[unique_words], kind="stable")]
-        if top is not None:
-            chosen = chosen[:top]
+        if max_results is not None:
+            chosen = chosen[:max_results]
         rendered = puzzle.render(hole=_SLOT)
         out.append([_result(puzzle, rendered, index, int(ids[w]),
                             perms.row(k, int(row_of[word_key[w]])), int(x_of[word_key[w]]))
@@ -405,12 +399,12 @@ def _compose_shared(puzzles: list[Puzzle], groups: list[list], index: Index, dty
     return out
 
 
-def _candidates(index: Index, puzzle: Puzzle, constraints: Constraints, lo: int, hi: int
+def _candidates(index: Index, puzzle: Puzzle, words: WordFilter, lo: int, hi: int
                 ) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
     """(length, ids, codes, first positions) of the words the unknown may take, lengths
-    lo..hi: the author's constraints on it (bitmap intersections, before the join) and
-    the puzzle's script choose the words the index gives encoded."""
-    wanted = candidate_ids(index, puzzle, constraints) & index.written_in(puzzle.script)
+    lo..hi: the author's filter on it (bitmap intersections, before the join) and the
+    puzzle's script choose the words the index gives encoded."""
+    wanted = candidate_ids(index, puzzle, words) & index.written_in(puzzle.script)
     groups = []
     for n in range(lo, hi + 1):
         if not wanted.intersect(index.by_length(n)):

@@ -4,7 +4,8 @@
 ``word count`` files (and exports wordfreq's lists), :mod:`.index` holds the
 bitmaps and the encoded words and answers queries (:mod:`.family` keeps the
 bitmaps, :mod:`.encoding` the letter-code matrices, :mod:`.matches` the results,
-:mod:`.wildcards` plans ``*`` templates), :mod:`.state` builds, stores and checks
+:mod:`.wildcards` plans ``*`` templates, :mod:`.wordfilter` says which words a query
+may use), :mod:`.state` builds, stores and checks
 an index's state, :mod:`.header` frames an index file, :mod:`.store` saves and
 loads index files.
 
@@ -19,6 +20,7 @@ from .encoding import Encoded
 from .freqdict import FreqDict, load_freqdict
 from .index import Entry, Index, Matches, pattern
 from .store import build_index, load_index
+from .wordfilter import WordFilter
 
-__all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "FreqDict", "load_freqdict",
-           "build_index", "load_index"]
+__all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "WordFilter", "FreqDict",
+           "load_freqdict", "build_index", "load_index"]

@@ -24,8 +24,9 @@ Queries combine the bitmaps by intersection and difference and return a
 :class:`Matches`, a lazy ranked sequence of :class:`Entry` (word, count, id).
 Which families a query uses: a template without ``*`` intersects
 ``by_length(len)`` with ``at(i, c)`` per given letter; :meth:`same_pattern`
-reads ``by_pattern``; ``forbidden`` subtracts ``having(c)``, ``required``
-intersects it; wildcard templates are planned in :mod:`.wildcards`.
+reads ``by_pattern``; a :class:`~.wordfilter.WordFilter` (which words: lengths,
+frequency, letters required or excluded) adds its intersections and differences
+(:mod:`.wordfilter`); wildcard templates are planned in :mod:`.wildcards`.
 
 >>> idx = Index.from_counts({"мама": 5, "папа": 7, "баран": 9, "сад": 1})
 >>> [e.word for e in idx.same_pattern("дядя")]
@@ -41,7 +42,7 @@ from __future__ import annotations
 import array
 import logging
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,6 +67,7 @@ from .state import (
     read_section,
     write_sections,
 )
+from .wordfilter import ALL_WORDS, WordFilter, select
 
 if TYPE_CHECKING:
     from .wildcards import WordOrder
@@ -455,73 +457,19 @@ class Index:
             return self.having(letter)
         return self._at_least.get((letter, k), _EMPTY)
 
-    def prefix(self, top: int | None = None, min_count: int | None = None) -> int:
-        """How many of the most frequent words pass ``top`` and ``min_count``."""
-        n = len(self)
-        if top is not None:
-            n = min(n, max(0, top))
-        if min_count is not None and min_count > 0:
-            n = min(n, self._first_below(min_count))
-        return n
-
-    def _first_below(self, min_count: int) -> int:
-        counts = self.counts
-        lo, hi = 0, len(counts)
-        while lo < hi:  # counts descend: find the first id whose count < min_count
-            mid = (lo + hi) // 2
-            if counts[mid] >= min_count:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo
-
-    @staticmethod
-    @lru_cache(maxsize=64)
-    def _range(n: int) -> FrozenBitMap:
-        return FrozenBitMap(range(n))
+    def prefix(self, words: WordFilter = ALL_WORDS) -> int:
+        """How many of the most frequent words pass the filter's ``top`` and ``min_count``."""
+        return words.kept(self)
 
     # -- queries ----------------------------------------------------------------------------
 
-    def select(self, *, length: int | tuple[int | None, int | None] | None = None,
+    def select(self, words: WordFilter = ALL_WORDS, *, length: int | None = None,
                pattern: Pattern | None = None, fixed: Iterable[tuple[int, str]] = (),
-               forbidden: Iterable[str] = (), required: Iterable[str] = (),
-               top: int | None = None, min_count: int | None = None,
                within: FrozenBitMap | None = None) -> FrozenBitMap:
-        """Ids of the words satisfying every given condition.
-
-        ``length`` is an exact length or an inclusive ``(lo, hi)`` range;
-        ``pattern`` a letter structure; ``fixed`` (position, letter) pairs;
-        ``forbidden`` letters that must not occur; ``required`` letters that must;
-        ``top``/``min_count`` keep only the most frequent words; ``within`` a bitmap
-        the ids must be in.
-        """
-        parts: list[FrozenBitMap] = []
-        if within is not None:
-            parts.append(within)
-        if pattern is not None:
-            parts.append(self.by_pattern(pattern))
-        if isinstance(length, int):
-            parts.append(self.by_length(length))
-        elif length is not None:
-            parts.append(self.by_lengths(*length))
-        parts.extend(self.at(i, ch) for i, ch in fixed)
-        parts.extend(self.having(ch) for ch in required)
-        limit = self.prefix(top, min_count)
-        if limit < len(self):
-            parts.append(self._range(limit))
-        parts.sort(key=len)  # smallest first keeps every intermediate small
-        ids = parts[0] if parts else self._all
-        for bm in parts[1:]:
-            if not ids:
-                break
-            ids = ids & bm
-        for ch in forbidden:
-            if not ids:
-                break
-            bm = self._having.get(ch)
-            if bm is not None:
-                ids = ids - bm
-        return ids
+        """Ids of the words passing ``words`` (see :mod:`.wordfilter`) and every given
+        condition: an exact ``length``, a letter structure ``pattern``, ``fixed``
+        (position, letter) pairs, a bitmap ``within`` the ids must be in."""
+        return select(self, words, length=length, pattern=pattern, fixed=fixed, within=within)
 
     def matches(self, ids: FrozenBitMap) -> Matches:
         """A ranked view of the words of a bitmap."""
@@ -544,11 +492,9 @@ class Index:
                 fixed.append((i, ch))
         return fixed
 
-    def match(self, template: Template, *, forbidden: Iterable[str] = (),
-              required: Iterable[str] = (), top: int | None = None,
-              min_count: int | None = None) -> Matches:
-        """Words fitting a template: letters where given, any letter at ``?`` (or ``.``),
-        any run of letters (possibly none) at ``*``."""
+    def match(self, template: Template, words: WordFilter = ALL_WORDS) -> Matches:
+        """Words fitting a template and passing ``words``: letters where given, any letter
+        at ``?`` (or ``.``), any run of letters (possibly none) at ``*``."""
         template = spell("".join(template.split()), fold_yo=self.fold_yo)
         if not template:
             raise QueryError("empty template")
@@ -556,16 +502,12 @@ class Index:
         if "*" in template:
             from .wildcards import wild_ids
 
-            return Matches(self, self.select(within=wild_ids(self, template),
-                                             forbidden=forbidden, required=required, top=top,
-                                             min_count=min_count))
-        return Matches(self, self.select(length=len(template), fixed=fixed,
-                                         forbidden=forbidden, required=required, top=top,
-                                         min_count=min_count))
+            return Matches(self, self.select(words, within=wild_ids(self, template)))
+        return Matches(self, self.select(words, length=len(template), fixed=fixed))
 
-    def same_pattern(self, word: Word, *, top: int | None = None,
-                     min_count: int | None = None) -> Matches:
-        """Words with the same letter structure as ``word`` (the word itself included)."""
+    def same_pattern(self, word: Word, words: WordFilter = ALL_WORDS) -> Matches:
+        """Words with the same letter structure as ``word`` (the word itself included) that
+        pass ``words``."""
         word = spell(word.strip(), fold_yo=self.fold_yo)
         if not word:
             raise QueryError("empty word")
@@ -575,13 +517,13 @@ class Index:
         if alien is not None:
             raise QueryError(f"{word!r} is not a word: {alien!r} is not a letter (of any "
                              f"alphabet, or of dictionary {self.name or '(unnamed)'})")
-        return Matches(self, self.select(pattern=pattern(word), top=top, min_count=min_count))
+        return Matches(self, self.select(words, pattern=pattern(word)))
 
     def structure(self, template: Sequence[str | int], *, forbidden: Iterable[str] = (),
-                  top: int | None = None, min_count: int | None = None) -> Matches:
+                  words: WordFilter = ALL_WORDS) -> Matches:
         """Words fitting a composer template: letters where given, and ints standing for new
         letters (equal ints, equal letters; different ints, different letters; all different
-        from the given letters and from ``forbidden``).
+        from the given letters and from ``forbidden``) that pass ``words``.
 
         >>> idx = Index.from_counts({"воблы": 3, "вобла": 2, "волны": 1})
         >>> idx.structure(["в", "о", 0, 1, 2], forbidden="а").words()
@@ -589,8 +531,8 @@ class Index:
         """
         keyed = [("L", x) if isinstance(x, str) else ("N", x) for x in template]
         fixed = [(i, x) for i, x in enumerate(template) if isinstance(x, str)]
-        return Matches(self, self.select(pattern=pattern(keyed), fixed=fixed,
-                                         forbidden=forbidden, top=top, min_count=min_count))
+        return Matches(self, select(self, words, pattern=pattern(keyed), fixed=fixed,
+                                    forbidden=forbidden))
 
     # -- invariants -----------------------------------------------------------------------
 

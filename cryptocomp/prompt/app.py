@@ -137,7 +137,7 @@ def completer(session: Session | None = None):
                 return
             index, s = session.index, session.settings
             try:
-                found = index.match(typed + "*", top=s.limit, min_count=s.min_count(index.total))
+                found = index.match(typed + "*", s.found(index.total))
             except CryptocompError:  # a letter the dictionary lacks: nothing to offer
                 return
             stem = len(normalize(typed))
@@ -243,7 +243,7 @@ def respond(session: Session, line: Line, screen: Screen) -> bool:
         return False
     try:  # Ctrl-C while drawing stops the drawing only (a long table takes a while)
         if outcome.result is not None:
-            screen.show_parts(result_parts(outcome.result, session.settings.top))
+            screen.show_parts(result_parts(outcome.result, session.settings.shown))
         if outcome.help:
             screen.show(help_table())
         if outcome.message:
@@ -344,7 +344,7 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
         if outcome.quit:
             break
         if outcome.result is not None:
-            top = session.settings.top
+            top = session.settings.shown
             if as_json:
                 _json_line(out, result_json(outcome.result, top))
             else:

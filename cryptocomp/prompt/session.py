@@ -177,7 +177,7 @@ class Session:
         if not arg:
             raise QueryError("usage: :same WORD")
         s, idx = self.settings, self.index
-        matches = idx.same_pattern(arg, top=s.limit, min_count=s.min_count(idx.total))
+        matches = idx.same_pattern(arg, s.found(idx.total))
         return self._remember(self._words(f":same {arg}", matches, f"same structure as {arg}"))
 
     def _cmd_lang(self, arg: str) -> Outcome:
@@ -205,6 +205,10 @@ class Session:
         return Outcome(message=f"dictionary {self.dictionary}: {_words(len(index))} · "
                                f"index {self.index_location()}")
 
+    def _change_words(self, **change) -> None:
+        """Change some fields of the settings' word filter."""
+        self.settings = replace(self.settings, words=replace(self.settings.words, **change))
+
     def _filters(self) -> Outcome:
         return Outcome(message=f"filters: {self.settings.describe()}")
 
@@ -212,7 +216,7 @@ class Session:
         if not arg:
             return self._filters()
         top = parse_top(arg)
-        self.settings = replace(self.settings, top=top)
+        self.settings = replace(self.settings, shown=top)
         return Outcome(message="showing all results" if top is None else
                        f"showing the top {top} result{'' if top == 1 else 's'}")
 
@@ -232,7 +236,7 @@ class Session:
         if not arg:
             return self._filters()
         limit = parse_limit(arg)
-        self.settings = replace(self.settings, limit=limit)
+        self._change_words(top=limit)
         if limit is None:
             return Outcome(message="using every word of the dictionary")
         return Outcome(message=f"using only the {limit:,} most frequent words")
@@ -241,11 +245,11 @@ class Session:
         if not arg:
             return self._filters()
         letters = parse_letters(arg, ":contains")
-        clash = sorted(set(letters) & set(self.settings.excludes))
+        clash = sorted(set(letters) & set(self.settings.words.excludes))
         if clash:
             raise QueryError(f":contains {clash[0]}: the letter is excluded (:excludes off "
                              f"clears that)")
-        self.settings = replace(self.settings, contains=letters)
+        self._change_words(contains=letters)
         return Outcome(message=f"composed words contain {letters}" if letters else
                        "composed words need not contain any letter")
 
@@ -253,11 +257,11 @@ class Session:
         if not arg:
             return self._filters()
         letters = parse_letters(arg, ":excludes")
-        clash = sorted(set(letters) & set(self.settings.contains))
+        clash = sorted(set(letters) & set(self.settings.words.contains))
         if clash:
             raise QueryError(f":excludes {clash[0]}: the letter is required (:contains off "
                              f"clears that)")
-        self.settings = replace(self.settings, excludes=letters)
+        self._change_words(excludes=letters)
         return Outcome(message=f"composed words contain none of {letters}" if letters else
                        "composed words may contain any letter")
 
@@ -265,7 +269,7 @@ class Session:
         if not arg:
             return self._filters()
         length = parse_length(arg)
-        self.settings = replace(self.settings, length=length)
+        self._change_words(min_length=length[0], max_length=length[1])
         if length == (None, None):
             return Outcome(message="composed words of any length")
         return Outcome(message=f"composed words of {length_words(length)}")
@@ -287,7 +291,7 @@ class Session:
 
     def _match(self, template: str) -> Matches:
         s, idx = self.settings, self.index
-        return idx.match(template, top=s.limit, min_count=s.min_count(idx.total))
+        return idx.match(template, s.found(idx.total))
 
     def _words(self, query: str, matches: Matches, title: str) -> Result:
         total = self.index.total
@@ -303,19 +307,14 @@ class Session:
         return self._solve(text)
 
     def _compose(self, text: str, title: str) -> Result:
-        from ..cryptarithm.candidates import Constraints
         from ..cryptarithm.compose import compose
 
-        s, idx = self.settings, self.index
-        lo, hi = s.length
-        constraints = Constraints(contains=s.contains, excludes=s.excludes, min_length=lo,
-                                  max_length=hi, limit=s.limit, min_count=s.min_count(idx.total))
-        if constraints.describe():
-            title = f"{title} ({constraints.describe()})"
+        idx = self.index
+        words = self.settings.composed(idx.total)
+        if words.describe():
+            title = f"{title} ({words.describe()})"
         with self.progress(f"composing {title}") as progress:
-            found = compose(text, idx, min_count=constraints.min_count, limit=s.limit,
-                            contains=s.contains, excludes=s.excludes, min_length=lo,
-                            max_length=hi, progress=progress)
+            found = compose(text, idx, words, progress=progress)
         rows = [Row(c.rank, c.word, c.count, per_million(c.count, idx.total), c.puzzle,
                     c.solution, dict(c.assignment)) for c in found]
         return Result("compose", text, title, self.short_name, rows, len(rows))
@@ -324,7 +323,7 @@ class Session:
         from ..cryptarithm.solve import solve
 
         # keep more than are shown, so that :save has them (its message says when not all)
-        cap = max(SOLUTIONS_KEPT, self.settings.top or 0)
+        cap = max(SOLUTIONS_KEPT, self.settings.shown or 0)
         solved = solve(text, cap=cap)
         rows = [Row(None, "", 0, 0.0, solved.puzzle, eq, dict(sol))
                 for eq, sol in zip(solved.equations, solved.solutions)]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
-from ..errors import QueryError
+from ..errors import CryptocompError, QueryError
+from ..index.wordfilter import ALL_WORDS, WordFilter, letters_of
 from ..numbers import MAX_CHARS, NumberError, is_ratio, is_real, read_whole, shown
 
 __all__ = ["Settings", "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "parse_top",
@@ -23,24 +24,28 @@ MIN_MINFREQ = Fraction(1, 10 ** 30)
 
 @dataclass(frozen=True)
 class Settings:
-    """The filters: rows shown, minimum frequency (per million), dictionary prefix, and
-    what a composed word must satisfy (letters it contains or not, its length)."""
+    """The filters: rows shown, minimum frequency (per million), and the words queries use
+    (a :class:`~cryptocomp.index.wordfilter.WordFilter`: its ``top`` the dictionary prefix
+    of every query, its letters and length range what a composed word must satisfy)."""
 
-    top: int | None = INTERACTIVE_TOP  # None: show every row
+    shown: int | None = INTERACTIVE_TOP  # rows shown (:top); None: every row
     minfreq: Fraction | None = None  # per million; None: no threshold
-    limit: int | None = None  # only the `limit` most frequent words; None: all
-    contains: str = ""  # composed words contain these letters (a repeated letter counts)
-    excludes: str = ""  # composed words contain none of these
-    length: tuple[int | None, int | None] = (None, None)  # composed words' length range
+    words: WordFilter = ALL_WORDS  # :limit, :contains, :excludes, :length (never a min_count)
 
     def _check(self) -> None:
-        assert self.top is None or self.top >= 1, self.top
+        assert self.shown is None or self.shown >= 1, self.shown
         assert self.minfreq is None or MIN_MINFREQ <= self.minfreq <= MAX_MINFREQ, \
             self.minfreq
-        assert self.limit is None or self.limit >= 1, self.limit
-        assert not set(self.contains) & set(self.excludes), (self.contains, self.excludes)
-        lo, hi = self.length
-        assert (lo is None or lo >= 1) and (hi is None or hi >= (lo or 1)), self.length
+        w = self.words
+        assert w.top is None or w.top >= 1, w.top
+        assert w.min_count is None, w.min_count  # the minfreq of each dictionary
+        lo, hi = w.min_length, w.max_length
+        assert (lo is None or lo >= 1) and (hi is None or hi >= (lo or 1)), (lo, hi)
+
+    @property
+    def length(self) -> tuple[int | None, int | None]:
+        """The composed words' length range (either end None: open)."""
+        return (self.words.min_length, self.words.max_length)
 
     def min_count(self, total: int) -> int | None:
         """The smallest count whose frequency reaches ``minfreq`` in a dictionary of ``total``."""
@@ -49,17 +54,27 @@ class Settings:
         # exact arithmetic: count * 1e6 / total >= minfreq  <=>  count >= minfreq * total / 1e6
         return max(1, math.ceil(self.minfreq * total / 1_000_000))
 
+    def found(self, total: int) -> WordFilter:
+        """The words a template or structure query lists, in a dictionary of ``total``: the
+        prefix and the frequency threshold (the letters and lengths are for composing)."""
+        return WordFilter(top=self.words.top, min_count=self.min_count(total))
+
+    def composed(self, total: int) -> WordFilter:
+        """The words a composed puzzle's unknown may take, in a dictionary of ``total``."""
+        return replace(self.words, min_count=self.min_count(total))
+
     def describe(self) -> str:
         """The filters in a few words, for the toolbar."""
-        parts = [f"top {self.top if self.top is not None else 'all'}"]
+        w = self.words
+        parts = [f"top {self.shown if self.shown is not None else 'all'}"]
         if self.minfreq is not None:
             parts.append(f"minfreq {fraction_text(self.minfreq)}/M")
-        if self.limit is not None:
-            parts.append(f"limit {self.limit:,}")
-        if self.contains:
-            parts.append(f"contains {self.contains}")
-        if self.excludes:
-            parts.append(f"excludes {self.excludes}")
+        if w.top is not None:
+            parts.append(f"limit {w.top:,}")
+        if w.contains:
+            parts.append(f"contains {w.contains}")
+        if w.excludes:
+            parts.append(f"excludes {w.excludes}")
         if self.length != (None, None):
             parts.append(f"length {length_text(self.length)}")
         return " · ".join(parts)
@@ -159,9 +174,6 @@ def parse_limit(arg: str, name: str = ":limit") -> int | None:
 def parse_letters(arg: str, command: str) -> str:
     """The argument of :contains / :excludes: letters (spaces and commas between them are
     ignored), or off (the empty string)."""
-    from ..cryptarithm.candidates import letters_of
-    from ..errors import CryptocompError
-
     if arg.strip().lower() in ("off", "none"):
         return ""
     try:

@@ -231,8 +231,9 @@ class RackSolver:
             over = running[limit]
         return idx.all_ids() - over - self._unspellable
 
-    def solve(self, rack: Rack | str, *, top: int | None = None) -> Plays:
-        """Every playable word, best score first (ties: more frequent first)."""
+    def solve(self, rack: Rack | str, *, max_results: int | None = None) -> Plays:
+        """Every playable word, best score first (ties: more frequent first); the first
+        ``max_results`` of them when given."""
         if isinstance(rack, str):
             rack = self.tiles.parse_rack(rack)
         else:
@@ -251,9 +252,10 @@ class RackSolver:
             order, scores = order[ranked], scores[ranked]
         else:  # scored by building every play: keep them
             built, order, scores = self._score_tilings(ids, rack)
-        if top is not None:
-            order, scores = order[:max(0, top)], scores[:max(0, top)]
-            built = built[:max(0, top)] if built is not None else None
+        if max_results is not None:
+            keep = max(0, max_results)
+            order, scores = order[:keep], scores[:keep]
+            built = built[:keep] if built is not None else None
         return Plays(self, rack, order, scores, built)
 
     def _score_tilings(self, ids: FrozenBitMap, rack: Rack
@@ -493,12 +495,13 @@ def _faces(rack: Rack) -> list[Face]:
 
 
 def rack_words(rack: Rack | str | Sequence[Face], tiles: TileSet | str, index: Index, *,
-               top: int | None = None) -> Plays:
-    """Every word of ``index`` playable from ``rack`` with ``tiles``, best score first."""
+               max_results: int | None = None) -> Plays:
+    """Every word of ``index`` playable from ``rack`` with ``tiles``, best score first (the
+    first ``max_results`` when given)."""
     tiles = tileset(tiles)
     if isinstance(rack, str):
         rack = spell(rack, fold_yo=index.fold_yo)  # a rack's ё as the words spell it
     elif not isinstance(rack, Rack):
         rack = tiles.parse_rack([spell(face, fold_yo=index.fold_yo) for face in rack])
     # a solver costs a few bitmap unions: the index keeps the encoded words it scores from
-    return RackSolver(tiles, index).solve(rack, top=top)
+    return RackSolver(tiles, index).solve(rack, max_results=max_results)
