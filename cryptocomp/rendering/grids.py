@@ -18,7 +18,7 @@ _STATUS_COLOUR = {"filled": "green", "no_fill": "red", "budget": "yellow"}
 def fill_text(result: FillResult) -> str:
     """Every fill as a text grid, a blank line between them (or the best partial fill),
     then ``# status: message [engine, seconds]``."""
-    from ..crossword.grid import format_text  # the prompt, importing this layer, has no grids
+    from ..crossword.grid import format_text  # on use: the prompt loads this layer, not grids
 
     parts = []
     for k in range(len(result.fills)):
