@@ -41,7 +41,7 @@ def main() -> int:
     args = ap.parse_args()
     screen = Screen(lambda text: print(text.rstrip()), width=args.width, color_system=None)
     session = Session.open(args.lang)
-    screen.show(banner_text(session), soft_wrap=True)
+    screen.show(banner_text(session.banner()), soft_wrap=True)
     for line in args.lines:
         print(f"{session.short_name}> {line}")
         if not respond(session, line, screen):

@@ -407,8 +407,8 @@ def test_prompt_constraint_errors(command):
 
 
 def test_help_shows_templates_as_typed():
-    from cryptocomp.prompt.render import help_table, render_ansi
+    from cryptocomp.prompt import help_rows, help_table, render_ansi
 
-    text = render_ansi(help_table(), color_system=None, width=120)
+    text = render_ansi(help_table(help_rows()), color_system=None, width=120)
     assert "SEND+MORE=m????" in text and "[con*]" in text
     assert ":contains LETTERS|off" in text and ":length N|LO-HI|off" in text

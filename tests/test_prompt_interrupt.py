@@ -20,7 +20,7 @@ from prompt_toolkit.output import DummyOutput
 
 from cryptocomp import Index
 from cryptocomp.prompt import Result, Row, Session, Settings, interact, render_ansi, result_table
-from cryptocomp.prompt.render import result_parts
+from cryptocomp.rendering import result_parts
 
 
 def _words(n: int, length: int, seed: int = 3) -> dict[str, int]:
@@ -77,9 +77,9 @@ class _Interrupting:
 
 @pytest.mark.parametrize("at", [2, 3, 4])
 def test_ctrl_c_while_drawing_stops_the_drawing_and_the_prompt_goes_on(monkeypatch, at):
-    import cryptocomp.prompt.render as render
+    import cryptocomp.rendering.tables as tables
 
-    monkeypatch.setattr(render, "TABLE_CHUNK", 5)
+    monkeypatch.setattr(tables, "TABLE_CHUNK", 5)
     words = _words(40, 3)
     session = Session(Index.from_counts(words, name="t"), settings=Settings(shown=None))
     write = _Interrupting(at)  # 1: the banner, 2: the summary line, 3 on: pieces of 5 rows

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from .composition import ComposeJob, ComposeWorkload, QueryGrid
     from .journal import DiscardSink, Journal, StreamSink, batch_id
     from .pool import ProcessPool, SerialBackend
-    from .progress import Meter, Progress
+    from .progress import BatchProgress, Meter
     from .runner import Summary, run_batch
     from .shipment import IndexShipment
     from .workload import Outcome, Task, Workload
@@ -60,7 +60,7 @@ _HOME = {
     "ComposeJob": "composition", "ComposeWorkload": "composition", "QueryGrid": "composition",
     "DiscardSink": "journal", "Journal": "journal", "StreamSink": "journal",
     "batch_id": "journal", "ProcessPool": "pool", "SerialBackend": "pool", "Meter": "progress",
-    "Progress": "progress", "Summary": "runner", "run_batch": "runner",
+    "BatchProgress": "progress", "Summary": "runner", "run_batch": "runner",
     "IndexShipment": "shipment", "Outcome": "workload", "Task": "workload",
     "Workload": "workload",
 }
@@ -71,5 +71,5 @@ __all__ = [
     "Workload", "Task", "Outcome", "ComposeWorkload", "ComposeJob", "QueryGrid",
     "AttemptsWorkload", "AttemptJob", "Attempt",
     "SerialBackend", "ProcessPool", "DaskBackend", "dask_available", "SHIP_MODES",
-    "Journal", "StreamSink", "DiscardSink", "IndexShipment", "Progress", "Meter",
+    "Journal", "StreamSink", "DiscardSink", "IndexShipment", "BatchProgress", "Meter",
 ]

@@ -17,12 +17,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Progress", "Meter", "format_duration"]
+__all__ = ["BatchProgress", "Meter", "format_duration"]
 
 
 @dataclass(frozen=True)
-class Progress:
-    """A snapshot: ``done`` of ``total`` items (``skipped`` of them done by earlier runs)."""
+class BatchProgress:
+    """A snapshot of a batch: ``done`` of ``total`` items (``skipped`` of them done by
+    earlier runs)."""
 
     done: int
     total: int
@@ -48,7 +49,7 @@ def format_duration(seconds: float) -> str:
 
 
 class Meter:
-    """Counts finished items and makes :class:`Progress` snapshots."""
+    """Counts finished items and makes :class:`BatchProgress` snapshots."""
 
     def __init__(self, total: int, *, skipped: int = 0,
                  clock: Callable[[], float] = time.monotonic):
@@ -58,14 +59,14 @@ class Meter:
         self._clock = clock
         self._start = clock()
 
-    def advance(self, items: int) -> Progress:
+    def advance(self, items: int) -> BatchProgress:
         """Record ``items`` more finished; a snapshot."""
         self.done += items
         return self.snapshot()
 
-    def snapshot(self) -> Progress:
+    def snapshot(self) -> BatchProgress:
         elapsed = max(self._clock() - self._start, 1e-9)
         new = self.done - self.skipped
         rate = new / elapsed
         eta = (self.total - self.done) / rate if new else None
-        return Progress(self.done, self.total, self.skipped, elapsed, rate, eta)
+        return BatchProgress(self.done, self.total, self.skipped, elapsed, rate, eta)

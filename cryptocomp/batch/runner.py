@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..errors import BatchStopped, BatchTimedOut
-from .progress import Meter, Progress
+from .progress import BatchProgress, Meter
 from .shipment import IndexShipment
 from .workload import Job, Outcome, Positions, Task, Workload
 
@@ -82,7 +82,7 @@ class Summary:
 
 def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sink: Sink, *,
               ident: str, resume: bool = False,
-              on_progress: Callable[[Progress], None] | None = None,
+              on_progress: Callable[[BatchProgress], None] | None = None,
               hold_limit: int = 8192) -> Summary:
     """Run every item of ``workload`` not already in ``sink`` on ``backend``; write each
     group in order.  Raises :class:`BatchStopped` (sink closed, finished work kept) when

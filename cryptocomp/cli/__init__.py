@@ -1,7 +1,8 @@
 """The ``cryptocomp`` command: a thin layer over the library.
 
 ``cryptocomp`` alone opens the interactive prompt; subcommands do one job each
-and print rich tables on a terminal, plain lines when piped, JSON with ``--json``.
+and print rich tables on a terminal, plain lines when piped, JSON with ``--json``
+(built by :mod:`cryptocomp.rendering`; the commands only print them).
 Every :class:`~cryptocomp.errors.CryptocompError` becomes one line on stderr and
 exit status 2; Ctrl-C exits with status 130 and no traceback.
 """

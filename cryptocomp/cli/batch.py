@@ -23,7 +23,7 @@ from .options import dict_spec, is_terminal, live_progress, whole
 
 if TYPE_CHECKING:
     from ..batch import IndexShipment, Summary, Workload
-    from ..batch.progress import Progress
+    from ..batch.progress import BatchProgress
 
 __all__ = ["add_batch_options", "run_workload"]
 
@@ -128,7 +128,7 @@ def _progress(workload: Workload, backend_name: str):
         log.info("%s", title)
         last = [0.0]
 
-        def log_line(p: Progress) -> None:
+        def log_line(p: BatchProgress) -> None:
             if p.elapsed - last[0] >= _LOG_EVERY and p.done < p.total:
                 last[0] = p.elapsed
                 log.info("%s", p.describe(workload.unit))
@@ -142,7 +142,7 @@ def _progress(workload: Workload, backend_name: str):
                        TextColumn("{task.fields[info]}"), TimeElapsedColumn()) as bar:
         task = bar.add_task(title, total=workload.total, info="starting")
 
-        def update(p: Progress) -> None:
+        def update(p: BatchProgress) -> None:
             bar.update(task, completed=p.done, total=p.total, info=p.describe(workload.unit))
 
         yield update

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import logging
 
-from ..cryptarithm.compose import Composed, check_composable, compose_puzzle
+from ..cryptarithm.compose import check_composable, compose_puzzle
 from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
 from ..errors import CryptocompError, QueryError
 from ..files import read_text, shown
 from ..index.alphabet import normalize, refusal_warning, word_problem
 from ..index.wordfilter import WordFilter, letters_of
+from ..rendering import compose_lines, compose_table, solve_lines
 from .batch import add_batch_options, run_workload
 from .options import (
     add_dict_options,
@@ -19,9 +20,9 @@ from .options import (
     limit,
     no_result,
     open_index,
-    per_million,
-    plural,
     print_json,
+    print_lines,
+    print_rich,
     progress_bar,
     whole,
 )
@@ -110,34 +111,14 @@ def run_compose(args: argparse.Namespace) -> int:
     shown = results[:top] if top is not None else results
     if args.json:
         print_json([r.to_json() for r in shown])
+    elif is_terminal():
+        print_rich(compose_table(args.expr, len(results), shown, index.total))
     else:
-        _print_results(args.expr, results, shown, index.total)
+        print_lines(compose_lines(shown))
     if not results:
         return no_result(f"{puzzle}: 0 puzzles in {index.name} (no word completes it to a "
                          f"puzzle with exactly one solution)")
     return 0
-
-
-def _print_results(query: str, results: list[Composed], shown: list[Composed], total: int) -> None:
-    if not is_terminal():
-        for r in shown:
-            print(f"{r.puzzle}\t{r.solution}\t{r.count}")
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    n = len(results)
-    table = Table(title=f"{query}: {plural(n, 'puzzle')} with one solution")
-    table.add_column("rank", justify="right")
-    table.add_column("puzzle", style="bold")
-    table.add_column("solution")
-    table.add_column("per million", justify="right")
-    for r in shown:
-        table.add_row(str(r.rank), r.puzzle, r.solution, f"{per_million(r.count, total):.3f}")
-    console = Console()
-    console.print(table)
-    if n > len(shown):
-        console.print(f"… and {n - len(shown)} more (use --top N)")
 
 
 # -- batch -----------------------------------------------------------------------------------
@@ -187,9 +168,5 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.json:
         print_json(solved.to_json())
         return 0 if solved.count else 1
-    print(f"{solved.puzzle}: {plural(solved.count, 'solution')}")
-    for eq in solved.equations:
-        print(eq)
-    if solved.count > len(solved.equations):
-        print(f"… and {solved.count - len(solved.equations):,} more (use --cap N)")
+    print_lines(solve_lines(solved))
     return 0 if solved.count else 1

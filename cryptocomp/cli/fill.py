@@ -23,6 +23,7 @@ from ..crossword.problem import MAX_FILLS, MAX_STEPS
 from ..crossword.square import MAX_SQUARE, MIN_SQUARE, square_grid
 from ..files import check_writable, shown, write_atomic
 from ..index.wordfilter import WordFilter
+from ..rendering import fill_parts, fill_text
 from ..shipped import shipped
 from .batch import add_batch_options, run_workload
 from .options import (
@@ -34,6 +35,7 @@ from .options import (
     live_progress,
     open_index,
     print_json,
+    print_rich,
     seconds,
     whole,
 )
@@ -198,9 +200,9 @@ def _run(args: argparse.Namespace, grid, *, title: str) -> int:
     if args.json:
         print_json(result.to_json())
     elif is_terminal():
-        _print_rich(result)
+        print_rich(fill_parts(result))
     else:
-        _print_plain(result)
+        sys.stdout.write(fill_text(result))
     # after the result is shown: a write that fails (a full disk) does not cost the fill
     _write_files(args, result, clues, title)
     return _EXIT[result.status]
@@ -264,39 +266,3 @@ def _write_files(args, result: FillResult, clues, title: str) -> None:
             letters = dict(result.grid.given) or None
         write_atomic(args.svg, to_svg(result.grid, letters).encode())
 
-
-def _print_plain(result: FillResult) -> None:
-    for k in range(len(result.fills)):
-        if k:
-            print()
-        print(format_text(result.grid, result.letters(k)), end="")
-    if not result.fills and result.partial is not None:
-        print(format_text(result.grid, result.letters()), end="")
-    print(f"# {result.status}: {result.message} [{result.engine}, {result.seconds:.2f} s]")
-
-
-def _print_rich(result: FillResult) -> None:
-    from rich.console import Console
-    from rich.text import Text
-
-    console = Console()
-    grid = result.grid
-    open_cells = grid.drawn_open()
-    shown = range(len(result.fills)) if result.fills else ([0] if result.partial else [])
-    for k in shown:
-        letters = result.letters(k)
-        text = Text()
-        for r in range(grid.height):
-            for c in range(grid.width):
-                if (r, c) not in open_cells:
-                    text.append("   ", style="on grey23")
-                else:
-                    ch = letters.get((r, c), " ")
-                    style = "bold black on white" if (r, c) not in grid.given \
-                        else "bold blue on white"
-                    text.append(f" {ch.upper()} ", style=style)
-            text.append("\n")
-        console.print(text)
-    colour = {"filled": "green", "no_fill": "red", "budget": "yellow"}[result.status]
-    console.print(f"[{colour}]{result.status}[/]: {result.message} "
-                  f"[dim]({result.engine}, {result.steps} steps, {result.seconds:.2f} s)[/]")

@@ -18,7 +18,8 @@ from ..index.store import (
     stale_reason,
     temporaries,
 )
-from .options import plural, print_json, progress_bar
+from ..rendering import index_built_line, index_info_lines, index_list_lines
+from .options import print_json, print_lines, progress_bar
 
 
 def register(sub) -> None:
@@ -46,7 +47,7 @@ def run_build(args: argparse.Namespace) -> int:
         index, path = build_index(args.source, fold_yo=args.fold_yo, progress=progress)
     where = shown(path) if path else "memory only (could not write the index directory)"
     seconds = time.perf_counter() - start
-    print(f"{index.name}: {plural(len(index), 'word')} indexed in {seconds:.1f} s -> {where}")
+    print(index_built_line(index.name, len(index), seconds, where))
     return 0 if path else 1
 
 
@@ -65,14 +66,7 @@ def run_list(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return 0
-    if not rows:
-        print(f"no index files in {index_dir()} (build one with `cryptocomp index build en`)")
-        return 0
-    for r in rows:
-        if "error" in r:
-            print(f"{r['name']}\tERROR: {r['error']}")
-        else:
-            print(f"{r['name']}\t{r['words']} words\t{r['size'] / 1e6:.1f} MB\t{r['source']}")
+    print_lines(index_list_lines(rows, str(index_dir())))
     return 0
 
 
@@ -118,7 +112,5 @@ def run_info(args: argparse.Namespace) -> int:
     if args.json:
         print_json(info)
         return 0
-    for key, value in info.items():
-        if key != "payload_length":
-            print(f"{key:>16}: {value}")
+    print_lines(index_info_lines(info))
     return 0

@@ -1,18 +1,23 @@
-"""Options and output shared by the subcommands."""
+"""Options and output shared by the subcommands (what they print is built by
+:mod:`cryptocomp.rendering`; this module only writes it)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from ..domain import Progress
 from ..errors import CryptocompError, QueryError
 from ..index.index import Index
 from ..index.store import load_index
 from ..numbers import MAX_WHOLE, NumberError, bounds_text, read_real, read_whole, shown
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 MAX_SECONDS = 7 * 24 * 3600.0  # a time limit beyond a week is a typo, not a wish
 MAX_BATCH = 10**9  # attempts or puzzles of one command: a billion at 1 ms each is 11 days
@@ -180,11 +185,16 @@ def print_json(obj) -> None:
     sys.stdout.write("\n")
 
 
-def per_million(count: int, total: int) -> float:
-    """A count as occurrences per million words of the dictionary."""
-    return count * 1e6 / total if total else 0.0
+def print_lines(lines: Iterable[str]) -> None:
+    """Print text lines to stdout, one after another."""
+    for line in lines:
+        print(line)
 
 
-def plural(n: int, noun: str) -> str:
-    """``n`` and the noun, in the plural unless n is 1: "1 tile", "2 tiles", "1,000 nodes"."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+def print_rich(parts: Iterable[RenderableType]) -> None:
+    """Print rich renderables (a string as rich markup) to stdout with one console."""
+    from rich.console import Console
+
+    console = Console()
+    for part in parts:
+        console.print(part)

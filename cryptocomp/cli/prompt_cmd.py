@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, cast
 from .options import Parser, add_dict_options, dict_spec, is_terminal
 
 if TYPE_CHECKING:
-    from ..prompt.render import ColorSystem
+    from ..rendering import ColorSystem
 
 
 def build_parser() -> argparse.ArgumentParser:

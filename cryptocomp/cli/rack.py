@@ -14,6 +14,7 @@ import sys
 
 from ..errors import DictionaryError
 from ..index.store import resolve_source
+from ..rendering import bag_lines, plural, rack_lines, rack_table
 from ..shipped import shipped
 from ..tiles.bag import MAX_TILES, best_bag
 from ..tiles.rack import rack_words
@@ -23,8 +24,9 @@ from .options import (
     is_terminal,
     no_result,
     open_index,
-    plural,
     print_json,
+    print_lines,
+    print_rich,
     seconds,
     whole,
 )
@@ -111,24 +113,9 @@ def run_rack(args: argparse.Namespace) -> int:
         print_json([p.to_json() for p in shown])
         return 0 if plays else no_result(none)
     if not is_terminal():
-        for p in shown:
-            print(f"{p.score}\t{p.word}\t{p.display()}\t{''.join(p.blanks)}")
+        print_lines(rack_lines(shown))
         return 0 if plays else no_result(none)
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"{plural(len(plays), 'word')} from {args.letters} ({tiles.name} tiles, "
-                        f"{index.name})")
-    table.add_column("score", justify="right")
-    table.add_column("word", style="bold")
-    table.add_column("tiles (blanks lower case)")
-    table.add_column("rank", justify="right")
-    for p in shown:
-        table.add_row(str(p.score), p.word, p.display(), str(p.rank))
-    console = Console()
-    console.print(table)
-    if len(plays) > len(shown):
-        console.print(f"… and {len(plays) - len(shown):,} more (use --top N)")
+    print_rich(rack_table(args.letters, tiles.name, index.name, len(plays), shown))
     return 0 if plays else 1
 
 
@@ -147,17 +134,5 @@ def run_bag(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**result.to_json(), "dictionary": index.name})
         return 0 if result.found else 3
-    width = max((len(w.display()) for w in result.words), default=0)
-    for w in result.words:
-        blanks = f"  (blanks: {', '.join(f.upper() for f in w.blanks)})" if w.blanks else ""
-        print(f"{w.display():<{width}}  {len(w.tiles):>2} x {w.value:>3} = {w.score:>4}{blanks}")
-    effort = f"({plural(result.nodes, 'node')}, {result.seconds:.1f} s)"
-    if not result.found:
-        print(f"no solution found in {args.time_limit:g} s; no solution scores more than "
-              f"{result.upper_bound} {effort}")
-        return 3
-    verdict = ("proved optimal" if result.proved else
-               f"best found in {args.time_limit:g} s; no solution scores more than "
-               f"{result.upper_bound}")
-    print(f"total {result.total}: {verdict} {effort}")
-    return 0
+    print_lines(bag_lines(result, args.time_limit))
+    return 0 if result.found else 3

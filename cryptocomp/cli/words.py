@@ -6,15 +6,16 @@ import argparse
 
 from ..errors import QueryError
 from ..index.wordfilter import WordFilter
+from ..rendering import words_json, words_lines, words_table
 from .options import (
     add_dict_options,
     is_terminal,
     limit,
     no_result,
     open_index,
-    per_million,
-    plural,
     print_json,
+    print_lines,
+    print_rich,
     whole,
 )
 
@@ -55,23 +56,10 @@ def run(args: argparse.Namespace) -> int:
     what = f"no word of {index.name} fits {args.template}" if args.template else \
         f"no word of {index.name} has the letter structure of {args.same_pattern}"
     if args.json:
-        print_json([{"word": e.word, "count": e.count, "rank": e.rank} for e in shown])
+        print_json(words_json(shown))
         return 0 if matches else no_result(what)
     if not is_terminal():
-        for e in shown:
-            print(f"{e.word}\t{e.count}")
+        print_lines(words_lines(shown))
         return 0 if matches else no_result(what)
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"{plural(len(matches), 'word')} in {index.name}")
-    table.add_column("rank", justify="right")
-    table.add_column("word", style="bold")
-    table.add_column("per million", justify="right")
-    for e in shown:
-        table.add_row(str(e.rank), e.word, f"{per_million(e.count, index.total):.3f}")
-    console = Console()
-    console.print(table)
-    if len(matches) > len(shown):
-        console.print(f"… and {len(matches) - len(shown)} more (use --top N)")
+    print_rich(words_table(index.name, len(matches), shown, index.total))
     return 0 if matches else 1

@@ -2,9 +2,10 @@
 
 :class:`Session` (in :mod:`.session`) holds what a user builds up at the
 prompt (the dictionary, the filters, the last results) and turns each line into
-an :class:`Outcome`; :mod:`.settings` parses the filters, :mod:`.render` draws
-results (rich tables, tab-separated lines, JSON, CSV), and :mod:`.app` runs the
-prompt_toolkit loop or the non-terminal mode.
+a :class:`Reply`, its commands dispatched through the table :data:`COMMANDS`;
+:mod:`.settings` parses the filters, :mod:`.app` runs the prompt_toolkit loop or
+the non-terminal mode, and :mod:`cryptocomp.rendering` draws the results (rich
+tables, tab-separated lines, JSON, CSV), as it does for the subcommands.
 
 >>> from cryptocomp import Index
 >>> s = Session(Index.from_counts({"money": 50, "honey": 20, "send": 40}))
@@ -14,6 +15,19 @@ prompt_toolkit loop or the non-terminal mode.
 
 from __future__ import annotations
 
+from ..rendering import (
+                  JSON_FORMAT,
+                  Result,
+                  Row,
+                  banner_text,
+                  error_text,
+                  help_table,
+                  plain_lines,
+                  render_ansi,
+                  result_json,
+                  result_table,
+                  save_result,
+)
 from .app import (
                   Screen,
                   completer,
@@ -24,20 +38,7 @@ from .app import (
                   respond,
                   run_lines,
 )
-from .commands import COMMANDS
-from .render import (
-                  JSON_FORMAT,
-                  banner_text,
-                  error_text,
-                  help_table,
-                  plain_lines,
-                  render_ansi,
-                  result_json,
-                  result_table,
-                  save_result,
-)
-from .result import Outcome, Result, Row
-from .session import SOLUTIONS_KEPT, Session
+from .session import COMMANDS, SOLUTIONS_KEPT, Command, Reply, Session, help_rows
 from .settings import (
                   INTERACTIVE_TOP,
                   MAX_MINFREQ,
@@ -48,8 +49,8 @@ from .settings import (
                   parse_top,
 )
 
-__all__ = ["Session", "Settings", "Result", "Row", "Outcome", "COMMANDS", "JSON_FORMAT",
-           "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "SOLUTIONS_KEPT",
+__all__ = ["Session", "Settings", "Result", "Row", "Reply", "Command", "COMMANDS", "help_rows",
+           "JSON_FORMAT", "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "SOLUTIONS_KEPT",
            "parse_top", "parse_minfreq", "parse_limit", "result_table", "help_table",
            "plain_lines", "result_json", "save_result", "render_ansi", "error_text",
            "banner_text", "Screen", "respond", "interact", "run_lines", "completer",

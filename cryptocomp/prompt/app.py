@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..errors import CryptocompError, QueryError
 from ..index.alphabet import normalize
-from .commands import COMMANDS, QUERY_FORMS
-from .render import (
+from ..rendering import (
     JSON_FORMAT,
     ColorSystem,
     banner_text,
     error_text,
+    help_lines,
     help_table,
     plain_lines,
     render_ansi,
@@ -28,7 +28,7 @@ from .render import (
     result_parts,
     summary,
 )
-from .session import Line, ProgressFactory, Session, languages
+from .session import COMMANDS, Line, ProgressFactory, Session, help_rows, languages
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -120,7 +120,7 @@ def completer(session: Session | None = None):
                 for name in COMMANDS:
                     if name.startswith(text.lower()):
                         yield Completion(name, start_position=-len(text),
-                                         display_meta=COMMANDS[name][1][:40])
+                                         display_meta=COMMANDS[name].help[:40])
                 return
             name, _, arg = text.partition(" ")
             arg = arg.lstrip()
@@ -245,7 +245,7 @@ def respond(session: Session, line: Line, screen: Screen) -> bool:
         if outcome.result is not None:
             screen.show_parts(result_parts(outcome.result, session.settings.shown))
         if outcome.help:
-            screen.show(help_table())
+            screen.show(help_table(help_rows()))
         if outcome.message:
             screen.show(outcome.message, soft_wrap=True)
     except KeyboardInterrupt:
@@ -274,7 +274,7 @@ def interact(session: Session, *, input=None, output=None, history: Path | None 
             print_formatted_text(ANSI(text), output=output)
 
     screen = Screen(write, width=width or (lambda: _columns(output)), color_system=color_system)
-    screen.show(banner_text(session), soft_wrap=True)
+    screen.show(banner_text(session.banner()), soft_wrap=True)
     prompt: PromptSession[str] = PromptSession(history=open_history(history, screen.error),
                            auto_suggest=AutoSuggestFromHistory(), completer=completer(session),
                            complete_while_typing=False, bottom_toolbar=session.toolbar,
@@ -358,10 +358,8 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
                     err.write(f"cryptocomp: {summary(outcome.result)}; "
                               f"{outcome.result.total - n_shown:,} more not shown\n")
         if outcome.help:
-            rows = QUERY_FORMS + [(f"{n} {a}".rstrip(), w) for n, (a, w) in COMMANDS.items()]
-            width = max(len(form) for form, _ in rows)
-            for form, what in rows:
-                err.write(f"{form:<{width}}  {what}\n")
+            for text in help_lines(help_rows()):
+                err.write(text + "\n")
         if outcome.message:
             err.write(f"cryptocomp: {outcome.message}\n")
         out.flush()

@@ -1,8 +1,8 @@
 """The interactive prompt: one line in, one result (or one error) out.
 
 A :class:`Session` holds the state a user builds up at the prompt (the
-dictionary, the filters, the last results) and turns each line into an
-:class:`Outcome`:
+dictionary, the filters, the last results) and turns each line into a
+:class:`Reply`:
 
 =====================  ==========================================================
 ``SEND+MORE``          compose: every dictionary word completing a puzzle with
@@ -18,8 +18,10 @@ dictionary, the filters, the last results) and turns each line into an
 ``:command ...``       see :data:`COMMANDS`
 =====================  ==========================================================
 
-Rendering is separate from the session (:mod:`.render`: rich tables,
-tab-separated lines, JSON, CSV), and so are the terminal loops (:mod:`.app`).
+:data:`COMMANDS` is the command table: each name with its argument, its help and
+the method that runs it.  Rendering is separate from the session
+(:mod:`cryptocomp.rendering`: rich tables, tab-separated lines, JSON, CSV), and so
+are the terminal loops (:mod:`.app`).
 
 Every user error is a :class:`~cryptocomp.errors.CryptocompError`, shown as one
 line (an :class:`~cryptocomp.errors.ExpressionError` adds the expression with
@@ -31,17 +33,15 @@ import logging
 import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..domain import Progress
 from ..errors import QueryError
 from ..files import shown
+from ..rendering import HelpRow, Result, Row, WordRows, per_million, plural, save_result
 from ..version import __version__
-from .commands import ALIASES, COMMANDS
-from .render import save_result
-from .result import Outcome, Result, Row, WordRows, per_million
 from .settings import (
     Settings,
     fraction_text,
@@ -57,7 +57,8 @@ if TYPE_CHECKING:
     from ..index.index import Index, Matches
     from ..index.store import Source
 
-__all__ = ["Session", "SOLUTIONS_KEPT", "Line", "Spec", "ProgressFactory", "languages"]
+__all__ = ["Session", "Reply", "Command", "COMMANDS", "ALIASES", "QUERY_FORMS", "help_rows",
+           "SOLUTIONS_KEPT", "Line", "Spec", "ProgressFactory", "languages"]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,16 @@ Spec = str  # a dictionary: "en", "ru", another wordfreq code, or a file path
 ProgressFactory = Callable[[str], AbstractContextManager["Progress | None"]]
 
 SOLUTIONS_KEPT = 10_000  # solutions a solve stores for :save (more if :top asks for more)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a line produced: a result, a message, a help table, or the wish to quit."""
+
+    result: Result | None = None
+    message: str = ""
+    help: bool = False
+    quit: bool = False
 
 
 @contextmanager
@@ -128,21 +139,21 @@ class Session:
 
     def banner(self) -> str:
         return (f"cryptocomp {__version__} · dictionary {self.dictionary}: "
-                f"{_words(len(self.index))} · index {self.index_location()}\n"
+                f"{plural(len(self.index), 'word')} · index {self.index_location()}\n"
                 "Type SEND+MORE to compose, SEND+MORE=MONEY to solve, ?р??а for words, "
                 ":help for more.")
 
     def toolbar(self) -> str:
-        return (f" {self.short_name} · {_words(len(self.index))} · "
+        return (f" {self.short_name} · {plural(len(self.index), 'word')} · "
                 f"{self.settings.describe()} · :help ")
 
     # -- dispatch -------------------------------------------------------------------------
 
-    def execute(self, line: Line) -> Outcome:
+    def execute(self, line: Line) -> Reply:
         """Run one line; raise CryptocompError on bad input, KeyboardInterrupt on Ctrl-C."""
         text = line.strip()
         if not text or text.startswith("#"):
-            return Outcome()
+            return Reply()
         if text.startswith(":"):
             return self._command(text)
         from ..cryptarithm.expr import looks_like_expression
@@ -154,94 +165,94 @@ class Session:
             return self._remember(self._puzzle(text))
         return self._remember(self._words(text, self._match(text), text))
 
-    def _remember(self, result: Result) -> Outcome:
+    def _remember(self, result: Result) -> Reply:
         self.last = result
-        return Outcome(result=result)
+        return Reply(result=result)
 
-    def _command(self, text: str) -> Outcome:
+    def _command(self, text: str) -> Reply:
         name, _, arg = text.partition(" ")
         name = ALIASES.get(name.lower(), name.lower())
         arg = arg.strip()
-        handler = getattr(self, "_cmd_" + name[1:], None) if name in COMMANDS else None
-        if handler is None:
+        command = COMMANDS.get(name)
+        if command is None:
             raise QueryError(f"unknown command {name!r} (type :help for the list)")
-        return handler(arg)
+        return command.run(self, arg)
 
-    def _cmd_help(self, arg: str) -> Outcome:
-        return Outcome(help=True)
+    def _cmd_help(self, arg: str) -> Reply:
+        return Reply(help=True)
 
-    def _cmd_quit(self, arg: str) -> Outcome:
-        return Outcome(quit=True)
+    def _cmd_quit(self, arg: str) -> Reply:
+        return Reply(quit=True)
 
-    def _cmd_same(self, arg: str) -> Outcome:
+    def _cmd_same(self, arg: str) -> Reply:
         if not arg:
             raise QueryError("usage: :same WORD")
         s, idx = self.settings, self.index
         matches = idx.same_pattern(arg, s.found(idx.total))
         return self._remember(self._words(f":same {arg}", matches, f"same structure as {arg}"))
 
-    def _cmd_lang(self, arg: str) -> Outcome:
+    def _cmd_lang(self, arg: str) -> Reply:
         codes = languages()
         if not arg:
-            return Outcome(message=f"dictionary {self.dictionary}; switch with :lang CODE "
+            return Reply(message=f"dictionary {self.dictionary}; switch with :lang CODE "
                                    f"(one of {', '.join(codes)}) or :dict PATH")
         if arg.lower() not in codes:
             raise QueryError(f"unknown language {arg!r}: use one of {', '.join(codes)} "
                              f"(:dict PATH opens a dictionary file)")
         return self._switch(arg.lower())
 
-    def _cmd_dict(self, arg: str) -> Outcome:
+    def _cmd_dict(self, arg: str) -> Reply:
         if not arg:
-            return Outcome(message=f"dictionary {self.dictionary}; usage: :dict PATH")
+            return Reply(message=f"dictionary {self.dictionary}; usage: :dict PATH")
         path = os.path.expanduser(arg)
         if not os.path.exists(path):
             raise QueryError(f"{arg}: no such dictionary file")
         return self._switch(path)
 
-    def _switch(self, spec: Spec) -> Outcome:
+    def _switch(self, spec: Spec) -> Reply:
         # the old dictionary stays until the new one is fully loaded (errors, Ctrl-C)
         source, index = _load(spec, self.fold_yo, self.progress)
         self.index, self.source, self.last = index, source, None
-        return Outcome(message=f"dictionary {self.dictionary}: {_words(len(index))} · "
+        return Reply(message=f"dictionary {self.dictionary}: {plural(len(index), 'word')} · "
                                f"index {self.index_location()}")
 
     def _change_words(self, **change) -> None:
         """Change some fields of the settings' word filter."""
         self.settings = replace(self.settings, words=replace(self.settings.words, **change))
 
-    def _filters(self) -> Outcome:
-        return Outcome(message=f"filters: {self.settings.describe()}")
+    def _filters(self) -> Reply:
+        return Reply(message=f"filters: {self.settings.describe()}")
 
-    def _cmd_top(self, arg: str) -> Outcome:
+    def _cmd_top(self, arg: str) -> Reply:
         if not arg:
             return self._filters()
         top = parse_top(arg)
         self.settings = replace(self.settings, shown=top)
-        return Outcome(message="showing all results" if top is None else
+        return Reply(message="showing all results" if top is None else
                        f"showing the top {top} result{'' if top == 1 else 's'}")
 
-    def _cmd_minfreq(self, arg: str) -> Outcome:
+    def _cmd_minfreq(self, arg: str) -> Reply:
         if not arg:
             return self._filters()
         value = parse_minfreq(arg)
         self.settings = replace(self.settings, minfreq=value)
         if value is None:
-            return Outcome(message="no frequency threshold")
+            return Reply(message="no frequency threshold")
         count = self.settings.min_count(self.index.total)
         times = "time" if value == 1 else "times"
-        return Outcome(message=f"only words used at least {fraction_text(value)} {times} per "
+        return Reply(message=f"only words used at least {fraction_text(value)} {times} per "
                                f"million (count ≥ {count:,} in {self.dictionary})")
 
-    def _cmd_limit(self, arg: str) -> Outcome:
+    def _cmd_limit(self, arg: str) -> Reply:
         if not arg:
             return self._filters()
         limit = parse_limit(arg)
         self._change_words(top=limit)
         if limit is None:
-            return Outcome(message="using every word of the dictionary")
-        return Outcome(message=f"using only the {limit:,} most frequent words")
+            return Reply(message="using every word of the dictionary")
+        return Reply(message=f"using only the {limit:,} most frequent words")
 
-    def _cmd_contains(self, arg: str) -> Outcome:
+    def _cmd_contains(self, arg: str) -> Reply:
         if not arg:
             return self._filters()
         letters = parse_letters(arg, ":contains")
@@ -250,10 +261,10 @@ class Session:
             raise QueryError(f":contains {clash[0]}: the letter is excluded (:excludes off "
                              f"clears that)")
         self._change_words(contains=letters)
-        return Outcome(message=f"composed words contain {letters}" if letters else
+        return Reply(message=f"composed words contain {letters}" if letters else
                        "composed words need not contain any letter")
 
-    def _cmd_excludes(self, arg: str) -> Outcome:
+    def _cmd_excludes(self, arg: str) -> Reply:
         if not arg:
             return self._filters()
         letters = parse_letters(arg, ":excludes")
@@ -262,19 +273,19 @@ class Session:
             raise QueryError(f":excludes {clash[0]}: the letter is required (:contains off "
                              f"clears that)")
         self._change_words(excludes=letters)
-        return Outcome(message=f"composed words contain none of {letters}" if letters else
+        return Reply(message=f"composed words contain none of {letters}" if letters else
                        "composed words may contain any letter")
 
-    def _cmd_length(self, arg: str) -> Outcome:
+    def _cmd_length(self, arg: str) -> Reply:
         if not arg:
             return self._filters()
         length = parse_length(arg)
         self._change_words(min_length=length[0], max_length=length[1])
         if length == (None, None):
-            return Outcome(message="composed words of any length")
-        return Outcome(message=f"composed words of {length_words(length)}")
+            return Reply(message="composed words of any length")
+        return Reply(message=f"composed words of {length_words(length)}")
 
-    def _cmd_save(self, arg: str) -> Outcome:
+    def _cmd_save(self, arg: str) -> Reply:
         if not arg:
             raise QueryError("usage: :save FILE.csv or :save FILE.json")
         if self.last is None:
@@ -283,9 +294,9 @@ class Session:
         save_result(self.last, path)
         n, total, noun = len(self.last.rows), self.last.total, self.last.noun
         if n < total:  # a solve keeps only the first solutions: say so
-            return Outcome(message=f"saved {n:,} of {total:,} {noun}s to {shown(path)} (a solve "
+            return Reply(message=f"saved {n:,} of {total:,} {noun}s to {shown(path)} (a solve "
                                    f"keeps the first {n:,})")
-        return Outcome(message=f"saved {n:,} {noun}{'s' if n != 1 else ''} to {shown(path)}")
+        return Reply(message=f"saved {plural(n, noun)} to {shown(path)}")
 
     # -- queries --------------------------------------------------------------------------
 
@@ -330,10 +341,6 @@ class Session:
         return Result("solve", text, solved.puzzle, self.short_name, rows, solved.count)
 
 
-def _words(n: int) -> str:
-    return f"{n:,} word{'' if n == 1 else 's'}"
-
-
 def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> tuple[Source, Index]:
     """Resolve a dictionary and load its index (building it, with progress, on first use)."""
     from ..index.store import load_index, resolve_source
@@ -353,3 +360,55 @@ def languages() -> list[str]:
 
         _LANGUAGES.extend(wordfreq_languages())
     return _LANGUAGES
+
+
+@dataclass(frozen=True)
+class Command:
+    """A prompt command: the argument it takes and what it does (for :help and Tab), and
+    the Session method that runs it on that argument."""
+
+    arg: str
+    help: str
+    run: Callable[[Session, str], Reply]
+
+
+# the command table; its order is the :help order
+COMMANDS: dict[str, Command] = {
+    ":help": Command("", "this help", Session._cmd_help),
+    ":same": Command("WORD", "words with the letter structure of WORD (барабан ~ заказал)",
+                     Session._cmd_same),
+    ":lang": Command("CODE", "switch to a wordfreq language (en, ru, fr, ...)",
+                     Session._cmd_lang),
+    ":dict": Command("PATH", "switch to a 'word count' dictionary file (or a word list)",
+                     Session._cmd_dict),
+    ":top": Command("N|all", "show at most N results (all: no truncation)", Session._cmd_top),
+    ":minfreq": Command("F|off", "only words used at least F times per million",
+                        Session._cmd_minfreq),
+    ":limit": Command("N|off", "only the N most frequent words of the dictionary",
+                      Session._cmd_limit),
+    ":contains": Command("LETTERS|off",
+                         "composed words contain these letters (ee: two e at least)",
+                         Session._cmd_contains),
+    ":excludes": Command("LETTERS|off", "composed words contain none of these letters",
+                         Session._cmd_excludes),
+    ":length": Command("N|LO-HI|off", "composed words of this length (5, 4-6, 5-, -7)",
+                       Session._cmd_length),
+    ":save": Command("FILE", "save the last results, all of them (solutions: the first "
+                             "10,000), to FILE.csv or FILE.json", Session._cmd_save),
+    ":quit": Command("", "leave (Ctrl-D does too)", Session._cmd_quit),
+}
+ALIASES = {":q": ":quit", ":exit": ":quit", ":h": ":help", ":?": ":help"}
+
+# the lines that are not commands, in :help order
+QUERY_FORMS: list[HelpRow] = [
+    ("SEND+MORE", "compose: words W making SEND+MORE=W a puzzle with exactly one solution"),
+    ("SEND+?=MONEY", "compose for the unknown operand"),
+    ("SEND+MORE=m????", "compose with a template for the word (? a letter; [con*]: * any run)"),
+    ("SEND+MORE=MONEY", "solve: count the solutions, list some"),
+    ("?р??а", "words fitting a template (? or . is any letter, * any run: con*, *ёж*)"),
+]
+
+
+def help_rows() -> list[HelpRow]:
+    """What :help lists: the query forms, then each command with its argument."""
+    return QUERY_FORMS + [(f"{name} {c.arg}".rstrip(), c.help) for name, c in COMMANDS.items()]

@@ -1,6 +1,6 @@
-"""Rendering results: rich tables for the prompt, tab-separated lines, JSON and CSV.
-
-The CLI and the prompt share these, so a result looks the same wherever it is shown.
+"""A query's :class:`~.results.Result` as the prompt shows it: a rich table drawn in
+pieces, tab-separated lines for pipelines, JSON, and the CSV or JSON file of ``:save``;
+and the prompt's help, as a table or as aligned lines.
 """
 
 from __future__ import annotations
@@ -8,48 +8,36 @@ from __future__ import annotations
 import csv
 import io
 import json
-import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from ..errors import CryptocompError, ExpressionError, QueryError
+from ..errors import QueryError
 from ..files import write_atomic
-from .commands import COMMANDS, QUERY_FORMS
-from .result import Result, Row
+from .results import Result, Row
+from .text import per_million_text, plural
 
-ColorSystem = Literal["auto", "standard", "256", "truecolor", "windows"]  # rich's names
 Justify = Literal["default", "left", "center", "right", "full"]
 
 if TYPE_CHECKING:  # the heavy imports stay lazy so the prompt starts fast
     from rich.console import RenderableType
     from rich.table import Table
 
-    from .session import Session
+__all__ = ["JSON_FORMAT", "TABLE_CHUNK", "HelpRow", "summary", "result_table", "result_parts",
+           "help_table", "help_lines", "plain_lines", "result_json", "save_result"]
 
-__all__ = ["JSON_FORMAT", "TABLE_CHUNK", "summary", "result_table", "result_parts", "help_table",
-           "plain_lines", "result_json", "save_result", "render_ansi", "error_text",
-           "banner_text"]
+HelpRow = tuple[str, str]  # what is typed ("SEND+MORE", ":top N|all") and what it does
 
 JSON_FORMAT = 1  # version of the JSON values result_json() and :save write
 
 
-def _fmt_pm(x: float) -> str:
-    if x >= 100:
-        return f"{x:,.0f}"
-    if x >= 0.01:
-        return f"{x:.2f}"
-    return f"{x:.2g}"
-
-
 def summary(result: Result) -> str:
-    n = result.total
-    noun = result.noun + ("" if n == 1 else "s")
+    """The line above a result's table: "send+more=?: 44 puzzles in en"."""
+    found = plural(result.total, result.noun)
     if result.kind == "solve":
-        verdict = " (unique)" if n == 1 else ""
-        return f"{result.title}: {n:,} {noun}{verdict}"
-    where = f" in {result.dictionary}"
-    return f"{result.title}: {n:,} {noun}{where}"
+        verdict = " (unique)" if result.total == 1 else ""
+        return f"{result.title}: {found}{verdict}"
+    return f"{result.title}: {found} in {result.dictionary}"
 
 
 def result_table(result: Result, top: int | None) -> RenderableType:
@@ -99,7 +87,7 @@ def result_parts(result: Result, top: int | None, *,
 
 
 def _cells(row: Row, kind: str) -> tuple[str, ...]:
-    cells = (f"{row.rank:,}", row.word, _fmt_pm(row.per_million))
+    cells = (f"{row.rank:,}", row.word, per_million_text(row.per_million))
     return cells + (row.puzzle, row.solution) if kind == "compose" else cells
 
 
@@ -117,8 +105,8 @@ def _table(heads: list[tuple[str, Justify, str]], widths: list[int],
     return table
 
 
-def help_table() -> Table:
-    """The commands and query forms, for :help."""
+def help_table(rows: Iterable[HelpRow]) -> Table:
+    """The query forms and commands of the prompt, for :help."""
     from rich.table import Table
 
     table = Table(box=None, show_header=False, title="cryptocomp prompt", title_style="bold",
@@ -131,15 +119,20 @@ def help_table() -> Table:
     from rich.text import Text
 
     # plain Text, not markup: "[con*]" in a line of help is text, not a style tag
-    for form, what in QUERY_FORMS:
+    for form, what in rows:
         table.add_row(Text(form), Text(what))
-    for name, (arg, what) in COMMANDS.items():
-        table.add_row(Text(f"{name} {arg}".rstrip()), Text(what))
     return table
 
 
+def help_lines(rows: list[HelpRow]) -> list[str]:
+    """The help without a terminal: one line a row, what is typed padded to one width."""
+    width = max(len(form) for form, _ in rows)
+    return [f"{form:<{width}}  {what}" for form, what in rows]
+
+
 def plain_lines(result: Result, top: int | None) -> list[str]:
-    """Tab-separated lines for pipelines, no header: see :func:`run_lines` for the columns."""
+    """Tab-separated lines for pipelines, no header: see :func:`cryptocomp.prompt.run_lines` for the
+    columns."""
     shown = result.rows[:top] if top is not None else result.rows
     if result.kind == "solve":
         return [f"{row.puzzle}\t{row.solution}" for row in shown]
@@ -187,74 +180,3 @@ def _csv_text(result: Result) -> str:
             cells = [row.rank, row.word, row.count, f"{row.per_million:.6g}"]
             writer.writerow(cells + ([row.puzzle, row.solution] if composed else []))
     return out.getvalue()
-
-
-def render_ansi(renderable: RenderableType, *, width: int = 100,
-                color_system: ColorSystem | None = "standard", soft_wrap: bool = False) -> str:
-    """Render rich output to a string of ANSI text (prompt_toolkit prints it cleanly)."""
-    from rich.console import Console
-
-    out = io.StringIO()
-    console = Console(file=out, force_terminal=color_system is not None,
-                      color_system=color_system, width=width, legacy_windows=False,
-                      highlight=False, emoji=False)
-    # soft_wrap: one logical line stays one line (the terminal wraps it), tables don't
-    console.print(renderable, soft_wrap=soft_wrap)
-    return out.getvalue().rstrip("\n")
-
-
-def error_text(exc: CryptocompError, width: int | None = None) -> str:
-    """An error as its one line, plus the expression and a caret for a bad expression.
-
-    With a ``width`` (the terminal's), an expression longer than a line is cut to a window
-    around the faulty column, marked with "…": the terminal would wrap the expression and
-    the caret line each on their own, and the caret would land under the wrong row."""
-    text = f"error: {exc}"
-    if isinstance(exc, ExpressionError) and exc.text is not None and exc.position is not None:
-        shown, column = _window(exc.text, exc.position, None if width is None else width - 3)
-        text += f"\n  {shown}\n  {' ' * column}^"
-    return text
-
-
-def _window(text: str, position: int, room: int | None) -> tuple[str, int]:
-    """The part of ``text`` around ``position`` that fits in ``room`` cells (all of it when
-    it fits or room is None), and the cell column of ``position`` in it."""
-    from rich.cells import cell_len
-
-    pieces = [_visible(ch) for ch in text]  # a control character would break the line
-    cells = [cell_len(p) for p in pieces]
-    position = max(0, min(position, len(text)))
-    if room is None or sum(cells) < room:
-        return "".join(pieces), sum(cells[:position])
-    budget = max(1, room - 2)  # two cells for the "…" marks
-    lo = position
-    hi = min(position + 1, len(text))
-    used = sum(cells[lo:hi]) if hi > lo else 1  # a caret past the end takes a cell
-    while lo > 0 and used + cells[lo - 1] <= budget // 2:  # up to half the room before it
-        lo -= 1
-        used += cells[lo]
-    while hi < len(text) and used + cells[hi] <= budget:  # the rest after it
-        used += cells[hi]
-        hi += 1
-    while lo > 0 and used + cells[lo - 1] <= budget:  # near the end: more before it
-        lo -= 1
-        used += cells[lo]
-    head = "…" if lo > 0 else ""
-    tail = "…" if hi < len(text) else ""
-    return head + "".join(pieces[lo:hi]) + tail, len(head) + sum(cells[lo:position])
-
-
-def _visible(ch: str) -> str:
-    """A character as shown under an error: control and line-separating characters (which
-    would start a new line or move the cursor) as escapes, like \\x1e."""
-    if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
-        return ch.encode("unicode_escape").decode("ascii")
-    return ch
-
-
-def banner_text(session: Session) -> RenderableType:
-    """The banner: version, dictionary, word count, index file; then how to start."""
-    from rich.text import Text
-
-    head, _, rest = session.banner().partition("\n")
-    return Text.assemble((head, "bold"), "\n", (rest, "dim"))

@@ -1,4 +1,8 @@
-"""What a query line produces: rows, results and outcomes (rendering is in :mod:`.render`)."""
+"""What a query produces, as the tables show it: rows of words, puzzles or solutions.
+
+A :class:`Result` is the prompt's answer to one line (compose, solve or words); its
+tables, tab-separated lines, JSON and CSV are drawn by :mod:`.tables`.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .text import per_million
+
 if TYPE_CHECKING:
     from ..index.index import Matches
 
-__all__ = ["Row", "Result", "Outcome", "WordRows", "Kind", "per_million"]
+__all__ = ["Row", "Result", "WordRows", "Kind"]
 
 Kind = str  # "compose" | "solve" | "words"
 
@@ -79,18 +85,3 @@ class Result:
     @property
     def noun(self) -> str:
         return {"compose": "puzzle", "solve": "solution", "words": "word"}[self.kind]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a line produced: a result, a message, a help table, or the wish to quit."""
-
-    result: Result | None = None
-    message: str = ""
-    help: bool = False
-    quit: bool = False
-
-
-def per_million(count: int, total: int) -> float:
-    """Uses per million words of a dictionary whose counts add up to ``total``."""
-    return count * 1e6 / total if total else 0.0

@@ -1,0 +1,154 @@
+"""The subcommands' results as they print them: a rich table on a terminal, plain
+tab-separated lines when piped, and the few text lines of ``solve``, ``bag`` and ``index``.
+
+Each function builds text or rich renderables and prints nothing; a caller prints the
+lines, or each renderable with one rich console (a string given to it is rich markup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .text import per_million, plural
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from ..cryptarithm import Composed, Solved
+    from ..index import Entry
+    from ..tiles import BagResult, Play
+
+__all__ = ["compose_lines", "compose_table", "solve_lines", "words_lines", "words_json",
+           "words_table", "rack_lines", "rack_table", "bag_lines", "index_built_line",
+           "index_list_lines", "index_info_lines"]
+
+
+def _table(title: str, columns: Sequence[tuple[str, dict]], rows: Sequence[Sequence[str]],
+           more: str | None) -> list[RenderableType]:
+    """A titled rich table of ``rows`` under ``columns`` (name, add_column options), then
+    the line ``more`` (the rows not shown) when there is one."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for name, options in columns:
+        table.add_column(name, **options)
+    for row in rows:
+        table.add_row(*row)
+    return [table] if more is None else [table, more]
+
+
+# -- compose and solve -------------------------------------------------------------------
+
+def compose_lines(shown: Sequence[Composed]) -> list[str]:
+    """``compose`` piped: ``puzzle solution count``, one line a puzzle."""
+    return [f"{r.puzzle}\t{r.solution}\t{r.count}" for r in shown]
+
+
+def compose_table(query: str, found: int, shown: Sequence[Composed],
+                  total: int) -> list[RenderableType]:
+    """``compose`` on a terminal: the ``shown`` of ``found`` puzzles, frequencies per million
+    of a dictionary whose counts add up to ``total``."""
+    rows = [(str(r.rank), r.puzzle, r.solution, f"{per_million(r.count, total):.3f}")
+            for r in shown]
+    columns = [("rank", {"justify": "right"}), ("puzzle", {"style": "bold"}), ("solution", {}),
+               ("per million", {"justify": "right"})]
+    more = f"… and {found - len(shown)} more (use --top N)" if found > len(shown) else None
+    return _table(f"{query}: {plural(found, 'puzzle')} with one solution", columns, rows, more)
+
+
+def solve_lines(solved: Solved) -> list[str]:
+    """``solve``: the count of solutions, the listed ones, and how many more there are."""
+    lines = [f"{solved.puzzle}: {plural(solved.count, 'solution')}", *solved.equations]
+    if solved.count > len(solved.equations):
+        lines.append(f"… and {solved.count - len(solved.equations):,} more (use --cap N)")
+    return lines
+
+
+# -- words ------------------------------------------------------------------------------
+
+def words_lines(shown: Sequence[Entry]) -> list[str]:
+    """``words`` piped: ``word count``, one line a word."""
+    return [f"{e.word}\t{e.count}" for e in shown]
+
+
+def words_json(shown: Sequence[Entry]) -> list[dict]:
+    """``words --json``: one object a word."""
+    return [{"word": e.word, "count": e.count, "rank": e.rank} for e in shown]
+
+
+def words_table(dictionary: str, found: int, shown: Sequence[Entry],
+                total: int) -> list[RenderableType]:
+    """``words`` on a terminal: the ``shown`` of ``found`` words of ``dictionary``, whose
+    counts add up to ``total``."""
+    rows = [(str(e.rank), e.word, f"{per_million(e.count, total):.3f}") for e in shown]
+    columns = [("rank", {"justify": "right"}), ("word", {"style": "bold"}),
+               ("per million", {"justify": "right"})]
+    more = f"… and {found - len(shown)} more (use --top N)" if found > len(shown) else None
+    return _table(f"{plural(found, 'word')} in {dictionary}", columns, rows, more)
+
+
+# -- rack and bag -----------------------------------------------------------------------
+
+def rack_lines(shown: Sequence[Play]) -> list[str]:
+    """``rack`` piped: ``score word tiles blanks``, one line a play."""
+    return [f"{p.score}\t{p.word}\t{p.display()}\t{''.join(p.blanks)}" for p in shown]
+
+
+def rack_table(letters: str, tiles: str, dictionary: str, found: int,
+               shown: Sequence[Play]) -> list[RenderableType]:
+    """``rack`` on a terminal: the ``shown`` of ``found`` plays of the rack ``letters``."""
+    rows = [(str(p.score), p.word, p.display(), str(p.rank)) for p in shown]
+    columns = [("score", {"justify": "right"}), ("word", {"style": "bold"}),
+               ("tiles (blanks lower case)", {}), ("rank", {"justify": "right"})]
+    more = f"… and {found - len(shown):,} more (use --top N)" if found > len(shown) else None
+    return _table(f"{plural(found, 'word')} from {letters} ({tiles} tiles, {dictionary})",
+                  columns, rows, more)
+
+
+def bag_lines(result: BagResult, time_limit: float | None) -> list[str]:
+    """``bag``: a line a word (tiles, length x value = score), then the total and whether
+    it is proved optimal; or, nothing found within ``time_limit``, the proved bound."""
+    width = max((len(w.display()) for w in result.words), default=0)
+    lines = []
+    for w in result.words:
+        blanks = f"  (blanks: {', '.join(f.upper() for f in w.blanks)})" if w.blanks else ""
+        lines.append(f"{w.display():<{width}}  {len(w.tiles):>2} x {w.value:>3} = "
+                     f"{w.score:>4}{blanks}")
+    effort = f"({plural(result.nodes, 'node')}, {result.seconds:.1f} s)"
+    if not result.found:
+        lines.append(f"no solution found in {time_limit:g} s; no solution scores more than "
+                     f"{result.upper_bound} {effort}")
+        return lines
+    verdict = ("proved optimal" if result.proved else
+               f"best found in {time_limit:g} s; no solution scores more than "
+               f"{result.upper_bound}")
+    lines.append(f"total {result.total}: {verdict} {effort}")
+    return lines
+
+
+# -- index files ------------------------------------------------------------------------
+
+def index_built_line(name: str, words: int, seconds: float, where: str) -> str:
+    """``index build``: what was indexed, how long it took and where it went."""
+    return f"{name}: {plural(words, 'word')} indexed in {seconds:.1f} s -> {where}"
+
+
+def index_list_lines(rows: Sequence[dict], where: str) -> list[str]:
+    """``index list``: a line an index file (the rows of ``index list --json``), or a line
+    saying the directory ``where`` has none."""
+    if not rows:
+        return [f"no index files in {where} (build one with `cryptocomp index build en`)"]
+    lines = []
+    for r in rows:
+        if "error" in r:
+            lines.append(f"{r['name']}\tERROR: {r['error']}")
+        else:
+            lines.append(f"{r['name']}\t{r['words']} words\t{r['size'] / 1e6:.1f} MB\t"
+                         f"{r['source']}")
+    return lines
+
+
+def index_info_lines(info: dict) -> list[str]:
+    """``index info``: ``key: value`` a line, keys right-aligned (the payload length left out)."""
+    return [f"{key:>16}: {value}" for key, value in info.items() if key != "payload_length"]
