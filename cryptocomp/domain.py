@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["Word", "WordId", "Template", "Pattern", "Progress"]
+__all__ = ["Word", "WordId", "Count", "Template", "Pattern", "Progress"]
 
 Word = str  # a dictionary word: NFC, lower case
 WordId = int  # the word's 0-based rank in its index (0 = most frequent)
+Count = int  # how often the frequency dictionary counted a word
 Template = str  # letters and wildcards, one character a position: "?р??а"
 Pattern = tuple[int, ...]  # letter structure: pattern("барабан") == (0, 1, 2, 1, 0, 1, 3)
 Progress = Callable[[int, int], None]  # a progress callback: (done, total)

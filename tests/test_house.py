@@ -249,12 +249,6 @@ TYPE_ONLY_LOOPS = {
     ("cryptocomp.crossword.tables", "cryptocomp.crossword.problem"):
         "Tables annotates the Problem that builds it; the engine's named state (issue 25) "
         "would hand the tables the fields they need",
-    ("cryptocomp.crossword.result", "cryptocomp.crossword.improvement"):
-        "FillResult.improvement is typed by improvement.Improvement, whose module imports "
-        "result; the Improvement record belongs beside FillResult",
-    ("cryptocomp.prompt.render", "cryptocomp.prompt.session"):
-        "render annotates the Session it draws for; the shared rendering package (issue 25) "
-        "takes the results, not the session",
 }
 
 

@@ -20,12 +20,11 @@ from ..index.wordfilter import ALL_WORDS, WordFilter
 from .csp import STRATEGIES, load_engine, solve_csp
 from .grid import Grid, GridError, Slot, format_slots, format_text, parse_slots, parse_text
 from .gridfile import read_grid
-from .improvement import Improvement
 from .improvement import improve as improve_fill
 from .lane import Learned
 from .lexicon import Lexicon
 from .problem import MAX_FILLS, MAX_STEPS, Budget, Problem
-from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
+from .result import BUDGET, FILLED, NO_FILL, FillResult, Improvement, SearchProgress
 
 __all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "SearchProgress",
            "Improvement", "Budget", "ENGINES", "STRATEGIES", "read_grid", "parse_text",

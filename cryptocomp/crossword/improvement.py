@@ -22,58 +22,25 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
-from ..domain import Word
+from ..domain import Count, Word
 from .grid import GridError
 from .lexicon import Lexicon
 from .problem import Budget
-from .result import FILLED, NO_FILL, FillResult
+from .result import FILLED, NO_FILL, FillResult, Improvement
 
-__all__ = ["Improvement", "improve", "rarest"]
+__all__ = ["improve", "rarest"]
 
 log = logging.getLogger(__name__)
 
-Count = int
 # a search of the grid over a narrower list, within a budget (the caller's engine options)
 Solver = Callable[[Lexicon, Budget], FillResult]
 
 # the shortest try worth starting (s): a try builds the narrowed problem before searching
 _MIN_TRY = 0.05
-
-
-@dataclass
-class Improvement:
-    """What :func:`improve` did: its tries, and the rarest word before and after."""
-
-    tries: int
-    seconds: float
-    before: tuple[Word, Count]
-    after: tuple[Word, Count]
-    optimal: bool = False  # proved: no fill has a commoner rarest word
-    interrupted: bool = False
-
-    def describe(self) -> str:
-        """One line for the result's message."""
-        (w0, c0), (w1, c1) = self.before, self.after
-        tries = f"{self.tries} tr{'ies' if self.tries != 1 else 'y'} in {self.seconds:.1f} s"
-        if self.after != self.before:
-            line = f"improved: rarest word {w1!r} (count {c1:,}), was {w0!r} (count {c0:,})"
-            line += ", the best there is (proved)" if self.optimal else ""
-        elif self.optimal:
-            line = f"no fill has a commoner rarest word than {w0!r} (count {c0:,}) (proved)"
-        else:
-            line = f"no fill found whose rarest word is commoner than {w0!r} (count {c0:,})"
-        return f"{line}; {tries}" + ("; interrupted" if self.interrupted else "")
-
-    def to_json(self) -> dict:
-        """A JSON-ready summary (a part of the fill result's JSON)."""
-        return {"tries": self.tries, "seconds": round(self.seconds, 3),
-                "before": {"word": self.before[0], "count": self.before[1]},
-                "after": {"word": self.after[0], "count": self.after[1]},
-                "optimal": self.optimal, "interrupted": self.interrupted}
 
 
 def rarest(lex: Lexicon, words: Sequence[Word]) -> tuple[Word, Count]:
