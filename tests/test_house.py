@@ -18,6 +18,7 @@ import cryptocomp
 
 PACKAGE = Path(cryptocomp.__file__).parent
 MAX_LINES = 600
+MAX_TEST_LINES = 800
 
 
 def _modules() -> dict[str, Path]:
@@ -371,6 +372,13 @@ def test_the_floor_check_finds_imports_up_sideways_and_without_a_floor():
 def test_no_module_over_600_lines():
     long = {m: n for m, p in MODULES.items()
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def test_no_test_file_over_800_lines():
+    tests = Path(__file__).parent
+    long = {p.name: n for p in sorted(tests.glob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_TEST_LINES}
     assert long == {}
 
 
