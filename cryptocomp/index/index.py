@@ -266,9 +266,8 @@ class Index:
         return self._stored.order(reverse=reverse)
 
     def word_order(self, *, reverse: bool = False) -> WordOrder:
-        """The words sorted (``reverse``: sorted by their reversed spelling) in a
-        sortedcontainers list, for the prefix (suffix) ranges of wildcard templates; built
-        on first use."""
+        """The words sorted (``reverse``: sorted by their reversed spelling), for the prefix
+        (suffix) ranges of wildcard templates; built on first use."""
         order = self._word_orders[reverse]
         if order is None:
             from .wildcards import WordOrder
