@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pyroaring import FrozenBitMap
 
 from ..errors import ExpressionError
-from ..index.alphabet import spell
+from ..index.alphabet import WILDCARDS, spell
 from ..index.index import Index
 from .expr import Puzzle
 
@@ -123,7 +123,7 @@ def _check_template(index: Index, puzzle: Puzzle, c: Constraints) -> None:
     assert hole is not None and hole.template is not None
     letters = set(index.alphabet)
     for ch, col in zip(hole.template, hole.where):
-        if ch in "?*":
+        if ch in WILDCARDS:  # '.' was spelled '?' when the template was read
             continue
         if ch not in letters:
             raise ExpressionError(f"letter {ch!r} of the template does not occur in dictionary "

@@ -52,7 +52,7 @@ from pyroaring import FrozenBitMap
 
 from ..domain import Pattern, Progress, Template, Word, WordId
 from ..errors import QueryError
-from .alphabet import normalize, script_of, spell, word_problem
+from .alphabet import WILDCARDS, normalize, script_of, spell, word_problem
 from .encoding import Encoded, pattern
 from .family import Corrupt
 from .matches import Entry, Matches
@@ -77,7 +77,6 @@ __all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "Word", "WordId", 
 
 log = logging.getLogger(__name__)
 
-WILDCARDS = frozenset("?.*")
 _EMPTY = FrozenBitMap()
 MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers
 

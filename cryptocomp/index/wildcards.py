@@ -35,6 +35,7 @@ import numpy as np
 from pyroaring import FrozenBitMap
 
 from ..domain import Template, Word
+from .alphabet import ONE, STAR, is_mark
 from .encoding import reversed_words
 
 if TYPE_CHECKING:
@@ -42,8 +43,6 @@ if TYPE_CHECKING:
 
 __all__ = ["STAR", "ONE", "WordOrder", "split_template", "looks_like_template", "wild_ids"]
 
-STAR = "*"
-ONE = frozenset("?.")  # one letter
 _EMPTY = FrozenBitMap()
 
 
@@ -58,19 +57,13 @@ def looks_like_template(text: str) -> bool:
     letters and ``? . *``, and its stars cannot be a product (``хабр*хабр``, ``a*?``), whose
     operands are plain words or a lone ``?``."""
     text = "".join(text.split())
-    if not text or not all(ch.isalpha() or ch in ONE or ch == STAR or _is_mark(ch) for ch in text):
+    if not text or not all(ch.isalpha() or ch in ONE or ch == STAR or is_mark(ch) for ch in text):
         return False
     if STAR not in text:
         return True
     operands = text.split(STAR)
-    return not all(op == "?" or (op and all(ch.isalpha() or _is_mark(ch) for ch in op))
+    return not all(op == "?" or (op and all(ch.isalpha() or is_mark(ch) for ch in op))
                    for op in operands)
-
-
-def _is_mark(ch: str) -> bool:
-    import unicodedata
-
-    return unicodedata.category(ch) == "Mn"
 
 
 def _literal_prefix(part: str) -> str:
