@@ -52,7 +52,7 @@ _CHILD = textwrap.dedent("""
                  "alphabet": index.alphabet, "words": "\\n".join(index.words),
                  "counts": index.counts.tobytes()}
         for key in ("by_length", "by_pattern", "at", "having", "at_least"):
-            family = getattr(index, "_" + key)
+            family = index._stored.family(key)
             state[key] = {k: FrozenBitMap(family[k]) for k in family}
         out["size"] = len(pickle.dumps(state, protocol=5)) + 17 + 4 + 400 + 32
     elif mode == "load":

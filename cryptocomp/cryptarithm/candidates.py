@@ -30,6 +30,7 @@ from __future__ import annotations
 from pyroaring import FrozenBitMap
 
 from ..errors import ExpressionError
+from ..index.alphabet import WILDCARDS
 from ..index.index import Index
 from ..index.wordfilter import WordFilter
 from .expr import Puzzle
@@ -55,7 +56,7 @@ def _check_template(index: Index, puzzle: Puzzle, words: WordFilter) -> None:
     assert hole is not None and hole.template is not None
     letters = set(index.alphabet)
     for ch, col in zip(hole.template, hole.where):
-        if ch in "?*":
+        if ch in WILDCARDS:  # '.' was spelled '?' when the template was read
             continue
         if ch not in letters:
             raise ExpressionError(f"letter {ch!r} of the template does not occur in dictionary "

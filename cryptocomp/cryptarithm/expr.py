@@ -53,7 +53,7 @@ from typing import TypeVar, Union
 
 from ..domain import Template
 from ..errors import ExpressionError
-from ..index.alphabet import LetterError, script_of, spell
+from ..index.alphabet import ONE, WILDCARDS, LetterError, is_mark, script_of, spell
 
 __all__ = ["parse", "looks_like_expression", "value", "holds", "Puzzle", "Operand", "Hole",
            "BinOp", "Node", "fold", "hole_path",
@@ -327,8 +327,6 @@ class Puzzle:
 
 
 _MARKERS = frozenset(OPERATORS + "=()" + "".join(_SYNONYMS))
-_ANY_LETTER = frozenset("?.")     # a letter of the unknown's template ('.' as in word queries)
-_WILDCARDS = frozenset("?.*")     # in a bracketed template
 
 
 def looks_like_expression(text: str) -> bool:
@@ -358,15 +356,14 @@ class _Parser:
             ch = text[i]
             if ch.isspace():
                 i += 1
-            elif ch.isalpha() or ch in _ANY_LETTER:
+            elif ch.isalpha() or ch in ONE:  # '.' as in word queries
                 j = i
-                while j < n and (text[j].isalpha() or text[j] in _ANY_LETTER
-                                 or unicodedata.category(text[j]) == "Mn"):
+                while j < n and (text[j].isalpha() or text[j] in ONE or is_mark(text[j])):
                     j += 1
                 run = text[i:j]
                 if run == "?":
                     out.append(("?", "?", i))
-                elif _ANY_LETTER.isdisjoint(run):
+                elif ONE.isdisjoint(run):
                     out.append(("word", self._spell(run, range(i, j)), i))
                 else:
                     out.append(self._template(run, range(i, j), i))
@@ -377,14 +374,13 @@ class _Parser:
                     raise self.error("expected ']' to close the template", n)
                 kept = [k for k in range(i + 1, j) if not text[k].isspace()]
                 for k in kept:
-                    if not (text[k].isalpha() or text[k] in _WILDCARDS
-                            or unicodedata.category(text[k]) == "Mn"):
+                    if not (text[k].isalpha() or text[k] in WILDCARDS or is_mark(text[k])):
                         raise self.error(f"unexpected character {text[k]!r} in a template "
                                          f"(letters, ? and * only)", k)
                 run = "".join(text[k] for k in kept)
                 if not run:
                     raise self.error("empty template", i)
-                if _WILDCARDS.isdisjoint(run):
+                if WILDCARDS.isdisjoint(run):
                     raise self.error("a template needs a wildcard ? or * (a fixed word is "
                                      "written without brackets)", i)
                 out.append(self._template(run, kept, i))

@@ -5,9 +5,9 @@
 bitmaps and the encoded words and answers queries (:mod:`.family` keeps the
 bitmaps, :mod:`.encoding` the letter-code matrices, :mod:`.matches` the results,
 :mod:`.wildcards` plans ``*`` templates, :mod:`.wordfilter` says which words a query
-may use), :mod:`.state` builds, stores and checks
-an index's state, :mod:`.header` frames an index file, :mod:`.store` saves and
-loads index files.
+may use), :mod:`.sections` holds an index's stored sections and loads each on first use,
+:mod:`.state` builds, stores and checks an index's state, :mod:`.header` frames an index
+file, :mod:`.store` saves and loads index files.
 
 >>> idx = Index.from_counts({"мама": 5, "папа": 7, "баран": 9})
 >>> idx.match("?а?а").words()

@@ -11,6 +11,11 @@ Every word of every dictionary and all text a user types against one (templates,
 expressions, grid letters, racks) is read in one spelling, :func:`normalize`'s, and
 no dictionary word is one that :func:`word_problem` refuses (too long, a bare
 combining mark, control or invisible characters).
+
+The one definition of the characters around letters lives here too: the wildcards
+of templates (:data:`ONE`, :data:`STAR`, :data:`WILDCARDS`), the combining mark that
+belongs to the letter before it (:func:`is_mark`) and the letter with its marks
+dropped (:func:`strip_marks`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from ..errors import QueryError
 
 __all__ = ["Alphabet", "ALPHABETS", "INWORD", "MAX_WORD_LENGTH", "LetterError", "normalize",
            "spell", "word_problem", "hidden_character", "refusal_warning", "script_of",
-           "main_script", "word_filter"]
+           "main_script", "word_filter", "ONE", "STAR", "WILDCARDS", "is_mark", "strip_marks"]
 
 Alphabet = str  # the letters, in their conventional order
 
@@ -30,6 +35,24 @@ ALPHABETS: dict[str, Alphabet] = {
     "en": "abcdefghijklmnopqrstuvwxyz",
     "ru": "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
 }
+
+
+# The wildcards of a template (words, compose's unknown, the prompt): no word holds one
+ONE = frozenset("?.")  # any one letter
+STAR = "*"             # any run of letters, possibly none
+WILDCARDS = ONE | {STAR}
+
+
+def is_mark(ch: str) -> bool:
+    """Whether ``ch`` is a nonspacing combining mark (category Mn, as U+0301 in e + U+0301):
+    part of the letter before it in a typed word or template."""
+    return unicodedata.category(ch) == "Mn"
+
+
+def strip_marks(text: str) -> str:
+    """``text`` in its compatibility decomposition with the combining marks dropped
+    (é -> e, ŀ -> l·, ĳ -> ij, ǆ -> dž -> dz)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 # Letters: the longest word of every wordfreq language has 80 (German's

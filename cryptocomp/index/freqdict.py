@@ -44,7 +44,7 @@ from pathlib import Path
 from ..domain import Word
 from ..errors import DictionaryError
 from ..files import decode_text, open_regular, read_bytes, shown, write_atomic
-from .alphabet import normalize, refusal_warning, word_filter, word_problem
+from .alphabet import ONE, normalize, refusal_warning, word_filter, word_problem
 
 __all__ = ["FreqDict", "LoadReport", "load_freqdict", "read_freqdict", "parse_freqdict",
            "export_wordfreq", "wordfreq_text", "wordfreq_languages", "file_sha256",
@@ -56,7 +56,6 @@ FREQDICT_FORMAT = 1
 _COUNT_SCALE = 1e9  # counts are occurrences per billion words
 _REPORTED_LINES = 5
 MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers; sums must fit too
-_WILDCARDS = ("?", ".")
 
 
 @dataclass(frozen=True)
@@ -119,7 +118,7 @@ def parse_freqdict(lines: Iterable[str], *,
             parts = parts + ["1"] if len(parts) == 1 else parts + ["extra"]
         if (len(parts) != 2 or not parts[1].isascii() or not parts[1].isdigit()
                 or len(parts[1]) > 19 or int(parts[1]) > MAX_COUNT
-                or any(w in parts[0] for w in _WILDCARDS)):
+                or any(w in parts[0] for w in ONE)):
             malformed += 1
             if len(bad) < _REPORTED_LINES:
                 bad.append(n_lines)

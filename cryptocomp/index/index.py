@@ -19,6 +19,9 @@ The index also owns the words *encoded* (:meth:`Index.encoded`: letter-code matr
 per length, :mod:`.encoding`), where the composer, the crossword CSP and the rack solver
 get them; the word orders behind wildcard prefixes and suffixes (:mod:`.wildcards`);
 and tables other systems derive from the words, kept by :meth:`Index.derived`.
+Its stored state, the sections of an index file, is a
+:class:`~.sections.StoredSections`: all in memory for a built index, each section
+read on first use for a loaded one.
 
 Queries combine the bitmaps by intersection and difference and return a
 :class:`Matches`, a lazy ranked sequence of :class:`Entry` (word, count, id).
@@ -50,10 +53,11 @@ from pyroaring import FrozenBitMap
 
 from ..domain import Pattern, Progress, Template, Word, WordId
 from ..errors import QueryError
-from .alphabet import normalize, script_of, spell, word_problem
-from .encoding import Encoded, code_dtype, first_positions, pattern
-from .family import BitmapFamily, Corrupt
+from .alphabet import WILDCARDS, normalize, script_of, spell, word_problem
+from .encoding import Encoded, pattern
+from .family import Corrupt
 from .matches import Entry, Matches
+from .sections import StoredSections
 from .state import (
     FAMILIES,
     InMemorySections,
@@ -63,8 +67,6 @@ from .state import (
     check_index,
     corrupt_value,
     pattern_key,
-    read_meta,
-    read_section,
     write_sections,
 )
 from .wordfilter import ALL_WORDS, WordFilter, select
@@ -77,7 +79,6 @@ __all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "Word", "WordId", 
 
 log = logging.getLogger(__name__)
 
-WILDCARDS = frozenset("?.*")
 _EMPTY = FrozenBitMap()
 MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers
 
@@ -96,18 +97,11 @@ class Index:
         counts = array.array("Q", counts)
         if len(words) != len(counts):
             raise ValueError("words and counts differ in length")
-        self._corrupt: Corrupt = corrupt_value
-        self._source: Sections | None = None
-        self._meta: Meta | None = None
         built = build_state(words, progress, word_order)
         self.alphabet: str = built.alphabet
-        self._n = len(words)
-        self._lengths = {n: len(enc.ids) for n, enc in built.encoded.items()}
-        self._encoded: dict[int, Encoded] = built.encoded
-        # what a loaded index reads on first use (the cached properties below), known here
-        self.__dict__.update(words=words, counts=counts, _order=built.order,
-                             **{f"_{key}": built.families[key] for key in FAMILIES})
-        self._finish()
+        meta = Meta(name, self.params, built.alphabet, len(words),
+                    {n: len(enc.ids) for n, enc in built.encoded.items()})
+        self._finish(StoredSections.built(meta, words, counts, built))
 
     @classmethod
     def from_counts(cls, counts: Mapping[Word, int], *, name: str = "",
@@ -141,20 +135,18 @@ class Index:
         return cls(ranked, counts_ranked, name=name, params=params, progress=progress,
                    word_order=in_word_order)
 
-    # -- the stored state (the sections of an index file; see .state and .store) --------
+    # -- the stored state (the sections of an index file; see .sections, .state, .store) --
 
     @classmethod
     def from_sections(cls, source: Sections, *, corrupt: Corrupt = corrupt_value) -> Index:
         """An index whose stored sections are read from ``source`` when first needed (each
         checked as it is read, see :mod:`.state`); ``corrupt(why)`` makes the error raised
         for a damaged section, on loading or on first use."""
-        meta = read_meta(source.load("meta"), corrupt)
+        stored = StoredSections.reading(source, corrupt)
         index = cls.__new__(cls)
+        meta = stored.meta
         index.name, index.params, index.alphabet = meta.name, meta.params, meta.alphabet
-        index._n, index._lengths = meta.words, meta.lengths
-        index._corrupt, index._source, index._meta = corrupt, source, meta
-        index._encoded = {}
-        index._finish()
+        index._finish(stored)
         return index
 
     @classmethod
@@ -165,10 +157,10 @@ class Index:
     def sections(self) -> dict[str, object]:
         """Every stored section (see :mod:`.state`), read or made now."""
         return write_sections(name=self.name, params=self.params, alphabet=self.alphabet,
-                              words=self._blob, counts=self.counts,
+                              words=self._stored.word_bytes(), counts=self.counts,
                               codes={n: self.encoded(n).codes for n in self.lengths()},
                               order=(self.sorted_ids(), self.sorted_ids(reverse=True)),
-                              families={key: getattr(self, f"_{key}") for key in FAMILIES})
+                              families={key: self._stored.family(key) for key in FAMILIES})
 
     def __getstate__(self) -> dict:
         return self.sections()
@@ -176,13 +168,11 @@ class Index:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(Index.from_state(state).__dict__)
 
-    def _section(self, key: str):
-        if self._source is None or self._meta is None:  # pragma: no cover - a built index
-            raise AttributeError(key)                     # knows every section
-        return read_section(key, self._source.load(key), self._meta, self._corrupt)
-
-    def _finish(self) -> None:
+    def _finish(self, stored: StoredSections) -> None:
         """Derived lookups, after building or loading."""
+        self._stored = stored
+        self._corrupt: Corrupt = stored.corrupt
+        self._n, self._lengths = stored.meta.words, stored.meta.lengths
         self._letters = frozenset(self.alphabet)
         self.fold_yo = bool(self.params.get("fold_yo"))  # queries fold ё as the words were
         self._all = FrozenBitMap(range(self._n))
@@ -191,10 +181,10 @@ class Index:
         self._word_orders: dict[bool, WordOrder | None] = {False: None, True: None}
         self._derived: dict[Hashable, Any] = {}
 
-    @cached_property
+    @property
     def counts(self) -> array.array:
         """Each word's count, by id (descending)."""
-        return self._section("counts")
+        return self._stored.counts()
 
     @cached_property
     def total(self) -> int:
@@ -205,91 +195,35 @@ class Index:
             return int(counts.sum(dtype=np.uint64))
         return sum(self.counts)
 
-    @cached_property
-    def _by_length(self) -> BitmapFamily:
-        return self._section("by_length")
-
-    @cached_property
-    def _by_pattern(self) -> BitmapFamily:
-        return self._section("by_pattern")
-
-    @cached_property
-    def _at(self) -> BitmapFamily:
-        return self._section("at")
-
-    @cached_property
-    def _having(self) -> BitmapFamily:
-        return self._section("having")
-
-    @cached_property
-    def _at_least(self) -> BitmapFamily:
-        return self._section("at_least")
-
-    @cached_property
-    def _order(self) -> tuple:
-        return self._section("order")
-
-    @cached_property
-    def _blob(self) -> bytes:
-        """The words as stored: UTF-8, joined by newlines."""
-        if "words" in self.__dict__:
-            return "\n".join(self.words).encode("utf-8")
-        return self._section("words")
-
     def load_all(self) -> None:
         """Read every stored section now (each is checked as it is read)."""
         self.sections()
 
     # -- words ------------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def words(self) -> list[Word]:
         """Every word, by id (decoded from the index file on first use)."""
-        if not self._n:
-            return []
-        try:
-            words = self._blob.decode("utf-8").split("\n")
-        except UnicodeDecodeError:
-            raise self._corrupt("the word list is not UTF-8") from None
-        if len(words) != self._n or "" in words:
-            raise self._corrupt("the word list does not match the word count")
-        return words
-
-    @cached_property
-    def _ends(self) -> np.ndarray:
-        """Where each word ends in the stored word list (for :meth:`word` without it)."""
-        raw = np.frombuffer(self._blob, dtype=np.uint8)
-        ends = np.append(np.flatnonzero(raw == 10), len(raw))
-        if len(ends) != self._n or (np.diff(ends, prepend=-1) < 2).any():
-            raise self._corrupt("the word list does not match the word count")
-        return ends
+        return self._stored.words()
 
     def word(self, i: WordId) -> Word:
         """The word of id ``i``."""
-        words = self.__dict__.get("words")
-        if words is not None:
-            return words[i]
-        if "_blob" not in self.__dict__:
-            # spelled from its codes: a query that shows a few words (compose) need not read
-            # the whole word list
-            if not 0 <= i < self._n:
-                raise IndexError(i)
-            for n in self._lengths:
-                ids = self.by_length(n)
-                if i in ids:
-                    row = self.encoded(n).codes[ids.rank(i) - 1]
-                    return "".join(self.alphabet[c] for c in row.tolist())
-            raise self._corrupt(f"word id {i} has no length")
-        ends = self._ends
-        start = int(ends[i - 1]) + 1 if i else 0
-        try:
-            return self._blob[start:int(ends[i])].decode("utf-8")
-        except UnicodeDecodeError:
-            raise self._corrupt("the word list is not UTF-8") from None
+        if self._stored.is_loaded("words"):
+            return self._stored.word(i)
+        # spelled from its codes: a query that shows a few words (compose) need not read
+        # the whole word list
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        for n in self._lengths:
+            ids = self.by_length(n)
+            if i in ids:
+                row = self.encoded(n).codes[ids.rank(i) - 1]
+                return "".join(self.alphabet[c] for c in row.tolist())
+        raise self._corrupt(f"word id {i} has no length")
 
     def words_of(self, ids: list[WordId]) -> list[Word]:
         """The words of some ids, without decoding the whole word list for a few."""
-        if "words" in self.__dict__ or len(ids) * 16 > self._n:
+        if self._stored.has_word_list or len(ids) * 16 > self._n:
             words = self.words
             return [words[i] for i in ids]
         return [self.word(i) for i in ids]
@@ -304,28 +238,13 @@ class Index:
     def encoded(self, n: int, within: FrozenBitMap | None = None) -> Encoded:
         """The words of ``n`` letters (only those in ``within`` when given) as letter-code
         matrices, rows in id order: the one source of encoded words for every engine."""
-        enc = self._encoded.get(n)
-        if enc is None:
-            enc = self._encoded[n] = self._decode_codes(n)
+        enc = self._stored.encoded(n)
         if within is not None and len(enc.ids):
             sub = within & self.by_length(n)
             if len(sub) < len(enc.ids):
                 rows = np.searchsorted(enc.ids, np.frombuffer(sub.to_array(), dtype=np.uint32))
                 enc = enc.take(rows)
         return enc
-
-    def _decode_codes(self, n: int) -> Encoded:
-        if n not in self._lengths:
-            empty = np.zeros((0, n), dtype=code_dtype(len(self.alphabet)))
-            return Encoded(np.zeros(0, dtype=np.int64), empty, empty.astype(np.uint8),
-                           len(self.alphabet))
-        ids = np.frombuffer(self.by_length(n).to_array(), dtype=np.uint32).astype(np.int64)
-        raw = self._section(f"codes:{n}")
-        dtype = code_dtype(len(self.alphabet))
-        codes = np.frombuffer(raw, dtype=dtype).reshape(len(ids), n)
-        if codes.size and int(codes.max()) >= len(self.alphabet):
-            raise self._corrupt(f"the encoded words of length {n} are damaged")
-        return Encoded(ids, codes, first_positions(codes), len(self.alphabet))
 
     def derived(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per ``key``, kept while the index lives: tables other systems
@@ -345,24 +264,11 @@ class Index:
 
     def sorted_ids(self, *, reverse: bool = False) -> np.ndarray:
         """Word ids in word order (``reverse``: in the order of the reversed words)."""
-        ids = self._order[1 if reverse else 0]
-        if isinstance(ids, bytes):
-            ids = np.frombuffer(ids, dtype="<u4").astype(np.int64)
-            seen = np.zeros(self._n, dtype=bool)
-            if len(ids) != len(seen) or (len(ids) and int(ids.max()) >= len(seen)):
-                raise self._corrupt("the word order is damaged")
-            seen[ids] = True
-            if not seen.all():
-                raise self._corrupt("the word order is damaged")
-            order = list(self._order)
-            order[1 if reverse else 0] = ids
-            self.__dict__["_order"] = (order[0], order[1])
-        return ids
+        return self._stored.order(reverse=reverse)
 
     def word_order(self, *, reverse: bool = False) -> WordOrder:
-        """The words sorted (``reverse``: sorted by their reversed spelling) in a
-        sortedcontainers list, for the prefix (suffix) ranges of wildcard templates; built
-        on first use."""
+        """The words sorted (``reverse``: sorted by their reversed spelling), for the prefix
+        (suffix) ranges of wildcard templates; built on first use."""
         order = self._word_orders[reverse]
         if order is None:
             from .wildcards import WordOrder
@@ -384,9 +290,11 @@ class Index:
 
     def stats(self) -> dict[str, int]:
         """Sizes of the bitmap families, for `cryptocomp index info`."""
+        family = self._stored.family
         return {"words": len(self), "letters": len(self.alphabet),
-                "lengths": len(self._by_length), "patterns": len(self._by_pattern),
-                "position_bitmaps": len(self._at), "at_least_bitmaps": len(self._at_least)}
+                "lengths": len(family("by_length")), "patterns": len(family("by_pattern")),
+                "position_bitmaps": len(family("at")),
+                "at_least_bitmaps": len(family("at_least"))}
 
     def id_of(self, word: Word) -> WordId | None:
         """The id (rank - 1) of a word, or None when it is not in the dictionary."""
@@ -416,7 +324,7 @@ class Index:
 
     def by_length(self, n: int) -> FrozenBitMap:
         """Words of ``n`` letters."""
-        return self._by_length.get(n, _EMPTY)
+        return self._stored.family("by_length").get(n, _EMPTY)
 
     def by_lengths(self, lo: int | None = None, hi: int | None = None) -> FrozenBitMap:
         """Words whose length is in ``[lo, hi]`` (either end open when None)."""
@@ -430,24 +338,24 @@ class Index:
             got = self._longer.get(lo)
             if got is None:
                 got = self._longer[lo] = FrozenBitMap.union(
-                    _EMPTY, *(self._by_length[n] for n in self.lengths() if n >= lo))
+                    _EMPTY, *(self.by_length(n) for n in self.lengths() if n >= lo))
             return got
-        return FrozenBitMap.union(_EMPTY, *(self._by_length[n] for n in self.lengths()
+        return FrozenBitMap.union(_EMPTY, *(self.by_length(n) for n in self.lengths()
                                             if lo <= n <= hi))
 
     def by_pattern(self, p: Pattern | Sequence[int]) -> FrozenBitMap:
         """Words with letter structure ``p`` (see :func:`pattern`)."""
         if any(x < 0 for x in p):
             return _EMPTY
-        return self._by_pattern.get(pattern_key(p), _EMPTY)
+        return self._stored.family("by_pattern").get(pattern_key(p), _EMPTY)
 
     def at(self, i: int, letter: str) -> FrozenBitMap:
         """Words with ``letter`` at 0-based position ``i``."""
-        return self._at.get((i, letter), _EMPTY)
+        return self._stored.family("at").get((i, letter), _EMPTY)
 
     def having(self, letter: str) -> FrozenBitMap:
         """Words containing ``letter``."""
-        return self._having.get(letter, _EMPTY)
+        return self._stored.family("having").get(letter, _EMPTY)
 
     def at_least(self, letter: str, k: int) -> FrozenBitMap:
         """Words with at least ``k`` occurrences of ``letter`` (all words when k <= 0)."""
@@ -455,7 +363,7 @@ class Index:
             return self._all
         if k == 1:
             return self.having(letter)
-        return self._at_least.get((letter, k), _EMPTY)
+        return self._stored.family("at_least").get((letter, k), _EMPTY)
 
     def prefix(self, words: WordFilter = ALL_WORDS) -> int:
         """How many of the most frequent words pass the filter's ``top`` and ``min_count``."""
@@ -538,5 +446,7 @@ class Index:
 
     def _check(self) -> None:
         """Verify every invariant by recomputing everything from the word list (slow)."""
-        check_index(self, {key: getattr(self, f"_{key}") for key in FAMILIES})
+        self._stored._check()
+        check_index(self, {key: self._stored.family(key) for key in FAMILIES})
+        self._stored._check()
 

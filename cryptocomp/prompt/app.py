@@ -7,14 +7,13 @@ import json
 import logging
 import os
 import time
-import unicodedata
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import CryptocompError, QueryError
-from ..index.alphabet import normalize
+from ..index.alphabet import is_mark, normalize
 from ..rendering import (
     JSON_FORMAT,
     ColorSystem,
@@ -93,7 +92,7 @@ _WORD_BEFORE = frozenset("+-*/=()× ÷−")  # what may precede a word of an exp
 def _typed_word(text: str) -> str:
     """The run of letters just before the cursor, if it starts a word of an expression."""
     i = len(text)
-    while i and (text[i - 1].isalpha() or unicodedata.category(text[i - 1]) == "Mn"):
+    while i and (text[i - 1].isalpha() or is_mark(text[i - 1])):
         i -= 1
     return text[i:] if (i == 0 or text[i - 1] in _WORD_BEFORE) else ""
 

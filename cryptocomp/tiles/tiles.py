@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from ..errors import TileError
-from ..index.alphabet import normalize, spell
+from ..index.alphabet import normalize, spell, strip_marks
 from ..shipped import shipped
 
 __all__ = ["TileSet", "Rack", "Spelling", "TileError", "Face", "Tiling", "BLANK", "TILES_FORMAT",
@@ -244,9 +244,7 @@ def _write_letter(ts: TileSet, ch: str) -> str | None:
     if not sp.fold:
         return None
     # compatibility decomposition, marks dropped: é -> e, ŀ -> l·, ĳ -> ij, ǆ -> dž -> dz
-    base = "".join(c for c in unicodedata.normalize("NFKD", ch)
-                   if not unicodedata.combining(c))
-    base = unicodedata.normalize("NFC", base).lower()
+    base = unicodedata.normalize("NFC", strip_marks(ch)).lower()
     if not base or base == ch:
         return None
     parts: list[str] = []
