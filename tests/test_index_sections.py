@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cryptocomp.index import Index
+from cryptocomp.index import Index, WordFilter
 from cryptocomp.index.state import FAMILIES
 from cryptocomp.index.store import read_index, read_index_bytes, save_index
 
@@ -126,8 +126,8 @@ _USES = st.lists(st.sampled_from([
     lambda ix: ix.sorted_ids().tolist(), lambda ix: ix.sorted_ids(reverse=True).tolist(),
     lambda ix: ix.encoded(3).codes.tolist(), lambda ix: ix.match("а*").words(),
     lambda ix: ix.match("*в?").words(), lambda ix: ix.match("??").words(),
-    lambda ix: ix.same_pattern("аба").words(), lambda ix: list(ix.match("?*", top=3)),
-    lambda ix: ix.select(forbidden="б", required="а"), lambda ix: ix.stats(),
+    lambda ix: ix.same_pattern("аба").words(), lambda ix: list(ix.match("?*", WordFilter(top=3))),
+    lambda ix: ix.select(WordFilter(excludes="б", contains="а")), lambda ix: ix.stats(),
     lambda ix: ix.count("а"),
 ]), max_size=6)
 
