@@ -37,22 +37,13 @@ from ..index.index import Index
 from .grid import GridError
 from .jitcache import CACHED, cache_dir, compile_note, is_cached
 from .lane import SLICE, Lane, Learned, held, slot_weight
+from .layout import BEST, BEST_CULPRIT, BEST_OPEN, DEADLINE, WIPED
 from .lexicon import Lexicon
 from .problem import MAX_STEPS, Budget, Problem
-from .propagation import FAIL, OK, WIPED, undo
+from .propagation import FAIL, OK, undo
 from .rectangle import RowSearch, is_rectangle, rows_can_fill
 from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
-from .search import (
-    BEST,
-    BEST_CULPRIT,
-    BEST_OPEN,
-    EXHAUSTED,
-    FOUND,
-    RESTART,
-    STOPPED,
-    root,
-    run,
-)
+from .search import EXHAUSTED, FOUND, RESTART, STOPPED, root, run
 from .square import square_grid
 from .tables import State, refresh_compiled_cache
 from .trie import MAX_LETTERS
@@ -80,7 +71,7 @@ class RootWipeout(Exception):
 def _root_state(prob: Problem, budget: Budget, seed: int) -> State | None:
     """A fresh state made arc consistent; None when the budget ran out first."""
     state = State(prob.tables, seed=seed)
-    state.params[0] = budget.deadline()
+    state.params[DEADLINE] = budget.deadline()
     r = held(root, state.T, state.D)
     if r == FAIL:
         raise RootWipeout(int(state.ctl[WIPED]))

@@ -19,28 +19,29 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .propagation import DBASE, FAIL, OK, OPS, undo
-from .search import (
+from .layout import (
     AGE,
+    DBASE,
+    DEADLINE,
     DEPTH,
-    EXHAUSTED,
     FAIL_LIMIT,
     FAILS,
-    FOUND,
     FREQ_WEIGHT,
     LAST_SLOT,
+    LEN,
     LETTER_BRANCH,
     LOOKAHEAD,
     NODES,
     NOISE,
+    OPS,
+    OTHER,
     PAUSE_AT,
-    PAUSED,
     SLOT_NOISE,
-    STOPPED,
-    progress,
-    root,
-    run,
+    TRAIL,
+    XID,
 )
+from .propagation import FAIL, OK, undo
+from .search import EXHAUSTED, FOUND, PAUSED, STOPPED, progress, root, run
 from .tables import State
 
 __all__ = ["Lane", "Learned", "Relaxation", "boosted_share", "held", "slot_weight", "SLICE"]
@@ -121,7 +122,7 @@ class Lane:
                                if lookahead else 1.0)
         params[LETTER_BRANCH] = -1 if kind.startswith("cells") else letter_branch
         params[AGE] = WEIGHT_AGE if restarts else 1.0
-        self.root_mark = int(ctl[0])
+        self.root_mark = int(ctl[TRAIL])
         self.limit = float(restart_base) if restarts else 0.0
         ctl[FAIL_LIMIT] = int(self.limit)
         # a complete lane beside restart lanes has its turns widened by its progress
@@ -160,7 +161,7 @@ class Lane:
         if self.relax is not None and self.relax.due():
             return self.relax.advance(share, node_limit, deadline)
         state.params[PAUSE_AT] = state.ctl[OPS] + SLICE * share
-        state.params[0] = deadline
+        state.params[DEADLINE] = deadline
         return held(run, state.T, state.D, node_limit)
 
     def words(self) -> list[str]:
@@ -313,7 +314,7 @@ class Relaxation:
             db = t.slot[s, DBASE]
             cands.append(np.sort(state.dom[db:db + self.root_size[s]]))
         sub = State(t.restricted(self.keep, cands), seed=1)
-        sub.params[0] = deadline
+        sub.params[DEADLINE] = deadline
         r = held(root, sub.T, sub.D)
         if r == FAIL:
             self.proved = True
@@ -341,8 +342,8 @@ def slot_weight(state: State, s: int) -> float:
     """The failure weight slot ``s`` gained on its crossings (their weights' excess over 1)."""
     t = state.t
     total = 0.0
-    for p in range(t.slot[s, 0]):
+    for p in range(t.slot[s, LEN]):
         x = s * t.maxlen + p
-        if t.cross[x, 0] >= 0:
-            total += state.weight[t.cross[x, 2]] - 1.0
+        if t.cross[x, OTHER] >= 0:
+            total += state.weight[t.cross[x, XID]] - 1.0
     return total
