@@ -435,11 +435,12 @@ def test_the_compiled_clock_reads_the_clock_of_the_deadlines():
 
 def test_an_edit_of_any_compiled_module_drops_the_cached_machine_code(tmp_path):
     """numba keys its cache on a function's own file, and search.run calls into the clock
-    and the propagation: an edit of any of the three must drop all their cached code (and
-    nothing else), and an unchanged package must keep it."""
-    from cryptocomp.crossword.tables import refresh_compiled_cache
+    and the propagation and freezes the layouts' constants: an edit of any engine source
+    must drop all their cached code (and nothing else), and an unchanged package must keep
+    it."""
+    from cryptocomp.crossword.jitcache import STAMPED, refresh_cache
 
-    names = ("clock", "propagation", "search")
+    names = STAMPED
     cache = tmp_path / "__pycache__"
 
     def compiled() -> None:
@@ -454,17 +455,32 @@ def test_an_edit_of_any_compiled_module_drops_the_cached_machine_code(tmp_path):
     for n in names:
         (tmp_path / f"{n}.py").write_text(f"# {n}\n")
     compiled()
-    (cache / "rectangle._search-150.py311.nbi").write_text("its own file's")
-    assert refresh_compiled_cache(tmp_path)  # no stamp yet: the code may be stale
-    assert left() == ["rectangle._search-150.py311.nbi"]
+    (cache / "trie._walk-150.py311.nbi").write_text("its own file's")
+    assert refresh_cache(tmp_path)  # no stamp yet: the code may be stale
+    assert left() == ["trie._walk-150.py311.nbi"]
     compiled()
-    assert not refresh_compiled_cache(tmp_path)
-    assert len(left()) == 7
+    assert not refresh_cache(tmp_path)
+    assert len(left()) == 2 * len(names) + 1
     for n in names:
         (tmp_path / f"{n}.py").write_text(f"# {n}, edited\n")
-        assert refresh_compiled_cache(tmp_path), n
-        assert left() == ["rectangle._search-150.py311.nbi"], n
+        assert refresh_cache(tmp_path), n
+        assert left() == ["trie._walk-150.py311.nbi"], n
         compiled()
+
+
+def test_importing_the_engine_touches_no_cached_code(tmp_path):
+    """Importing the engine's modules neither stamps nor drops cached machine code: that is
+    load_engine()'s first step."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import cryptocomp.crossword, cryptocomp.crossword.csp, pathlib, sys; "
+            "print(sorted(p.name for p in pathlib.Path(sys.argv[1]).rglob('*')))")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                         text=True, env=env, check=True).stdout
+    assert "compiled.stamp" not in out
 
 
 @pytest.mark.parametrize("engine", ["csp", "auto"])

@@ -35,7 +35,7 @@ import numba
 
 from ..index.index import Index
 from .grid import GridError
-from .jitcache import CACHED, cache_dir, compile_note, is_cached
+from .jitcache import CACHED, cache_dir, compile_note, is_cached, refresh_cache
 from .lane import SLICE, Lane, Learned, held, slot_weight
 from .layout import BEST, BEST_CULPRIT, BEST_OPEN, DEADLINE, WIPED
 from .lexicon import Lexicon
@@ -45,16 +45,13 @@ from .rectangle import RowSearch, is_rectangle, rows_can_fill
 from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
 from .search import EXHAUSTED, FOUND, RESTART, STOPPED, root, run
 from .square import square_grid
-from .tables import State, refresh_compiled_cache
+from .tables import State
 from .trie import MAX_LETTERS
 
 __all__ = ["solve_csp", "root_domains", "strategy_for", "load_engine", "Problem", "Budget",
            "RootWipeout", "STRATEGIES"]
 
 log = logging.getLogger(__name__)
-# here, not in load_engine(): a search may start without it, and must not load stale code
-if cache_dir(run) is not None:
-    refresh_compiled_cache(cache=cache_dir(run))
 
 RESTART_BASE = 400  # failures before the first restart
 ROWS_SHARE = 8  # the rows search's slices per word-branching slice on word rectangles
@@ -83,6 +80,7 @@ def _root_state(prob: Problem, budget: Budget, seed: int) -> State | None:
 def root_domains(prob: Problem, budget: Budget | None = None) -> list | None:
     """Each slot's words (index ids, most frequent first) once the initial domains are arc
     consistent; RootWipeout when that proves no fill; None when the budget ran out."""
+    load_engine()
     state = _root_state(prob, budget or Budget(), 1)
     if state is None:
         return None
@@ -96,12 +94,17 @@ _loaded = False
 def load_engine() -> None:
     """Load the searches' machine code, compiling it where numba has none cached (once
     after installing or upgrading, with one line that says so), so that no fill's budget
-    pays for it; later calls return at once.  Nothing runs: the signatures come from a 2x2
-    square."""
+    pays for it; later calls return at once.  First the cached code of changed engine
+    sources is dropped (:func:`.jitcache.refresh_cache`), before any of it loads; every
+    search (:func:`solve_csp`, :func:`root_domains`) starts here, so none runs stale code.
+    Nothing runs: the signatures come from a 2x2 square."""
     global _loaded
     if _loaded or not hasattr(root, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return
-    if not is_cached(cache_dir(run)):
+    cache = cache_dir(run)
+    if cache is not None:
+        refresh_cache(cache=cache)
+    if not is_cached(cache):
         (log.info if CACHED else log.warning)("%s", compile_note())
     words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
     prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))
@@ -111,8 +114,6 @@ def load_engine() -> None:
         compiled.compile(tuple(numba.typeof(a) for a in args))
     RowSearch(prob).compile()
     _loaded = True
-
-
 
 
 def strategy_for(prob: Problem) -> tuple[tuple[str, int], ...]:
@@ -195,6 +196,7 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}")
+    load_engine()
     budget = budget or Budget()
     kinds = strategy_for(prob) if strategy == "auto" else ((strategy, 1),)
     made = _lanes(prob, kinds, budget, count, seed, lookahead=lookahead,

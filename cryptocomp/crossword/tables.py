@@ -25,13 +25,10 @@ columns of the tables and the slots of the control arrays are defined.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import CryptocompError
-from ..files import write_atomic
 from .grid import GridError
 from .layout import (
     AGE,
@@ -303,43 +300,3 @@ class State:
         """Every slot's word (each slot must be settled)."""
         return [self.t.word(s, int(self.dom[self.t.slot[s, DBASE]]))
                 for s in range(len(self.size))]
-
-
-# the compiled modules whose functions call one another across files
-_COMPILED = ("clock.py", "propagation.py", "search.py")
-
-
-def refresh_compiled_cache(here: Path | None = None, cache: Path | None = None) -> bool:
-    """Drop numba's cached machine code of the package in ``here`` (this one by default),
-    kept in ``cache`` (default: ``__pycache__`` there), when a compiled module changed; True
-    when it did.
-
-    numba keys a cached function on its own file only: after an edit of
-    :mod:`.propagation` or :mod:`.clock`, :func:`.search.run` (which calls into them)
-    would load stale code.  A stamp of the three sources and numba's version next to the
-    cache decides.  It compiles nothing: :func:`.csp.load_engine` says when compiling starts."""
-    import hashlib
-
-    import numba
-
-    here = here or Path(__file__).resolve().parent
-    digest = hashlib.sha256(numba.__version__.encode())  # numba's upgrades recompile too
-    for name in _COMPILED:
-        digest.update((here / name).read_bytes())
-    cache = cache or here / "__pycache__"
-    stamp = cache / "compiled.stamp"
-    want = digest.hexdigest()
-    try:
-        if stamp.read_text() == want:
-            return False
-    except OSError:
-        pass
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        for name in _COMPILED:
-            for f in cache.glob(name.replace(".py", ".*.nb[ci]")):
-                f.unlink()
-        write_atomic(stamp, want.encode())  # a run killed mid-write leaves no torn stamp
-    except (OSError, CryptocompError):
-        return False  # numba could not write there either: it caches nothing there
-    return True
