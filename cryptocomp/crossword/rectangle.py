@@ -10,15 +10,13 @@ prefix has there and the column prefix can take next (forward checking); a
 finished row must leave every row below able to be some word whose letters its
 columns' words have there (a walk of the row trie); and a finished row or column
 must not repeat a word.  No propagation: a node costs a few table lookups
-(millions a second, against some ten thousand for the arc-consistent lanes),
-which is what exhausts the search spaces of 7x7 squares (Russian top 100k: 529
-million letters placed, 70 s: no double square exists).  The check of the rows
-below makes a node dearer but cuts the nodes two to four times (measured without
-it: 1,072 million letters and 90 s on that square; the WordNet 6x6 fill 28.9
-million letters and 2.4 s instead of 8.1 million and 1.7 s).  Most of these checks
-fail, at the row just below, so each row is walked from its tighter end, in a trie of the
-reversed words when that is the last (the WordNet 6x6 fill: 80 million lookups instead of
-123, 0.9 s instead of 1.2 s).  A square
+(hundreds of times cheaper than a node of the arc-consistent lanes), which is
+what exhausts the search spaces of 7x7 squares (Russian top 100k: no double
+square exists).  The check of the rows below makes a node dearer but cuts the
+nodes two to four times, and the time with them.  Most of these checks fail, at
+the row just below, so each row is walked from its tighter end, in a trie of the
+reversed words when that is the last: fewer lookups for the same answer
+(scripts/LOG.md has the figures of all three).  A square
 without given letters searches only fills whose first column comes after its
 first row alphabetically (each fill's transpose is a fill too), unless several
 fills are asked for.  Letters are tried in the order of the most frequent word
@@ -37,6 +35,7 @@ from dataclasses import replace
 import numba
 import numpy as np
 
+from ..index.encoding import encode
 from .jitcache import compiled
 from .layout import NROWCTL, ROW_BEST, ROW_K, ROW_NODES, ROW_OPS, ROW_SYM, RowArrays
 from .problem import Problem
@@ -46,17 +45,13 @@ from .trie import MAX_LETTERS, Trie, build_trie
 __all__ = ["RowSearch", "is_rectangle", "rows_can_fill"]
 
 # work units a table lookup here counts for in the portfolio's turns, so that ROWS_SHARE
-# is about the ratio of the two lanes' CPU.  Measured as the lanes' CPU in a fill (words
-# lane's over the rows search's, times the lookups and units they did): on the 6x6 WordNet
-# square a lookup cost 0.83-0.86 units after the de Bruijn bit scan (1.0-1.3 before, when
-# this was 2); after the tighter-end walk, which does fewer lookups for the same work, 1.3
-# units on the 7x7 all-English square (7.6 s of CPU against 0.73 s at 8:1).  From 2 to 1
-# (2026-12-01, 6 runs each): the 6x6 WordNet square 2.42 -> 2.09 s, the 7x7 all-English
-# square, which the words lane fills, 6.7 -> 11.8 s (target 35 s)
+# is about the ratio of the two lanes' CPU: a lookup costs about as much CPU as a work
+# unit of the words lane (measured as the lanes' CPU in a fill over the lookups and units
+# they did: scripts/LOG.md, "the rows search's units")
 _UNITS_PER_LOOKUP = 1
 # the index of a 64-bit mask's one set bit in a multiplication and a table lookup: the bit
 # times a de Bruijn sequence has distinct top six bits for each of the 64 positions (a loop
-# shifting the bit, as before, cost a fifth of the 6x6 WordNet square's search time)
+# shifting the bit costs a fair part of the search's time)
 _DEBRUIJN_MUL = 0x03F79D71B4CB0A89
 
 
@@ -331,9 +326,9 @@ class RowSearch:
         self.ctrie = self.rtrie if H == W else self._trie(H)
         self.rbase, self.cbase = int(t.grow[W]), int(t.grow[H])
         self.given = np.full(W * H, np.uint64((1 << t.A) - 1), dtype=np.uint64)
-        code = {ch: a for a, ch in enumerate(t.alphabet)}
-        for (r, c), ch in grid.given.items():
-            self.given[r * W + c] = np.uint64(1 << code[ch])
+        codes = encode("".join(grid.given.values()), t.alphabet).tolist()
+        for ((r, c), a) in zip(grid.given, codes, strict=True):
+            self.given[r * W + c] = np.uint64(1 << a)
         cells = W * H
         self.rn = np.zeros((H, W + 1), dtype=np.int32)
         self.cn = np.zeros((W, H + 1), dtype=np.int32)

@@ -3,7 +3,8 @@
 Static (one per :class:`~.problem.Problem`, shared by every run):
 
 * ``wl[row, p]``: letter code (index into the alphabet) of the ``p``-th letter of
-  each usable word; rows grouped by length (``grow[n]`` is the first row of the
+  each usable word, as the index encodes it (:meth:`~cryptocomp.index.Index.encoded`);
+  rows grouped by length (``grow[n]`` is the first row of the
   ``n``-letter words), each group in frequency order.  ``wid[row]`` is the
   word's id in the index, ``wscore[row]`` log(1 + count).
 * ``pl[pl_start[key] : pl_start[key + 1]]`` with ``key = (n * maxlen + p) * A + a``:
@@ -89,8 +90,6 @@ class Tables:
         # 5-letter slots on the English list asked for 16 GB of candidate lists first)
         _check_state_bytes(state_bytes(prob.lengths, [len(dom) for dom in prob.initial],
                                        [len(lex.base(n)) for n in prob.lengths], A))
-        points = np.array(sorted(ord(ch) for ch in self.alphabet), dtype=np.uint32)
-        order = np.argsort(np.array([ord(ch) for ch in self.alphabet], dtype=np.uint32))
         ids_of: dict[int, np.ndarray] = {}
         grow = np.zeros(maxlen + 2, dtype=np.int64)
         blocks, rows = [], 0
@@ -98,15 +97,13 @@ class Tables:
             grow[n] = rows
             if n not in lengths:
                 continue
-            ids = _ids(lex.base(n))
-            ids_of[n] = ids
-            joined = "".join(lex.words[i] for i in ids.tolist())
-            cps = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-            codes = order[np.searchsorted(points, cps)].astype(np.uint16).reshape(len(ids), n)
-            block = np.zeros((len(ids), maxlen), dtype=np.uint16)
-            block[:, :n] = codes
+            # the index's letter codes are the engine's: both are places in its alphabet
+            enc = lex.index.encoded(n, lex.base(n))
+            ids_of[n] = enc.ids
+            block = np.zeros((len(enc.ids), maxlen), dtype=np.uint16)
+            block[:, :n] = enc.codes
             blocks.append(block)
-            rows += len(ids)
+            rows += len(enc.ids)
         grow[maxlen + 1] = rows
         self.grow = grow
         self.wl = np.concatenate(blocks) if blocks else np.zeros((0, maxlen), np.uint16)
@@ -218,7 +215,7 @@ class Tables:
 
     def word(self, s: int, k: int) -> str:
         """The word of index ``k`` in slot ``s``'s length group."""
-        return self.prob.words[int(self.wid[self.slot[s, GROW] + k])]
+        return self.prob.lex.index.word(int(self.wid[self.slot[s, GROW] + k]))
 
 
 def state_bytes(lengths: list[int], candidates: list[int], groups: list[int], A: int) -> int:
