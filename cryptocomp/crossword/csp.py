@@ -13,8 +13,7 @@ takes that word away from the other slots (no repeats).  Strategies
 * ``words``: the same as one complete run.
 * ``cells``: the crossed cell whose best letter is least supported, that letter
   or not (Qxw's order).  Complete; on word squares it finds fills, on blocked
-  grids it proves "no fill" far sooner than word branching (measured: seed 000
-  layout 21 with English top 100k, 85 s where words did not finish in 150 s).
+  grids it proves "no fill" far sooner than word branching (scripts/LOG.md).
 
 ``auto`` runs several strategies as lanes of one portfolio, each on its own
 state, in turns of a fixed amount of work (:func:`strategy_for`); the first lane
@@ -123,8 +122,7 @@ def strategy_for(prob: Problem) -> tuple[tuple[str, int], ...]:
     (ROWS_SHARE:1; cell and word branching, 2:1, past 64 letters); other grids two
     dom/wdeg searches with restarts, which find fills, beside cell branching, which
     proves that none exists far sooner (1:1:1).  Two restart lanes, randomised apart, cut
-    the heavy tail of one (WordNet 15x15, 8 seeds: slowest 14.8 s with one, 7.4 s with
-    two; medians 2.7 and 2.9 s)."""
+    the heavy tail of one at little cost to the median (scripts/LOG.md)."""
     if rows_can_fill(prob):
         return (("rows", ROWS_SHARE), ("words", 1))
     if is_rectangle(prob):  # over more letters than the rows search handles
