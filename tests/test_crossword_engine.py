@@ -46,8 +46,9 @@ def _needing_search(rng: random.Random, *, cells: bool):
     root (cell branching with ``cells``, else word branching).  Draws until one is found:
     two in three have no candidates or are decided at the root, and returning there would
     leave most cases checking nothing."""
+    from cryptocomp.crossword.layout import LETTER_BRANCH
     from cryptocomp.crossword.propagation import OK
-    from cryptocomp.crossword.search import LETTER_BRANCH, root
+    from cryptocomp.crossword.search import root
     from cryptocomp.crossword.tables import State
 
     for _ in range(100):
@@ -178,7 +179,8 @@ def test_a_relaxation_has_exactly_the_fills_of_its_slots_alone(seed):
     to them is one of them (so a relaxation without a fill proves the grid has none)."""
     import numpy as np
 
-    from cryptocomp.crossword.search import EXHAUSTED, FOUND, LETTER_BRANCH, root, run
+    from cryptocomp.crossword.layout import LETTER_BRANCH
+    from cryptocomp.crossword.search import EXHAUSTED, FOUND, root, run
     from cryptocomp.crossword.tables import State
 
     rng = random.Random(5000 + seed)
@@ -211,7 +213,7 @@ def test_the_root_words_stay_the_first_of_each_sparse_set(seed):
     """Relaxation reads a slot's words at the root as the first root-size places of its
     sparse set, however far the search has gone since (removals swap within the alive
     part, undo grows it back): checked node by node against a copy taken at the root."""
-    from cryptocomp.crossword.propagation import DBASE
+    from cryptocomp.crossword.layout import DBASE
     from cryptocomp.crossword.search import EXHAUSTED, run
 
     prob, state = _needing_search(random.Random(9000 + seed), cells=seed % 2 == 1)
@@ -258,7 +260,8 @@ def test_failure_weights_age_in_restart_lanes_only():
     import numpy as np
 
     from cryptocomp.crossword import csp, lane
-    from cryptocomp.crossword.search import AGE, FAILS, _failed
+    from cryptocomp.crossword.layout import AGE, FAILS
+    from cryptocomp.crossword.search import _failed
 
     ctl, params = np.zeros(20, dtype=np.int64), np.zeros(8)
     weight, sweight = np.array([1.0, 3.0, 1.5]), np.array([2.0, 0.0])
@@ -280,7 +283,7 @@ def test_the_twin_restart_lane_weighs_frequency_less():
     lanes differ in what they try first); the others, and every lane ordering words by
     frequency alone, keep the weight they are given."""
     from cryptocomp.crossword import csp, lane
-    from cryptocomp.crossword.search import FREQ_WEIGHT
+    from cryptocomp.crossword.layout import FREQ_WEIGHT
 
     prob = Problem(Grid.from_rows(["...", ".#.", "..."]), Lexicon(_index(["abc", "bca", "cab"])))
     for lookahead, want in ((True, [0.3, 0.3 * lane.TWIN_FREQ, 0.3]), (False, [1.0] * 3)):
@@ -295,7 +298,7 @@ def test_learned_weights_carry_to_the_next_search_of_the_same_grid():
     failed most (the cells lane, and lanes of another grid, keep their own)."""
     from cryptocomp.crossword import csp
     from cryptocomp.crossword.lane import Learned
-    from cryptocomp.crossword.search import FAILS
+    from cryptocomp.crossword.layout import FAILS
 
     def lanes_of(prob):
         return csp._lanes(prob, csp.strategy_for(prob), csp.Budget(), 1, None,
@@ -338,7 +341,8 @@ def test_a_word_is_never_used_twice_even_in_large_length_groups():
 def test_search_progress_never_falls_and_stays_below_one(seed):
     """auto widens a complete lane's share by the odds of its progress: the estimate must
     grow with the search, node by node, for word and cell branching alike."""
-    from cryptocomp.crossword.search import DEPTH, EXHAUSTED, progress, run
+    from cryptocomp.crossword.layout import DEPTH
+    from cryptocomp.crossword.search import EXHAUSTED, progress, run
 
     prob, state = _needing_search(random.Random(3000 + seed), cells=seed % 2 == 1)
     seen, r = [0.0], 0
@@ -431,11 +435,12 @@ def test_the_compiled_clock_reads_the_clock_of_the_deadlines():
 
 def test_an_edit_of_any_compiled_module_drops_the_cached_machine_code(tmp_path):
     """numba keys its cache on a function's own file, and search.run calls into the clock
-    and the propagation: an edit of any of the three must drop all their cached code (and
-    nothing else), and an unchanged package must keep it."""
-    from cryptocomp.crossword.tables import refresh_compiled_cache
+    and the propagation and freezes the layouts' constants: an edit of any engine source
+    must drop all their cached code (and nothing else), and an unchanged package must keep
+    it."""
+    from cryptocomp.crossword.jitcache import STAMPED, refresh_cache
 
-    names = ("clock", "propagation", "search")
+    names = STAMPED
     cache = tmp_path / "__pycache__"
 
     def compiled() -> None:
@@ -450,17 +455,32 @@ def test_an_edit_of_any_compiled_module_drops_the_cached_machine_code(tmp_path):
     for n in names:
         (tmp_path / f"{n}.py").write_text(f"# {n}\n")
     compiled()
-    (cache / "rectangle._search-150.py311.nbi").write_text("its own file's")
-    assert refresh_compiled_cache(tmp_path)  # no stamp yet: the code may be stale
-    assert left() == ["rectangle._search-150.py311.nbi"]
+    (cache / "trie._walk-150.py311.nbi").write_text("its own file's")
+    assert refresh_cache(tmp_path)  # no stamp yet: the code may be stale
+    assert left() == ["trie._walk-150.py311.nbi"]
     compiled()
-    assert not refresh_compiled_cache(tmp_path)
-    assert len(left()) == 7
+    assert not refresh_cache(tmp_path)
+    assert len(left()) == 2 * len(names) + 1
     for n in names:
         (tmp_path / f"{n}.py").write_text(f"# {n}, edited\n")
-        assert refresh_compiled_cache(tmp_path), n
-        assert left() == ["rectangle._search-150.py311.nbi"], n
+        assert refresh_cache(tmp_path), n
+        assert left() == ["trie._walk-150.py311.nbi"], n
         compiled()
+
+
+def test_importing_the_engine_touches_no_cached_code(tmp_path):
+    """Importing the engine's modules neither stamps nor drops cached machine code: that is
+    load_engine()'s first step."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import cryptocomp.crossword, cryptocomp.crossword.csp, pathlib, sys; "
+            "print(sorted(p.name for p in pathlib.Path(sys.argv[1]).rglob('*')))")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                         text=True, env=env, check=True).stdout
+    assert "compiled.stamp" not in out
 
 
 @pytest.mark.parametrize("engine", ["csp", "auto"])

@@ -3,9 +3,9 @@
 On Linux the clock is ``clock_gettime(CLOCK_MONOTONIC)`` called straight from the
 machine code (the clock ``time.monotonic`` reads there), so it is cached with the
 searches like the rest of their code.  Elsewhere it falls back to an ``objmode``
-block, which numba compiles anew in every process on its first call (60 ms of each
-fill's CPU on this machine, where the 6x6 WordNet square takes some 2 s in all);
-so does NUMBA_DISABLE_JIT, where the searches run as plain Python.
+block, which numba compiles anew in every process on its first call (a fair part of
+a small fill's CPU: scripts/LOG.md); so does NUMBA_DISABLE_JIT, where the searches run
+as plain Python.
 """
 
 from __future__ import annotations

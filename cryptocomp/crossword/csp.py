@@ -13,8 +13,7 @@ takes that word away from the other slots (no repeats).  Strategies
 * ``words``: the same as one complete run.
 * ``cells``: the crossed cell whose best letter is least supported, that letter
   or not (Qxw's order).  Complete; on word squares it finds fills, on blocked
-  grids it proves "no fill" far sooner than word branching (measured: seed 000
-  layout 21 with English top 100k, 85 s where words did not finish in 150 s).
+  grids it proves "no fill" far sooner than word branching (scripts/LOG.md).
 
 ``auto`` runs several strategies as lanes of one portfolio, each on its own
 state, in turns of a fixed amount of work (:func:`strategy_for`); the first lane
@@ -35,35 +34,23 @@ import numba
 
 from ..index.index import Index
 from .grid import GridError
-from .jitcache import CACHED, cache_dir, compile_note, is_cached
+from .jitcache import CACHED, cache_dir, compile_note, is_cached, refresh_cache
 from .lane import SLICE, Lane, Learned, held, slot_weight
+from .layout import BEST, BEST_CULPRIT, BEST_OPEN, DEADLINE, WIPED
 from .lexicon import Lexicon
 from .problem import MAX_STEPS, Budget, Problem
-from .propagation import FAIL, OK, WIPED, undo
+from .propagation import FAIL, OK, undo
 from .rectangle import RowSearch, is_rectangle, rows_can_fill
 from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
-from .search import (
-    BEST,
-    BEST_CULPRIT,
-    BEST_OPEN,
-    EXHAUSTED,
-    FOUND,
-    RESTART,
-    STOPPED,
-    root,
-    run,
-)
+from .search import EXHAUSTED, FOUND, RESTART, STOPPED, root, run
 from .square import square_grid
-from .tables import State, refresh_compiled_cache
+from .tables import State
 from .trie import MAX_LETTERS
 
 __all__ = ["solve_csp", "root_domains", "strategy_for", "load_engine", "Problem", "Budget",
            "RootWipeout", "STRATEGIES"]
 
 log = logging.getLogger(__name__)
-# here, not in load_engine(): a search may start without it, and must not load stale code
-if cache_dir(run) is not None:
-    refresh_compiled_cache(cache=cache_dir(run))
 
 RESTART_BASE = 400  # failures before the first restart
 ROWS_SHARE = 8  # the rows search's slices per word-branching slice on word rectangles
@@ -80,7 +67,7 @@ class RootWipeout(Exception):
 def _root_state(prob: Problem, budget: Budget, seed: int) -> State | None:
     """A fresh state made arc consistent; None when the budget ran out first."""
     state = State(prob.tables, seed=seed)
-    state.params[0] = budget.deadline()
+    state.params[DEADLINE] = budget.deadline()
     r = held(root, state.T, state.D)
     if r == FAIL:
         raise RootWipeout(int(state.ctl[WIPED]))
@@ -92,6 +79,7 @@ def _root_state(prob: Problem, budget: Budget, seed: int) -> State | None:
 def root_domains(prob: Problem, budget: Budget | None = None) -> list | None:
     """Each slot's words (index ids, most frequent first) once the initial domains are arc
     consistent; RootWipeout when that proves no fill; None when the budget ran out."""
+    load_engine()
     state = _root_state(prob, budget or Budget(), 1)
     if state is None:
         return None
@@ -105,12 +93,17 @@ _loaded = False
 def load_engine() -> None:
     """Load the searches' machine code, compiling it where numba has none cached (once
     after installing or upgrading, with one line that says so), so that no fill's budget
-    pays for it; later calls return at once.  Nothing runs: the signatures come from a 2x2
-    square."""
+    pays for it; later calls return at once.  First the cached code of changed engine
+    sources is dropped (:func:`.jitcache.refresh_cache`), before any of it loads; every
+    search (:func:`solve_csp`, :func:`root_domains`) starts here, so none runs stale code.
+    Nothing runs: the signatures come from a 2x2 square."""
     global _loaded
     if _loaded or not hasattr(root, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return
-    if not is_cached(cache_dir(run)):
+    cache = cache_dir(run)
+    if cache is not None:
+        refresh_cache(cache=cache)
+    if not is_cached(cache):
         (log.info if CACHED else log.warning)("%s", compile_note())
     words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
     prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))
@@ -122,8 +115,6 @@ def load_engine() -> None:
     _loaded = True
 
 
-
-
 def strategy_for(prob: Problem) -> tuple[tuple[str, int], ...]:
     """The lanes ``auto`` runs, each with its share of the time slices: word rectangles
     (:func:`.rectangle.is_rectangle`) get the ``rows`` search, which decides 7x7 squares
@@ -131,8 +122,7 @@ def strategy_for(prob: Problem) -> tuple[tuple[str, int], ...]:
     (ROWS_SHARE:1; cell and word branching, 2:1, past 64 letters); other grids two
     dom/wdeg searches with restarts, which find fills, beside cell branching, which
     proves that none exists far sooner (1:1:1).  Two restart lanes, randomised apart, cut
-    the heavy tail of one (WordNet 15x15, 8 seeds: slowest 14.8 s with one, 7.4 s with
-    two; medians 2.7 and 2.9 s)."""
+    the heavy tail of one at little cost to the median (scripts/LOG.md)."""
     if rows_can_fill(prob):
         return (("rows", ROWS_SHARE), ("words", 1))
     if is_rectangle(prob):  # over more letters than the rows search handles
@@ -204,6 +194,7 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}")
+    load_engine()
     budget = budget or Budget()
     kinds = strategy_for(prob) if strategy == "auto" else ((strategy, 1),)
     made = _lanes(prob, kinds, budget, count, seed, lookahead=lookahead,

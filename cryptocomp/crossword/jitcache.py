@@ -7,6 +7,10 @@ could not start.  :func:`compiled` declares the engine's functions with the firs
 of ``$NUMBA_CACHE_DIR`` (when set), ``__pycache__`` beside the sources and ``numba/`` in the
 data home (``$CRYPTOCOMP_HOME``, else the user's cache directory); with none, the engine is
 compiled in each process, uncached, and :func:`compile_note` says so in its one line.
+
+numba keys a cached function on its own file only, and the engine's functions call one
+another across files: :func:`refresh_cache`, run by :func:`.csp.load_engine` before any
+compiled code loads, drops the machine code of every engine module when any of them changed.
 """
 
 from __future__ import annotations
@@ -21,12 +25,20 @@ from typing import Any
 
 from numba import config, njit
 
-__all__ = ["compiled", "cache_dir", "is_cached", "compile_note", "CACHED", "COMPILE_SECONDS"]
+from ..errors import CryptocompError
+from ..files import write_atomic
 
-# measured: load_engine() from no cache took 55 s of CPU (72 s wall on 2 busy cores) here
+__all__ = ["compiled", "cache_dir", "is_cached", "compile_note", "refresh_cache", "CACHED",
+           "COMPILE_SECONDS"]
+
+# the time load_engine() takes from no cache, as the line before compiling says it
+# (scripts/LOG.md has the measurements)
 COMPILE_SECONDS = 60
 # the modules whose functions load_engine() compiles
 ENGINE_MODULES = ("clock", "propagation", "search", "rectangle")
+# the sources their machine code depends on: their own, and the layouts whose constants
+# the compiled code freezes (numba keys a cached function on its own file only)
+STAMPED = (*ENGINE_MODULES, "layout")
 
 _HERE = Path(__file__).resolve().parent
 _CONFIG: Any = config  # numba makes its settings at run time: the type checker sees none
@@ -57,7 +69,7 @@ def _choose() -> tuple[str | None, list[Path]]:
         return "", tried
     from ..index.store import data_home
 
-    # one directory a package location: the stamp of refresh_compiled_cache is per sources
+    # one directory a package location: the stamp of refresh_cache is per sources
     where = hashlib.sha1(str(_HERE).encode()).hexdigest()[:16]
     tried.append(data_home() / "numba" / where)
     if _writable(tried[-1]):
@@ -110,3 +122,37 @@ def compile_note() -> str:
     return (f"compiling the fill engine (about {COMPILE_SECONDS} s): no cache can be written "
             f"({', '.join(map(str, _TRIED))}), so every run compiles it again; set "
             f"CRYPTOCOMP_HOME or NUMBA_CACHE_DIR to a writable directory")
+
+
+def refresh_cache(here: Path | None = None, cache: Path | None = None) -> bool:
+    """Drop numba's cached machine code of the engine modules of the package in ``here``
+    (this one by default), kept in ``cache`` (default: ``__pycache__`` there), when one of
+    the :data:`STAMPED` sources changed; True when it did.
+
+    After an edit of :mod:`.propagation`, :mod:`.clock` or :mod:`.layout`,
+    :func:`.search.run` (which calls into them, or froze their constants) would otherwise
+    load stale code.  A stamp of the sources and numba's version next to the cache decides.
+    It compiles nothing: :func:`.csp.load_engine` says when compiling starts."""
+    import numba
+
+    here = here or _HERE
+    digest = hashlib.sha256(numba.__version__.encode())  # numba's upgrades recompile too
+    for name in STAMPED:
+        digest.update((here / f"{name}.py").read_bytes())
+    cache = cache or here / "__pycache__"
+    stamp = cache / "compiled.stamp"
+    want = digest.hexdigest()
+    try:
+        if stamp.read_text() == want:
+            return False
+    except OSError:
+        pass
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        for name in STAMPED:
+            for f in cache.glob(f"{name}.*.nb[ci]"):
+                f.unlink()
+        write_atomic(stamp, want.encode())  # a run killed mid-write leaves no torn stamp
+    except (OSError, CryptocompError):
+        return False  # numba could not write there either: it caches nothing there
+    return True

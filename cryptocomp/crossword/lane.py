@@ -19,28 +19,29 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .propagation import DBASE, FAIL, OK, OPS, undo
-from .search import (
+from .layout import (
     AGE,
+    DBASE,
+    DEADLINE,
     DEPTH,
-    EXHAUSTED,
     FAIL_LIMIT,
     FAILS,
-    FOUND,
     FREQ_WEIGHT,
     LAST_SLOT,
+    LEN,
     LETTER_BRANCH,
     LOOKAHEAD,
     NODES,
     NOISE,
+    OPS,
+    OTHER,
     PAUSE_AT,
-    PAUSED,
     SLOT_NOISE,
-    STOPPED,
-    progress,
-    root,
-    run,
+    TRAIL,
+    XID,
 )
+from .propagation import FAIL, OK, undo
+from .search import EXHAUSTED, FOUND, PAUSED, STOPPED, progress, root, run
 from .tables import State
 
 __all__ = ["Lane", "Learned", "Relaxation", "boosted_share", "held", "slot_weight", "SLICE"]
@@ -48,39 +49,31 @@ __all__ = ["Lane", "Learned", "Relaxation", "boosted_share", "held", "slot_weigh
 log = logging.getLogger(__name__)
 
 RESTART_GROWTH = 1.1
-# the restart lanes' ageing of failure weights at each failure (search.AGE; ingrid_core's
-# factor).  Measured against none, the same seeds side by side (CPU s): WordNet 15x15, 9
-# seeds, mean 6.0 -> 4.7, slowest 17.2 -> 9.5 (median 4.8 -> 5.6); Russian top 100k, 4
-# seeds, mean 5.7 -> 4.4; seed 000 layout 02 filled in 64 s and 49 s on two seeds of three
-# (before: one, 82 s)
+# the restart lanes' ageing of failure weights at each failure (layout.AGE; ingrid_core's
+# factor): recent failures steer more than old ones, which cuts the slow tail of the
+# restart lanes over the same seeds (scripts/LOG.md, "failure weights that age")
 WEIGHT_AGE = 0.99
 NOISE_AFTER_RESTART = 0.3
 # the factor on the second restart lane's frequency weight in word choice (0.1 against the
-# first's 0.25 by default): the two lanes differ in what they try first, not only by noise.
-# Measured (2026-12-01, CPU s, seeds none and 1..8 on the 15x15 American grid, against
-# both at 0.25): WordNet median 3.70 ->
-# 1.43, mean 3.31 -> 3.11, mean rank 31,205 -> 30,132; shipped Russian median 1.77 ->
-# 1.92, rank 39,257 -> 39,492; English top 50k median 0.53 -> 0.53, rank 19,098 -> 22,587;
-# seed 000 layout 02 (English top 100k), seeds none and 1..4: 44, 36, 36, 81, 50 s, where
-# the twins alike filled it within 60 s on two of six seeds and within 120 s on three.
-# Without frequency (0): layout 02 in 36-43 s on all five, but the WordNet 15x15's
-# slowest seed 17 s and English top 50k ranks 22,538
+# first's 0.25 by default): the two lanes differ in what they try first, not only by noise,
+# which fills hard lists sooner at little cost in the words' ranks; without frequency at
+# all the ranks suffer (scripts/LOG.md, "the twin restart lane")
 TWIN_FREQ = 0.4
 # the largest factor on a complete lane's share (boosted_share): beside two restart lanes
 # of share 1, they keep at least a ninth of the time
 PROOF_BOOST = 16
-# the proof lane's relaxations (Relaxation): the lanes' failures before the first (about 2
-# s on a 15x15 grid: enough for the weights to find the tight part), the first's share of
-# the slots (a quarter was too few on seed 000 layout 27: 18 and then 22 slots had fills,
-# the second found after 33 s; a third decided layouts 19, 21, 24 and 27 at once), the
-# fewest slots one has (also the least it grows by), and the turns of the proof lane in
-# which one takes all but one (its own search of the whole grid goes on in the last)
+# the proof lane's relaxations (Relaxation): the lanes' failures before the first (enough
+# for the weights to find the tight part of a 15x15 grid), the first's share of the slots
+# (a quarter kept relaxations that still had fills; a third decides the seed-000 layouts
+# without a fill at once: scripts/LOG.md, "relaxations"), the fewest slots one has (also
+# the least it grows by), and the turns of the proof lane in which one takes all but one
+# (its own search of the whole grid goes on in the last)
 RELAX_AFTER = 600
 RELAX_FIRST = 1 / 3
 RELAX_MIN_SLOTS = 4
 RELAX_TURNS = 3
 
-# work units (letters touched, about 100 million a second here) between returns to Python
+# work units (letters touched: a twentieth of a second or so) between returns to Python
 # (Ctrl-C, the step budget, the next lane): counted, not timed, so that a seed gives the
 # same fill on any machine and under any load (the arrow-word batches rely on it)
 SLICE = 5_000_000
@@ -121,14 +114,15 @@ class Lane:
                                if lookahead else 1.0)
         params[LETTER_BRANCH] = -1 if kind.startswith("cells") else letter_branch
         params[AGE] = WEIGHT_AGE if restarts else 1.0
-        self.root_mark = int(ctl[0])
+        self.root_mark = int(ctl[TRAIL])
         self.limit = float(restart_base) if restarts else 0.0
         ctl[FAIL_LIMIT] = int(self.limit)
         # a complete lane beside restart lanes has its turns widened by its progress
         self.boosted = beside_restarts and not restarts
         # a seed perturbs word scores in every word lane, slot ties only in a lane that
-        # restarts: on word squares the first slot matters (the 7x7 all-English square:
-        # 1.7 s from the first row, no fill in 60 s from a random one of the equal slots).
+        # restarts: on word squares the first slot matters (the 7x7 all-English square fills
+        # at once from the first row, and not in a minute from a random one of the equal
+        # slots: scripts/LOG.md).
         # A twin (a second lane of a kind) is perturbed from the start, or it would repeat
         # the first one's first run
         self._noise(NOISE_AFTER_RESTART if seed is not None or twin else 0.0)
@@ -160,7 +154,7 @@ class Lane:
         if self.relax is not None and self.relax.due():
             return self.relax.advance(share, node_limit, deadline)
         state.params[PAUSE_AT] = state.ctl[OPS] + SLICE * share
-        state.params[0] = deadline
+        state.params[DEADLINE] = deadline
         return held(run, state.T, state.D, node_limit)
 
     def words(self) -> list[str]:
@@ -196,9 +190,8 @@ class Lane:
 class Learned:
     """What the restart lanes learned of a grid, kept for its next search over another list
     (a fill's improvement, :mod:`.improvement`): the failure weights of its crossings and
-    slots, from the restart lane that failed most.  Measured (the American 15x15 grid on the
-    whole shipped English and Russian lists and on English top 50k, improvements of 2, 3, 5
-    and 10 s, 2026-12-01): the rarest word commoner in 5 of 12 runs, rarer in 1."""
+    slots, from the restart lane that failed most: improvements find commoner rarest words
+    more often than they find rarer ones (scripts/LOG.md, "learned weights")."""
 
     def __init__(self) -> None:
         self.grid: object = None
@@ -235,12 +228,10 @@ class Relaxation:
     most (the failure weights of all the portfolio's lanes), each with the words it had
     after the root's propagation, crossings to the other slots dropped.  A fill of the
     grid fills any such relaxation, so a relaxation without a fill proves that the grid
-    has none; its propagation touches only its own slots, which is what makes it cheaper.
-    Measured on seed 000's layouts without a fill (English top 100k, complete cell
-    branching, the top-weighted slots after 5 s): layout 21, 29,640 nodes in 41 s on the
-    grid, 29,716 in 12.5 s on its 24 heaviest slots (of 72); 27, 28,466 nodes in 13.3 s
-    on 24; 24, 5,574 in 1.8 s on 16; 19, 3,134 in 1.5 s on 20.  A relaxation that has a
-    fill (found at once on fewer slots: 0.01-2 s) gives way to one half as large again."""
+    has none; its propagation touches only its own slots, which is what makes it cheaper:
+    about as many nodes as on the whole grid, each a fraction of the cost (scripts/LOG.md,
+    "relaxations").  A relaxation that has a fill (found at once on fewer slots) gives way
+    to one half as large again."""
 
     def __init__(self, state: State, options: dict):
         """``state``: the proof lane's, at its root; ``options``: its lanes' options."""
@@ -313,7 +304,7 @@ class Relaxation:
             db = t.slot[s, DBASE]
             cands.append(np.sort(state.dom[db:db + self.root_size[s]]))
         sub = State(t.restricted(self.keep, cands), seed=1)
-        sub.params[0] = deadline
+        sub.params[DEADLINE] = deadline
         r = held(root, sub.T, sub.D)
         if r == FAIL:
             self.proved = True
@@ -331,8 +322,8 @@ def boosted_share(share: int, done: float) -> int:
     """``share`` times the odds that a complete search is ``done`` of the way through,
     done / (1 - done), rounded down, between 1 and PROOF_BOOST: beside lanes that restart
     (and cannot tell how far they are), a proof that is near its end gets the time to
-    finish, while one stuck in a deep subtree keeps its plain share.  Seed 000 layouts 21
-    and 27 (no fill): proved in 88 s each, where the plain 1:1:1 shares did not in 120 s."""
+    finish, while one stuck in a deep subtree keeps its plain share (scripts/LOG.md, "the
+    proof lane's boost")."""
     odds = done / (1.0 - done) if done < 1.0 else float(PROOF_BOOST)
     return share * int(min(max(odds, 1.0), PROOF_BOOST))
 
@@ -341,8 +332,8 @@ def slot_weight(state: State, s: int) -> float:
     """The failure weight slot ``s`` gained on its crossings (their weights' excess over 1)."""
     t = state.t
     total = 0.0
-    for p in range(t.slot[s, 0]):
+    for p in range(t.slot[s, LEN]):
         x = s * t.maxlen + p
-        if t.cross[x, 0] >= 0:
-            total += state.weight[t.cross[x, 2]] - 1.0
+        if t.cross[x, OTHER] >= 0:
+            total += state.weight[t.cross[x, XID]] - 1.0
     return total

@@ -1,11 +1,11 @@
 """Compiled propagation of the CSP engine: sparse-set domains, letter counts, a trail.
 
-Every function here is compiled by numba (``nopython``).  Profiled first: the
-interpreted bitmap engine spent 95 % of its time in Python-level loops around
-the bitmap operations (about 300 nodes a second on the WordNet 15x15).
+Every function here is compiled by numba (``nopython``): an interpreted engine
+spends nearly all its time in Python-level loops around the array operations.
 
-The arrays come in two tuples (see :mod:`.tables`): ``T``, static, and ``D``,
-the dynamic state.  State of a slot ``s``:
+The arrays come in two named tuples (:mod:`.layout`): ``T``, static
+(:class:`~.layout.Static`), and ``D``, the dynamic state (:class:`~.layout.Dynamic`).
+State of a slot ``s``:
 
 * its domain is a sparse set: ``dom[db : db + m]`` holds the candidate words
   (indices ``k`` into the slot's length group), the first ``size[s]`` of them
@@ -26,11 +26,10 @@ included): one at a time from the words lists of the leaving letters, one at a
 time in a walk over the alive words, or in bulk: one pass partitions the
 domain, the counts are recounted from the smaller side, and the old counts are
 saved on a snapshot stack so that undoing costs one copy.  The trail records
-each removal (its slot) or snapshot.  Measured on the WordNet 6x6 square (cell
-branching, the same 26,189 nodes): one revision per slot against all its
-crossings (smallest domain first) instead of one per letter that left a cell,
-and the cheapest of the three ways instead of bulk-or-letter-lists, took the
-search from 3.13 s to 1.92 s.
+each removal (its slot) or snapshot.  One revision per slot against all its
+crossings (smallest domain first), rather than one per letter that left a cell,
+and the cheapest of the three ways, rather than bulk or letter lists alone, make
+the same search markedly quicker (scripts/LOG.md).
 
 Failure (a slot without words, a word used twice) returns FAIL and leaves the
 trail consistent: :func:`undo` restores any earlier state exactly.
@@ -40,16 +39,31 @@ from __future__ import annotations
 
 from .clock import clock
 from .jitcache import compiled
+from .layout import (
+    AT,
+    CBASE,
+    DBASE,
+    DEADLINE,
+    GROW,
+    LEN,
+    NEXT_CHECK,
+    NSINGLE,
+    OPS,
+    OTHER,
+    PBASE,
+    RQN,
+    SNAPN,
+    SQN,
+    T_SLOT,
+    T_TAG,
+    TRAIL,
+    WIPED,
+    XID,
+)
 
 __all__ = ["propagate", "undo", "assign", "refute", "drop_letter", "keep_letter",
            "past_deadline", "queue_slot"]
 
-# columns of the slot table
-LEN, DBASE, PBASE, CBASE, GROW, M = 0, 1, 2, 3, 4, 5
-# control scalars (ctl array); the search's follow
-TRAIL, OPS, NEXT_CHECK, WIPED, NSINGLE, RQN, SQN, SNAPN = 0, 1, 2, 3, 4, 5, 6, 7
-# float parameters (params array): the hard deadline is read here, the rest by the search
-DEADLINE = 0
 # results
 OK, FAIL, OUT_OF_TIME = 0, 1, 2
 CHECK_EVERY = 1 << 15  # work units (letters touched) between two looks at the clock
@@ -76,7 +90,7 @@ def past_deadline(ctl, params):
 @compiled(inline="always")
 def queue_slot(D, o):
     """Queue slot ``o`` for revision (once)."""
-    rq, ctl, inq = D[5], D[7], D[18]
+    rq, ctl, inq = D.rq, D.ctl, D.inq
     if inq[o] == 0:
         inq[o] = 1
         e = ctl[RQN]
@@ -87,7 +101,7 @@ def queue_slot(D, o):
 @compiled(inline="always")
 def _after_shrink(T, D, s):
     """FAIL when slot ``s`` is empty; queue it when it is down to one word."""
-    size, sq, ctl = D[2], D[6], D[7]
+    size, sq, ctl = D.size, D.sq, D.ctl
     if size[s] == 0:
         ctl[WIPED] = s
         return FAIL
@@ -102,8 +116,8 @@ def _after_shrink(T, D, s):
 def _remove(T, D, s, i):
     """Remove the alive word at place ``i`` of slot ``s``; queue the crossing slots that
     still have a letter that left one of its cells."""
-    wl, slot, cross, A, maxlen = T[0], T[2], T[3], T[8], T[9]
-    dom, pos, size, cnt, trail, ctl = D[0], D[1], D[2], D[3], D[4], D[7]
+    wl, slot, cross, A, maxlen = T.wl, T.slot, T.cross, T.A, T.maxlen
+    dom, pos, size, cnt, trail, ctl = D.dom, D.pos, D.size, D.cnt, D.trail, D.ctl
     db, pb = slot[s, DBASE], slot[s, PBASE]
     last = size[s] - 1
     k = dom[db + i]
@@ -114,8 +128,8 @@ def _remove(T, D, s, i):
     pos[pb + k] = last
     size[s] = last
     t = ctl[TRAIL]
-    trail[t, 0] = s
-    trail[t, 1] = _REMOVAL
+    trail[t, T_SLOT] = s
+    trail[t, T_TAG] = _REMOVAL
     ctl[TRAIL] = t + 1
     n = slot[s, LEN]
     row = slot[s, GROW] + k
@@ -126,8 +140,8 @@ def _remove(T, D, s, i):
         cnt[c] -= 1
         if cnt[c] == 0:
             x = s * maxlen + p
-            o = cross[x, 0]
-            if o >= 0 and size[o] > 0 and cnt[slot[o, CBASE] + cross[x, 1] * A + a] > 0:
+            o = cross[x, OTHER]
+            if o >= 0 and size[o] > 0 and cnt[slot[o, CBASE] + cross[x, AT] * A + a] > 0:
                 queue_slot(D, o)
     ctl[OPS] += n
     return _after_shrink(T, D, s)
@@ -148,9 +162,9 @@ def _bulk(T, D, s, nact, word):
     """Keep in one pass the words of slot ``s`` that fit the mask at the ``nact`` active
     positions (``word`` < 0), or the word ``word`` alone; save the counts for undo and
     queue the crossings that lose letters.  -1 when the snapshot stack is full."""
-    wl, slot, cross, A, maxlen = T[0], T[2], T[3], T[8], T[9]
-    dom, pos, size, cnt, trail = D[0], D[1], D[2], D[3], D[4]
-    ctl, snap, snap_size, mask, act = D[7], D[13], D[14], D[15], D[19]
+    wl, slot, cross, A, maxlen = T.wl, T.slot, T.cross, T.A, T.maxlen
+    dom, pos, size, cnt, trail = D.dom, D.pos, D.size, D.cnt, D.trail
+    ctl, snap, snap_size, mask, act = D.ctl, D.snap, D.snap_size, D.mask, D.act
     j = ctl[SNAPN]
     if j >= snap_size.shape[0]:
         return -1
@@ -177,8 +191,8 @@ def _bulk(T, D, s, nact, word):
     snap_size[j] = m
     ctl[SNAPN] = j + 1
     t = ctl[TRAIL]
-    trail[t, 0] = s
-    trail[t, 1] = -2 - j
+    trail[t, T_SLOT] = s
+    trail[t, T_TAG] = -2 - j
     ctl[TRAIL] = t + 1
     size[s] = kept
     if kept < m - kept:
@@ -194,10 +208,10 @@ def _bulk(T, D, s, nact, word):
     ctl[OPS] += (hi - lo) * n + 2 * width
     for p in range(n):
         x = s * maxlen + p
-        o = cross[x, 0]
+        o = cross[x, OTHER]
         if o < 0 or size[o] == 0:
             continue
-        ob = slot[o, CBASE] + cross[x, 1] * A
+        ob = slot[o, CBASE] + cross[x, AT] * A
         for a in range(A):
             if snap[j, p * A + a] > 0 and cnt[cb + p * A + a] == 0 and cnt[ob + a] > 0:
                 queue_slot(D, o)
@@ -210,8 +224,8 @@ def _shrink(T, D, t, nact):
     """Keep the alive words of slot ``t`` that fit the mask at the ``nact`` positions listed
     in ``act``: in bulk, in one walk over the alive words, or by walking the leaving
     letters' word lists, whichever touches the fewest letters (undo included)."""
-    wl, slot, pl, pl_start, A, maxlen = T[0], T[2], T[4], T[5], T[8], T[9]
-    dom, pos, size, cnt, ctl, mask, act = D[0], D[1], D[2], D[3], D[7], D[15], D[19]
+    wl, slot, pl, pl_start, A, maxlen = T.wl, T.slot, T.pl, T.pl_start, T.A, T.maxlen
+    dom, pos, size, cnt, ctl, mask, act = D.dom, D.pos, D.size, D.cnt, D.ctl, D.mask, D.act
     n = slot[t, LEN]
     cb = slot[t, CBASE]
     m = size[t]
@@ -274,7 +288,7 @@ def _shrink(T, D, t, nact):
 @compiled()
 def drop_letter(T, D, t, q, a):
     """Remove every alive word of slot ``t`` with letter ``a`` at position ``q``."""
-    A, mask, act = T[8], D[15], D[19]
+    A, mask, act = T.A, D.mask, D.act
     for b in range(A):
         mask[q * A + b] = 1
     mask[q * A + a] = 0
@@ -285,7 +299,7 @@ def drop_letter(T, D, t, q, a):
 @compiled()
 def keep_letter(T, D, s, p, a):
     """Remove every word of slot ``s`` without letter ``a`` at position ``p``."""
-    A, mask, act = T[8], D[15], D[19]
+    A, mask, act = T.A, D.mask, D.act
     for b in range(A):
         mask[p * A + b] = 0
     mask[p * A + a] = 1
@@ -298,16 +312,16 @@ def _revise(T, D, t):
     """Slot ``t`` keeps only the words whose letters every crossing slot still has at the
     shared cells; the crossed positions where it loses words are left in ``act`` (their
     number in ``act[maxlen]``: the crossings to blame when the slot runs empty)."""
-    slot, cross, A, maxlen = T[2], T[3], T[8], T[9]
-    size, cnt, mask, act = D[2], D[3], D[15], D[19]
+    slot, cross, A, maxlen = T.slot, T.cross, T.A, T.maxlen
+    size, cnt, mask, act = D.size, D.cnt, D.mask, D.act
     cb = slot[t, CBASE]
     nact = 0
     for q in range(slot[t, LEN]):
         x = t * maxlen + q
-        o = cross[x, 0]
+        o = cross[x, OTHER]
         if o < 0 or size[o] == 0:
             continue
-        ob = slot[o, CBASE] + cross[x, 1] * A
+        ob = slot[o, CBASE] + cross[x, AT] * A
         loses = False
         for b in range(A):
             keep = cnt[ob + b] > 0
@@ -318,7 +332,7 @@ def _revise(T, D, t):
             act[nact] = q
             nact += 1
     act[maxlen] = nact
-    D[7][OPS] += slot[t, LEN] * A
+    D.ctl[OPS] += slot[t, LEN] * A
     if nact == 0:
         return OK
     return _shrink(T, D, t, nact)
@@ -327,8 +341,9 @@ def _revise(T, D, t):
 @compiled()
 def _settle(T, D, s):
     """Slot ``s`` is down to one word: mark the word used, drop it from its length group."""
-    slot, same, same_start = T[2], T[6], T[7]
-    dom, pos, size, trail, ctl, used, single = D[0], D[1], D[2], D[4], D[7], D[9], D[10]
+    slot, same, same_start = T.slot, T.same, T.same_start
+    dom, pos, size, trail = D.dom, D.pos, D.size, D.trail
+    ctl, used, single = D.ctl, D.used, D.single
     k = dom[slot[s, DBASE]]
     row = slot[s, GROW] + k
     if used[row] >= 0:
@@ -338,8 +353,8 @@ def _settle(T, D, s):
     single[s] = k
     ctl[NSINGLE] += 1
     t = ctl[TRAIL]
-    trail[t, 0] = s
-    trail[t, 1] = row
+    trail[t, T_SLOT] = s
+    trail[t, T_TAG] = row
     ctl[TRAIL] = t + 1
     n = slot[s, LEN]
     lo, hi = same_start[n], same_start[n + 1]
@@ -361,9 +376,9 @@ def propagate(T, D):
     """Run the queues to a fixpoint: slot revisions, then singletons.  OK, FAIL
     (``ctl[WIPED]`` names the slot; the crossings that emptied it gain weight) or
     OUT_OF_TIME."""
-    cross, maxlen = T[3], T[9]
-    size, rq, sq, ctl, params, single = D[2], D[5], D[6], D[7], D[8], D[10]
-    weight, sweight, inq, act = D[11], D[12], D[18], D[19]
+    cross, maxlen = T.cross, T.maxlen
+    size, rq, sq, ctl, params, single = D.size, D.rq, D.sq, D.ctl, D.params, D.single
+    weight, sweight, inq, act = D.weight, D.sweight, D.inq, D.act
     while ctl[RQN] > 0 or ctl[SQN] > 0:
         if past_deadline(ctl, params):
             return OUT_OF_TIME
@@ -382,7 +397,7 @@ def propagate(T, D):
             if _revise(T, D, t) != OK:
                 share = 1.0 / act[maxlen]
                 for j in range(act[maxlen]):
-                    weight[cross[t * maxlen + act[j], 2]] += share
+                    weight[cross[t * maxlen + act[j], XID]] += share
                 return FAIL
         else:
             q = ctl[SQN] - 1
@@ -398,14 +413,14 @@ def propagate(T, D):
 @compiled()
 def undo(T, D, mark):
     """Restore the state the trail had at length ``mark``."""
-    wl, slot, A = T[0], T[2], T[8]
-    dom, size, cnt, trail, ctl, used = D[0], D[2], D[3], D[4], D[7], D[9]
-    rq, single, snap, snap_size, inq = D[5], D[10], D[13], D[14], D[18]
+    wl, slot, A = T.wl, T.slot, T.A
+    dom, size, cnt, trail, ctl, used = D.dom, D.size, D.cnt, D.trail, D.ctl, D.used
+    rq, single, snap, snap_size, inq = D.rq, D.single, D.snap, D.snap_size, D.inq
     t = ctl[TRAIL]
     while t > mark:
         t -= 1
-        s = trail[t, 0]
-        tag = trail[t, 1]
+        s = trail[t, T_SLOT]
+        tag = trail[t, T_TAG]
         if tag >= 0:
             used[tag] = -1
             single[s] = -1
@@ -434,8 +449,8 @@ def undo(T, D, mark):
 @compiled()
 def assign(T, D, s, k):
     """Keep word ``k`` alone in slot ``s`` (queues the crossings; call propagate)."""
-    slot = T[2]
-    dom, size = D[0], D[2]
+    slot = T.slot
+    dom, size = D.dom, D.size
     r = _bulk(T, D, s, 0, k)
     if r >= 0:
         return r
@@ -452,8 +467,8 @@ def assign(T, D, s, k):
 @compiled()
 def refute(T, D, s, k):
     """Remove word ``k`` from slot ``s`` (queues the crossings; call propagate)."""
-    slot = T[2]
-    pos, size = D[1], D[2]
+    slot = T.slot
+    pos, size = D.pos, D.size
     i = pos[slot[s, PBASE] + k]
     if i < 0 or i >= size[s]:
         return OK

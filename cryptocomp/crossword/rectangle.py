@@ -10,15 +10,13 @@ prefix has there and the column prefix can take next (forward checking); a
 finished row must leave every row below able to be some word whose letters its
 columns' words have there (a walk of the row trie); and a finished row or column
 must not repeat a word.  No propagation: a node costs a few table lookups
-(millions a second, against some ten thousand for the arc-consistent lanes),
-which is what exhausts the search spaces of 7x7 squares (Russian top 100k: 529
-million letters placed, 70 s: no double square exists).  The check of the rows
-below makes a node dearer but cuts the nodes two to four times (measured without
-it: 1,072 million letters and 90 s on that square; the WordNet 6x6 fill 28.9
-million letters and 2.4 s instead of 8.1 million and 1.7 s).  Most of these checks
-fail, at the row just below, so each row is walked from its tighter end, in a trie of the
-reversed words when that is the last (the WordNet 6x6 fill: 80 million lookups instead of
-123, 0.9 s instead of 1.2 s).  A square
+(hundreds of times cheaper than a node of the arc-consistent lanes), which is
+what exhausts the search spaces of 7x7 squares (Russian top 100k: no double
+square exists).  The check of the rows below makes a node dearer but cuts the
+nodes two to four times, and the time with them.  Most of these checks fail, at
+the row just below, so each row is walked from its tighter end, in a trie of the
+reversed words when that is the last: fewer lookups for the same answer
+(scripts/LOG.md has the figures of all three).  A square
 without given letters searches only fills whose first column comes after its
 first row alphabetically (each fill's transpose is a fill too), unless several
 fills are asked for.  Letters are tried in the order of the most frequent word
@@ -37,7 +35,9 @@ from dataclasses import replace
 import numba
 import numpy as np
 
+from ..index.encoding import encode
 from .jitcache import compiled
+from .layout import NROWCTL, ROW_BEST, ROW_K, ROW_NODES, ROW_OPS, ROW_SYM, RowArrays
 from .problem import Problem
 from .search import EXHAUSTED, FOUND, PAUSED
 from .trie import MAX_LETTERS, Trie, build_trie
@@ -45,20 +45,13 @@ from .trie import MAX_LETTERS, Trie, build_trie
 __all__ = ["RowSearch", "is_rectangle", "rows_can_fill"]
 
 # work units a table lookup here counts for in the portfolio's turns, so that ROWS_SHARE
-# is about the ratio of the two lanes' CPU.  Measured as the lanes' CPU in a fill (words
-# lane's over the rows search's, times the lookups and units they did): on the 6x6 WordNet
-# square a lookup cost 0.83-0.86 units after the de Bruijn bit scan (1.0-1.3 before, when
-# this was 2); after the tighter-end walk, which does fewer lookups for the same work, 1.3
-# units on the 7x7 all-English square (7.6 s of CPU against 0.73 s at 8:1).  From 2 to 1
-# (2026-12-01, 6 runs each): the 6x6 WordNet square 2.42 -> 2.09 s, the 7x7 all-English
-# square, which the words lane fills, 6.7 -> 11.8 s (target 35 s)
+# is about the ratio of the two lanes' CPU: a lookup costs about as much CPU as a work
+# unit of the words lane (measured as the lanes' CPU in a fill over the lookups and units
+# they did: scripts/LOG.md, "the rows search's units")
 _UNITS_PER_LOOKUP = 1
-# ctl indices
-_K, _NODES, _OPS, _BEST, _SYM = 0, 1, 2, 3, 4
-_NCTL = 5
 # the index of a 64-bit mask's one set bit in a multiplication and a table lookup: the bit
 # times a de Bruijn sequence has distinct top six bits for each of the 64 positions (a loop
-# shifting the bit, as before, cost a fifth of the 6x6 WordNet square's search time)
+# shifting the bit costs a fair part of the search's time)
 _DEBRUIJN_MUL = 0x03F79D71B4CB0A89
 
 
@@ -129,11 +122,11 @@ def _save(ctl, k, ops, nodes, letter, best):
     """Store the search's scalars; keep the letters placed when they are the deepest
     partial fill yet (sampled when the search returns: tracking every new depth in the
     inner loop cost a fifth of its speed)."""
-    ctl[_K] = k
-    ctl[_OPS] = ops
-    ctl[_NODES] = nodes
-    if k > ctl[_BEST]:
-        ctl[_BEST] = k
+    ctl[ROW_K] = k
+    ctl[ROW_OPS] = ops
+    ctl[ROW_NODES] = nodes
+    if k > ctl[ROW_BEST]:
+        ctl[ROW_BEST] = k
         best[:k] = letter[:k]
 
 
@@ -210,21 +203,26 @@ def _rows_below(rch, rmask, rahead, xch, xmask, xahead, cahead, given, W, H, i, 
 
 
 @compiled()
-def _search(rch, rmask, rahead, rorder, rleaf, xch, xmask, xahead, cch, cmask, cahead, cleaf,
-            rbase, cbase, given, W, H, rn, cn, pos, allowed, rowset, eq, letter, best, dead,
-            used, ctl, pause_at, node_limit):
-    """Run the search from its saved state until a fill (FOUND), the end (EXHAUSTED),
-    ``pause_at`` work units or ``node_limit`` more nodes (PAUSED)."""
+def _search(R, pause_at, node_limit):
+    """Run the search of the arrays ``R`` (:class:`~.layout.RowArrays`) from its saved
+    state until a fill (FOUND), the end (EXHAUSTED), ``pause_at`` work units or
+    ``node_limit`` more nodes (PAUSED)."""
+    rch, rmask, rahead, rorder, rleaf = R.rch, R.rmask, R.rahead, R.rorder, R.rleaf
+    xch, xmask, xahead = R.xch, R.xmask, R.xahead
+    cch, cmask, cahead, cleaf = R.cch, R.cmask, R.cahead, R.cleaf
+    rbase, cbase, given, W, H = R.rbase, R.cbase, R.given, R.W, R.H
+    rn, cn, pos, allowed, rowset, eq = R.rn, R.cn, R.pos, R.allowed, R.rowset, R.eq
+    letter, best, dead, used, ctl = R.letter, R.best, R.dead, R.used, R.ctl
     total = W * H
     sets = np.zeros(W, dtype=np.uint64)
     xsets = np.zeros(W, dtype=np.uint64)
     vs = np.zeros(W + 1, dtype=np.int64)
     ms = np.zeros(W + 1, dtype=np.uint64)
-    k = ctl[_K]
-    ops = ctl[_OPS]
-    nodes0 = ctl[_NODES]
+    k = ctl[ROW_K]
+    ops = ctl[ROW_OPS]
+    nodes0 = ctl[ROW_NODES]
     nodes = nodes0
-    sym = ctl[_SYM] != 0
+    sym = ctl[ROW_SYM] != 0
     if k == total:  # resuming after a fill: take its last letter back
         k -= 1
         _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used)
@@ -328,9 +326,9 @@ class RowSearch:
         self.ctrie = self.rtrie if H == W else self._trie(H)
         self.rbase, self.cbase = int(t.grow[W]), int(t.grow[H])
         self.given = np.full(W * H, np.uint64((1 << t.A) - 1), dtype=np.uint64)
-        code = {ch: a for a, ch in enumerate(t.alphabet)}
-        for (r, c), ch in grid.given.items():
-            self.given[r * W + c] = np.uint64(1 << code[ch])
+        codes = encode("".join(grid.given.values()), t.alphabet).tolist()
+        for ((r, c), a) in zip(grid.given, codes, strict=True):
+            self.given[r * W + c] = np.uint64(1 << a)
         cells = W * H
         self.rn = np.zeros((H, W + 1), dtype=np.int32)
         self.cn = np.zeros((W, H + 1), dtype=np.int32)
@@ -345,9 +343,9 @@ class RowSearch:
         self.best = np.zeros(cells, dtype=np.int64)
         self.dead = np.zeros(cells + 1, dtype=np.int64)
         self.used = np.zeros(max(1, len(t.wid)), dtype=np.uint8)
-        self.ctl = np.zeros(_NCTL, dtype=np.int64)
+        self.ctl = np.zeros(NROWCTL, dtype=np.int64)
         # a fill's transpose is a fill: one of each pair is enough for one fill (or a proof)
-        self.ctl[_SYM] = W == H and not grid.given and count == 1
+        self.ctl[ROW_SYM] = W == H and not grid.given and count == 1
 
     def _trie(self, n: int, *, reverse: bool = False) -> Trie:
         """The trie of the list's ``n``-letter words (spelt backwards with ``reverse``)."""
@@ -359,7 +357,7 @@ class RowSearch:
     @property
     def nodes(self) -> int:
         """Letters placed so far."""
-        return int(self.ctl[_NODES])
+        return int(self.ctl[ROW_NODES])
 
     def advance(self, node_limit: int, deadline: float) -> int:
         """Search on for the lane's turn, at most ``node_limit`` more nodes, until
@@ -367,9 +365,10 @@ class RowSearch:
         start = self.nodes
         lookups = max(1, self.slice_units // _UNITS_PER_LOOKUP)
         status = PAUSED
+        arrays = self._arrays()
         for _ in range(self.share):
-            status = _search(*self._args(self.ctl[_OPS] + lookups,
-                                         node_limit - (self.nodes - start)))
+            status = _search(arrays, self.ctl[ROW_OPS] + lookups,
+                             node_limit - (self.nodes - start))
             if status != PAUSED or time.monotonic() >= deadline:
                 break
         return status
@@ -377,16 +376,16 @@ class RowSearch:
     def compile(self) -> None:
         """Load the compiled search (compile it when no cached code fits) without running it."""
         if hasattr(_search, "compile"):  # not under NUMBA_DISABLE_JIT
-            _search.compile(tuple(numba.typeof(a) for a in self._args(self.ctl[_OPS], 0)))
+            args = (self._arrays(), self.ctl[ROW_OPS], 0)
+            _search.compile(tuple(numba.typeof(a) for a in args))
 
-    def _args(self, pause_at: int, node_limit: int) -> tuple:
-        """The compiled search's arguments: this search's arrays, then its work limits."""
+    def _arrays(self) -> RowArrays:
+        """The compiled search's arrays: the tries' and this search's state."""
         r, x, c = self.rtrie, self.xtrie, self.ctrie
-        return (r.child, r.mask, r.ahead, r.order, r.leaf, x.child, x.mask, x.ahead, c.child,
-                c.mask, c.ahead, c.leaf,
-                self.rbase, self.cbase, self.given, self.W, self.H, self.rn, self.cn, self.pos,
-                self.allowed, self.rowset, self.eq, self.letter, self.best, self.dead,
-                self.used, self.ctl, pause_at, node_limit)
+        return RowArrays(r.child, r.mask, r.ahead, r.order, r.leaf, x.child, x.mask, x.ahead,
+                         c.child, c.mask, c.ahead, c.leaf, self.rbase, self.cbase, self.given,
+                         self.W, self.H, self.rn, self.cn, self.pos, self.allowed, self.rowset,
+                         self.eq, self.letter, self.best, self.dead, self.used, self.ctl)
 
     def _grid_words(self, letters: np.ndarray, depth: int) -> list[str]:
         """Every slot's word, or its pattern with ``.`` past ``depth`` letters placed."""
@@ -401,7 +400,7 @@ class RowSearch:
 
     def partial(self) -> list[str]:
         """The deepest partial fill reached, one word or pattern per slot."""
-        return self._grid_words(self.best, int(self.ctl[_BEST]))
+        return self._grid_words(self.best, int(self.ctl[ROW_BEST]))
 
     def culprit(self) -> int:
         """The slot whose cells ran out of letters most often."""

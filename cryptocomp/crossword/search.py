@@ -23,20 +23,45 @@ import numpy as np
 
 from .clock import clock
 from .jitcache import compiled
-from .propagation import (
+from .layout import (
+    AGE,
+    AT,
+    BEST,
+    BEST_CULPRIT,
+    BEST_OPEN,
     CBASE,
+    D_KIND,
+    D_MARK,
+    D_SLOT,
+    D_VALUE,
     DBASE,
     DEADLINE,
-    FAIL,
+    DEPTH,
+    FAIL_LIMIT,
+    FAILS,
+    FREQ_WEIGHT,
     GROW,
+    LAST_SLOT,
     LEN,
+    LETTER_BRANCH,
+    LOOKAHEAD,
+    NODES,
+    NOISE,
     NSINGLE,
-    OK,
     OPS,
-    OUT_OF_TIME,
+    OTHER,
+    PAUSE_AT,
+    RNG,
+    SLOT_NOISE,
     SQN,
     TRAIL,
     WIPED,
+    XID,
+)
+from .propagation import (
+    FAIL,
+    OK,
+    OUT_OF_TIME,
     assign,
     drop_letter,
     keep_letter,
@@ -48,15 +73,6 @@ from .propagation import (
 
 __all__ = ["run", "root", "progress", "FOUND", "EXHAUSTED", "PAUSED", "RESTART", "STOPPED"]
 
-# ctl indices after those of propagation (0..7)
-DEPTH, NODES, FAILS, FAIL_LIMIT, RNG, BEST, BEST_CULPRIT, BEST_OPEN, LAST_SLOT = (
-    8, 9, 10, 11, 12, 13, 14, 15, 16)
-NCTL = 17
-# params (float array; DEADLINE = 0 is propagation's)
-# NOISE perturbs word scores, SLOT_NOISE slot ties (set by the lane: see lane.Lane)
-# AGE: the factor on failure weights (their excess over 1) at each failure (1: no ageing)
-PAUSE_AT, FREQ_WEIGHT, NOISE, LOOKAHEAD, LETTER_BRANCH, SLOT_NOISE, AGE = 1, 2, 3, 4, 5, 6, 7
-NPARAMS = 8
 # decision kinds
 PLACE_WORD, REMOVE_WORD, PLACE_LETTER, REMOVE_LETTER = 0, 1, 2, 3
 _PAUSE_CHECK = 1 << 12  # work units between two looks at the clock for the deadline
@@ -78,8 +94,8 @@ def _rand(ctl):
 @compiled()
 def _choose_slot(T, D):
     """The open slot with the least dom/wdeg (-1: every slot is settled)."""
-    slot, cross, maxlen = T[2], T[3], T[9]
-    size, ctl, params, weight, sweight = D[2], D[7], D[8], D[11], D[12]
+    slot, cross, maxlen = T.slot, T.cross, T.maxlen
+    size, ctl, params, weight, sweight = D.size, D.ctl, D.params, D.weight, D.sweight
     best, best_key = -1, np.inf
     noise = params[SLOT_NOISE]
     for s in range(size.shape[0]):
@@ -88,9 +104,9 @@ def _choose_slot(T, D):
         w = sweight[s]
         for p in range(slot[s, LEN]):
             x = s * maxlen + p
-            o = cross[x, 0]
+            o = cross[x, OTHER]
             if o >= 0 and size[o] > 1:
-                w += weight[cross[x, 2]]
+                w += weight[cross[x, XID]]
         key = size[s] / w if w > 0 else size[s] * 1e9
         if noise > 0:
             key *= 1.0 + noise * _rand(ctl)
@@ -102,8 +118,8 @@ def _choose_slot(T, D):
 @compiled()
 def _choose_word(T, D, s):
     """The word to place first in slot ``s`` (its index ``k`` in the length group)."""
-    wl, wscore, slot, cross, A, maxlen = T[0], T[1], T[2], T[3], T[8], T[9]
-    dom, size, cnt, ctl, params, used = D[0], D[2], D[3], D[7], D[8], D[9]
+    wl, wscore, slot, cross, A, maxlen = T.wl, T.wscore, T.slot, T.cross, T.A, T.maxlen
+    dom, size, cnt, ctl, params, used = D.dom, D.size, D.cnt, D.ctl, D.params, D.used
     db, m = slot[s, DBASE], size[s]
     row0 = slot[s, GROW]
     n = slot[s, LEN]
@@ -120,9 +136,9 @@ def _choose_word(T, D, s):
         if look:
             for p in range(n):
                 x = s * maxlen + p
-                o = cross[x, 0]
+                o = cross[x, OTHER]
                 if o >= 0 and size[o] > 1:
-                    c = cnt[slot[o, CBASE] + cross[x, 1] * A + wl[r, p]]
+                    c = cnt[slot[o, CBASE] + cross[x, AT] * A + wl[r, p]]
                     score += np.log(c) if c > 0 else -1e9
         if noise > 0:
             score += noise * _rand(ctl)
@@ -138,13 +154,13 @@ def _choose_word(T, D, s):
 def _choose_letter(T, D, s):
     """For slot ``s``: ``p * A + a`` for its crossed cell with the fewest letters left (more
     than one) and the letter there best supported by both slots; -1 when there is none."""
-    slot, cross, A, maxlen = T[2], T[3], T[8], T[9]
-    size, cnt = D[2], D[3]
+    slot, cross, A, maxlen = T.slot, T.cross, T.A, T.maxlen
+    size, cnt = D.size, D.cnt
     cb = slot[s, CBASE]
     best_p, best_n = -1, 1 << 30
     for p in range(slot[s, LEN]):
         x = s * maxlen + p
-        o = cross[x, 0]
+        o = cross[x, OTHER]
         if o < 0 or size[o] <= 1:
             continue
         k = 0
@@ -156,7 +172,7 @@ def _choose_letter(T, D, s):
     if best_p < 0:
         return -1
     x = s * maxlen + best_p
-    ob = slot[cross[x, 0], CBASE] + cross[x, 1] * A
+    ob = slot[cross[x, OTHER], CBASE] + cross[x, AT] * A
     best_a, best_score = -1, -np.inf
     for a in range(A):
         cs, ct = cnt[cb + best_p * A + a], cnt[ob + a]
@@ -175,8 +191,8 @@ def _choose_cell(T, D):
     letter has the least support (the product of the two slots' counts of words with that
     letter there: the weakest cell first), and that letter.  (s, -1) when an open slot has
     no such cell; (-1, -1) when every slot is settled."""
-    slot, cross, A, maxlen = T[2], T[3], T[8], T[9]
-    size, cnt, ctl = D[2], D[3], D[7]
+    slot, cross, A, maxlen = T.slot, T.cross, T.A, T.maxlen
+    size, cnt, ctl = D.size, D.cnt, D.ctl
     best_s, best_code, best_key, open_s = -1, -1, np.inf, -1
     seen = 0
     for s in range(size.shape[0]):
@@ -186,11 +202,11 @@ def _choose_cell(T, D):
         cb = slot[s, CBASE]
         for p in range(slot[s, LEN]):
             x = s * maxlen + p
-            o = cross[x, 0]
+            o = cross[x, OTHER]
             if o < 0 or size[o] <= 1 or o < s:
                 continue  # unchecked, settled, or seen from the other slot
             seen += 1
-            ob = slot[o, CBASE] + cross[x, 1] * A
+            ob = slot[o, CBASE] + cross[x, AT] * A
             top, top_a, k = 0.0, -1, 0
             for a in range(A):
                 cs = cnt[cb + p * A + a]
@@ -241,9 +257,7 @@ def _note(size, ctl, single, best):
 @compiled()
 def root(T, D):
     """Make the initial domains arc consistent: OK, FAIL or OUT_OF_TIME."""
-    wl, wscore, slot, cross, pl, pl_start, same, same_start, A, maxlen = T
-    (dom, pos, size, cnt, trail, rq, sq, ctl, params, used, single, weight, sweight, snap,
-     snap_size, mask, dec, best, inq, act) = D
+    size, sq, ctl = D.size, D.sq, D.ctl
     nslots = size.shape[0]
     for s in range(nslots):
         if size[s] == 0:
@@ -263,7 +277,7 @@ def progress(dec: np.ndarray, depth: int) -> float:
     decisions ``dec``: each branch counts half its parent, and a decision in its second
     branch ("remove") has finished its first.  Never falls as the search goes on (a
     Knuth-style estimate: uneven subtrees make it a guide, not a clock)."""
-    kinds = dec[:depth, 3]
+    kinds = dec[:depth, D_KIND]
     second = np.flatnonzero((kinds == REMOVE_WORD) | (kinds == REMOVE_LETTER))
     return float(np.ldexp(1.0, -1 - second).sum())
 
@@ -276,9 +290,9 @@ def run(T, D, node_limit):
     the decision kinds); ``ctl[DEPTH]`` of them are active.  A solution leaves the state
     settled (every slot one word) and returns FOUND; the next call backtracks from it.
     """
-    wl, wscore, slot, cross, pl, pl_start, same, same_start, A, maxlen = T
-    (dom, pos, size, cnt, trail, rq, sq, ctl, params, used, single, weight, sweight, snap,
-     snap_size, mask, dec, best, inq, act) = D
+    A = T.A
+    size, ctl, params, single = D.size, D.ctl, D.params, D.single
+    weight, sweight, dec, best = D.weight, D.sweight, D.dec, D.best
     nodes = 0
     next_look = ctl[OPS]
     if ctl[LAST_SLOT] == -2 and ctl[DEPTH] == 0:
@@ -309,19 +323,19 @@ def run(T, D, node_limit):
                 ctl[LAST_SLOT] = -2
                 return FOUND
             d = ctl[DEPTH]
-            dec[d, 0] = s
-            dec[d, 2] = ctl[TRAIL]
+            dec[d, D_SLOT] = s
+            dec[d, D_MARK] = ctl[TRAIL]
             ctl[DEPTH] = d + 1
             nodes += 1
             ctl[NODES] += 1
             if code >= 0:
-                dec[d, 1] = code
-                dec[d, 3] = PLACE_LETTER
+                dec[d, D_VALUE] = code
+                dec[d, D_KIND] = PLACE_LETTER
                 r = keep_letter(T, D, s, code // A, code % A)
             else:
                 k = _choose_word(T, D, s)
-                dec[d, 1] = k
-                dec[d, 3] = PLACE_WORD
+                dec[d, D_VALUE] = k
+                dec[d, D_KIND] = PLACE_WORD
                 r = assign(T, D, s, k)
             if r == OK:
                 r = propagate(T, D)
@@ -336,7 +350,7 @@ def run(T, D, node_limit):
             d = ctl[DEPTH] - 1
             if d < 0:
                 return EXHAUSTED
-            s, k, mark, kind = dec[d, 0], dec[d, 1], dec[d, 2], dec[d, 3]
+            s, k, mark, kind = dec[d, D_SLOT], dec[d, D_VALUE], dec[d, D_MARK], dec[d, D_KIND]
             undo(T, D, mark)
             if kind == REMOVE_WORD or kind == REMOVE_LETTER:
                 ctl[DEPTH] = d
@@ -344,10 +358,10 @@ def run(T, D, node_limit):
             nodes += 1
             ctl[NODES] += 1
             if kind == PLACE_LETTER:
-                dec[d, 3] = REMOVE_LETTER
+                dec[d, D_KIND] = REMOVE_LETTER
                 r = drop_letter(T, D, s, k // A, k % A)
             else:
-                dec[d, 3] = REMOVE_WORD
+                dec[d, D_KIND] = REMOVE_WORD
                 r = refute(T, D, s, k)
             if r == OK:
                 r = propagate(T, D)

@@ -3,7 +3,8 @@
 Static (one per :class:`~.problem.Problem`, shared by every run):
 
 * ``wl[row, p]``: letter code (index into the alphabet) of the ``p``-th letter of
-  each usable word; rows grouped by length (``grow[n]`` is the first row of the
+  each usable word, as the index encodes it (:meth:`~cryptocomp.index.Index.encoded`);
+  rows grouped by length (``grow[n]`` is the first row of the
   ``n``-letter words), each group in frequency order.  ``wid[row]`` is the
   word's id in the index, ``wscore[row]`` log(1 + count).
 * ``pl[pl_start[key] : pl_start[key + 1]]`` with ``key = (n * maxlen + p) * A + a``:
@@ -17,22 +18,46 @@ Static (one per :class:`~.problem.Problem`, shared by every run):
 
 Dynamic state (:class:`State`, fresh per run): the domains' sparse sets, sizes
 and letter counts, the trail, the queues, the decisions and the control
-scalars (see :mod:`.propagation` and :mod:`.search`).
+scalars (see :mod:`.propagation` and :mod:`.search`).  The compiled code reads both
+as the named tuples of :mod:`.layout` (:attr:`State.T`, :attr:`State.D`), where the
+columns of the tables and the slots of the control arrays are defined.
 """
 
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import CryptocompError
-from ..files import write_atomic
 from .grid import GridError
-from .propagation import DBASE, DEADLINE, GROW, LEN, M
-from .search import AGE, BEST, FREQ_WEIGHT, LOOKAHEAD, NCTL, NOISE, NPARAMS, PAUSE_AT, RNG
+from .layout import (
+    AGE,
+    AT,
+    BEST,
+    CBASE,
+    DBASE,
+    DEADLINE,
+    FREQ_WEIGHT,
+    GROW,
+    LEN,
+    LOOKAHEAD,
+    NCROSS,
+    NCTL,
+    NDEC,
+    NOISE,
+    NPARAMS,
+    NSLOT,
+    NTRAIL,
+    OTHER,
+    PAUSE_AT,
+    PBASE,
+    RNG,
+    XID,
+    Dynamic,
+    M,
+    Static,
+)
 
 if TYPE_CHECKING:
     from .problem import Problem
@@ -65,8 +90,6 @@ class Tables:
         # 5-letter slots on the English list asked for 16 GB of candidate lists first)
         _check_state_bytes(state_bytes(prob.lengths, [len(dom) for dom in prob.initial],
                                        [len(lex.base(n)) for n in prob.lengths], A))
-        points = np.array(sorted(ord(ch) for ch in self.alphabet), dtype=np.uint32)
-        order = np.argsort(np.array([ord(ch) for ch in self.alphabet], dtype=np.uint32))
         ids_of: dict[int, np.ndarray] = {}
         grow = np.zeros(maxlen + 2, dtype=np.int64)
         blocks, rows = [], 0
@@ -74,15 +97,13 @@ class Tables:
             grow[n] = rows
             if n not in lengths:
                 continue
-            ids = _ids(lex.base(n))
-            ids_of[n] = ids
-            joined = "".join(lex.words[i] for i in ids.tolist())
-            cps = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-            codes = order[np.searchsorted(points, cps)].astype(np.uint16).reshape(len(ids), n)
-            block = np.zeros((len(ids), maxlen), dtype=np.uint16)
-            block[:, :n] = codes
+            # the index's letter codes are the engine's: both are places in its alphabet
+            enc = lex.index.encoded(n, lex.base(n))
+            ids_of[n] = enc.ids
+            block = np.zeros((len(enc.ids), maxlen), dtype=np.uint16)
+            block[:, :n] = enc.codes
             blocks.append(block)
-            rows += len(ids)
+            rows += len(enc.ids)
         grow[maxlen + 1] = rows
         self.grow = grow
         self.wl = np.concatenate(blocks) if blocks else np.zeros((0, maxlen), np.uint16)
@@ -132,11 +153,12 @@ class Tables:
         A, maxlen = self.A, self.maxlen
         S = len(lengths)
         self._crossings = crossings
-        slot = np.zeros((S, 6), dtype=np.int64)
+        slot = np.zeros((S, NSLOT), dtype=np.int64)
         d = p = c = 0
         for s, length in enumerate(lengths):
             cand = cands[s]
-            slot[s] = (length, d, p, c, self.grow[length], len(cand))
+            slot[s, LEN], slot[s, DBASE], slot[s, PBASE] = length, d, p
+            slot[s, CBASE], slot[s, GROW], slot[s, M] = c, self.grow[length], len(cand)
             d += len(cand)
             p += int(self.grow[length + 1] - self.grow[length])
             c += length * A
@@ -148,17 +170,18 @@ class Tables:
         self.pos0 = np.full(max(1, p), -1, dtype=np.int32)
         self.cnt0 = np.zeros(max(1, c), dtype=np.int32)
         for s, cand in enumerate(cands):
-            length, db, pb, cb, g0, m = slot[s]
+            length, pb, cb, g0, m = (slot[s, LEN], slot[s, PBASE], slot[s, CBASE], slot[s, GROW],
+                                     slot[s, M])
             self.pos0[pb + cand] = np.arange(m, dtype=np.int32)
             if m:
                 codes = self.wl[g0 + cand, :length].astype(np.int64)
                 flat = (np.arange(length, dtype=np.int64)[None, :] * A + codes).ravel()
                 self.cnt0[cb:cb + length * A] = np.bincount(flat, minlength=length * A)
         self.size0 = slot[:, M].copy()
-        cross = np.full((max(1, S * maxlen), 3), -1, dtype=np.int64)
+        cross = np.full((max(1, S * maxlen), NCROSS), -1, dtype=np.int64)
         for xid, (a, pa, b, pb) in enumerate(crossings):
-            cross[a * maxlen + pa] = (b, pb, xid)
-            cross[b * maxlen + pb] = (a, pa, xid)
+            for x, o, q in ((a * maxlen + pa, b, pb), (b * maxlen + pb, a, pa)):
+                cross[x, OTHER], cross[x, AT], cross[x, XID] = o, q, xid
         self.cross = cross
         self.ncross = len(crossings)
         by_len = np.argsort(np.array(lengths, dtype=np.int64), kind="stable")
@@ -173,7 +196,9 @@ class Tables:
         crossings seen alike from both sides, slots grouped by length."""
         A, maxlen = self.A, self.maxlen
         lengths = self.slot[:, LEN]
-        for s, (n, db, pb, cb, g0, m) in enumerate(self.slot.tolist()):
+        for s, row in enumerate(self.slot.tolist()):
+            n, db, pb, cb, g0, m = (row[LEN], row[DBASE], row[PBASE], row[CBASE], row[GROW],
+                                    row[M])
             assert g0 == self.grow[n]
             dom = self.dom0[db:db + m]
             assert (self.pos0[pb + dom] == np.arange(m)).all()
@@ -181,15 +206,16 @@ class Tables:
             flat = (np.arange(n)[None, :] * A + self.wl[g0 + dom, :n].astype(np.int64)).ravel()
             assert (self.cnt0[cb:cb + n * A] == np.bincount(flat, minlength=n * A)).all()
             for p in range(n):
-                o, q, x = self.cross[s * maxlen + p].tolist()
+                o, q, x = (int(self.cross[s * maxlen + p, col]) for col in (OTHER, AT, XID))
                 if o >= 0:
-                    assert q < lengths[o] and self.cross[o * maxlen + q].tolist() == [s, p, x]
+                    back = self.cross[o * maxlen + q]
+                    assert q < lengths[o] and (back[OTHER], back[AT], back[XID]) == (s, p, x)
         assert (np.diff(lengths[self.same]) >= 0).all()
         assert (self.same_start[lengths[self.same]] <= np.arange(len(self.same))).all()
 
     def word(self, s: int, k: int) -> str:
         """The word of index ``k`` in slot ``s``'s length group."""
-        return self.prob.words[int(self.wid[self.slot[s, GROW] + k])]
+        return self.prob.lex.index.word(int(self.wid[self.slot[s, GROW] + k]))
 
 
 def state_bytes(lengths: list[int], candidates: list[int], groups: list[int], A: int) -> int:
@@ -216,7 +242,7 @@ class State:
         self.pos = t.pos0.copy()
         self.size = t.size0.copy()
         self.cnt = t.cnt0.copy()
-        self.trail = np.zeros((t.path_cap, 2), dtype=np.int64)
+        self.trail = np.zeros((t.path_cap, NTRAIL), dtype=np.int64)
         self.rq = np.zeros(max(1, S), dtype=np.int64)
         self.inq = np.zeros(max(1, S), dtype=np.uint8)
         self.act = np.zeros(t.maxlen + 1, dtype=np.int64)
@@ -235,7 +261,7 @@ class State:
         self.single = np.full(S, -1, dtype=np.int64)
         self.weight = np.ones(max(1, t.ncross), dtype=np.float64)
         self.sweight = np.zeros(S, dtype=np.float64)
-        self.dec = np.zeros((t.path_cap, 4), dtype=np.int64)
+        self.dec = np.zeros((t.path_cap, NDEC), dtype=np.int64)
         self.best = np.full(S, -1, dtype=np.int64)
         stride = t.maxlen * t.A
         cap = max(1, min(t.path_cap, SNAPSHOT_BYTES // (4 * stride)))
@@ -244,18 +270,19 @@ class State:
         self.mask = np.zeros(max(1, t.maxlen * t.A), dtype=np.uint8)
 
     @property
-    def T(self) -> tuple:
-        """The static arrays, in the order the compiled code reads them."""
+    def T(self) -> Static:
+        """The static arrays, as the compiled code reads them."""
         t = self.t
-        return (t.wl, t.wscore, t.slot, t.cross, t.pl, t.pl_start, t.same, t.same_start, t.A,
-                t.maxlen)
+        return Static(t.wl, t.wscore, t.slot, t.cross, t.pl, t.pl_start, t.same, t.same_start,
+                      t.A, t.maxlen)
 
     @property
-    def D(self) -> tuple:
-        """The dynamic arrays, in the order the compiled code reads them."""
-        return (self.dom, self.pos, self.size, self.cnt, self.trail, self.rq, self.sq, self.ctl,
-                self.params, self.used, self.single, self.weight, self.sweight, self.snap,
-                self.snap_size, self.mask, self.dec, self.best, self.inq, self.act)
+    def D(self) -> Dynamic:
+        """The dynamic arrays, as the compiled code reads them."""
+        return Dynamic(self.dom, self.pos, self.size, self.cnt, self.trail, self.rq, self.sq,
+                       self.ctl, self.params, self.used, self.single, self.weight, self.sweight,
+                       self.snap, self.snap_size, self.mask, self.dec, self.best, self.inq,
+                       self.act)
 
     def domain(self, s: int) -> np.ndarray:
         """The alive words of slot ``s`` (indices in its length group), most frequent first."""
@@ -270,43 +297,3 @@ class State:
         """Every slot's word (each slot must be settled)."""
         return [self.t.word(s, int(self.dom[self.t.slot[s, DBASE]]))
                 for s in range(len(self.size))]
-
-
-# the compiled modules whose functions call one another across files
-_COMPILED = ("clock.py", "propagation.py", "search.py")
-
-
-def refresh_compiled_cache(here: Path | None = None, cache: Path | None = None) -> bool:
-    """Drop numba's cached machine code of the package in ``here`` (this one by default),
-    kept in ``cache`` (default: ``__pycache__`` there), when a compiled module changed; True
-    when it did.
-
-    numba keys a cached function on its own file only: after an edit of
-    :mod:`.propagation` or :mod:`.clock`, :func:`.search.run` (which calls into them)
-    would load stale code.  A stamp of the three sources and numba's version next to the
-    cache decides.  It compiles nothing: :func:`.csp.load_engine` says when compiling starts."""
-    import hashlib
-
-    import numba
-
-    here = here or Path(__file__).resolve().parent
-    digest = hashlib.sha256(numba.__version__.encode())  # numba's upgrades recompile too
-    for name in _COMPILED:
-        digest.update((here / name).read_bytes())
-    cache = cache or here / "__pycache__"
-    stamp = cache / "compiled.stamp"
-    want = digest.hexdigest()
-    try:
-        if stamp.read_text() == want:
-            return False
-    except OSError:
-        pass
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        for name in _COMPILED:
-            for f in cache.glob(name.replace(".py", ".*.nb[ci]")):
-                f.unlink()
-        write_atomic(stamp, want.encode())  # a run killed mid-write leaves no torn stamp
-    except (OSError, CryptocompError):
-        return False  # numba could not write there either: it caches nothing there
-    return True
