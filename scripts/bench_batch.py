@@ -32,6 +32,7 @@ The word lists: the 30 most frequent Cyrillic words of 5 letters and of 4 letter
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import re
@@ -150,17 +151,13 @@ def single_query_cpu(index, queries: list[str], sample: int, seed: int) -> tuple
     rng = random.Random(seed)
     picked = rng.sample(queries, sample)
     t = time.process_time()
-    try:
+    with contextlib.suppress(CryptocompError):
         compose(picked[0], index)
-    except CryptocompError:
-        pass
     cold = time.process_time() - t
     t = time.process_time()
     for q in picked:
-        try:
+        with contextlib.suppress(CryptocompError):
             compose(q, index)
-        except CryptocompError:
-            pass
     return (time.process_time() - t) / len(picked), cold
 
 
@@ -185,7 +182,7 @@ def resume_test(base: list[str], reference: Path, work: Path, sig: int, fraction
     records = re.findall(rb"\n@(\d+) \d+\n", journal.read_bytes()) if journal.exists() else []
     held = len({int(p) for p in records if int(p) >= groups})   # not yet in the file
     last = err.strip().splitlines()[-1] if err.strip() else "(no message)"
-    wall, cpu, err2 = run_cli([*base, "--jobs", "2", "--output", str(out), "--resume"])
+    wall, cpu, _err2 = run_cli([*base, "--jobs", "2", "--output", str(out), "--resume"])
     same = out.read_bytes() == reference.read_bytes()
     name = signal.Signals(sig).name
     return (f"{name} at {fraction:.0%} of the run: exit {proc.returncode}, {groups} groups in "

@@ -122,7 +122,7 @@ def main() -> int:
                 params = replace(params, rules=replace(params.mask_rules(), two=args.two))
             runs = [batch(params, args.attempts, seed) for seed in range(args.repeats)]
             report(mode, size, runs, True)
-        s, per_attempt, words, jokes = SEED[size]
+        s, _per_attempt, words, jokes = SEED[size]
         print(f"{size:>2}x{size:<2} {'seed 001':<8} {s:6.0%} {seed_cpu(size):8.2f}"
               f"        {words:6.1f}                  {jokes:7d}  (5,960 jokes)")
     if args.ru_size:

@@ -58,7 +58,8 @@ _MARKER = re.compile(r"\((a|p|ip)\)$")
 _PAREN = re.compile(r"\s*\([^()]*\)")
 _ARTICLE = re.compile(r"^(a|an|the) ", re.I)
 _CUT = re.compile(r",| that | which | who | whose | where | used | especially ")
-_DANGLING = frozenset("a an the to of and or in for with by at from on as into than".split())
+_DANGLING = frozenset(["a", "an", "the", "to", "of", "and", "or", "in", "for", "with", "by",
+                       "at", "from", "on", "as", "into", "than"])
 _POS_OF = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
 # usage-domain synsets (data.noun offsets) whose members are not printed: disparagement,
 # ethnic slur, obscenity/vulgarism, profanity

@@ -10,8 +10,8 @@ from cryptocomp.index import alphabet, index, wildcards
 
 
 def test_the_wildcard_vocabulary_has_one_home():
-    assert alphabet.ONE == frozenset("?.") and alphabet.STAR == "*"
-    assert alphabet.WILDCARDS == frozenset("?.*")
+    assert frozenset("?.") == alphabet.ONE and alphabet.STAR == "*"
+    assert frozenset("?.*") == alphabet.WILDCARDS
     assert wildcards.ONE is alphabet.ONE and wildcards.STAR is alphabet.STAR
     assert index.WILDCARDS is alphabet.WILDCARDS
 

@@ -98,7 +98,7 @@ def test_hill_climbing_finds_the_brute_force_optimum_on_tiny_grids():
 @settings(max_examples=80, deadline=None)
 @given(masks(3, 8))
 def test_slots_of_a_valid_mask_cover_each_letter_once_each_way(mask):
-    total, per, hard = penalties(mask, RULES)
+    _total, _per, hard = penalties(mask, RULES)
     slots = mask.slots()
     for s in slots:
         assert mask.is_clue(s.clue_cell)

@@ -4,6 +4,7 @@ pool, the index shipment, and the CLI's batch options.  Oracles: single compose 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -280,11 +281,9 @@ def test_groups_finished_ahead_are_kept_in_the_journal(shipment, whole, tmp_path
     class Reversed(SerialBackend):
         def run(self, tasks, job, shipment, **kw):
             tasks = list(tasks)
-            done = 0
-            for task in reversed(tasks):
+            for done, task in enumerate(reversed(tasks)):
                 if done == len(tasks) // 2:
                     raise KeyboardInterrupt
-                done += 1
                 yield from super().run(iter([task]), job, shipment)
 
     out = tmp_path / "out.txt"
@@ -302,7 +301,7 @@ def test_torn_last_group_is_dropped_and_written_again(shipment, whole, tmp_path,
     out = tmp_path / "out.txt"
     cut = whole.index(b"# send+more") + 30   # mid-group
     out.write_bytes(whole[:cut])
-    summary, _ = _run(work, shipment, path=out, resume=True)
+    _summary, _ = _run(work, shipment, path=out, resume=True)
     assert out.read_bytes() == whole
     assert "incomplete group" in caplog.text
 
@@ -343,10 +342,8 @@ def test_fuzz_damaged_output_file_is_refused_or_finished_identically(shipment, t
     for path in (out, journal):
         if path.exists():
             path.unlink()
-    try:
+    with contextlib.suppress(BatchStopped):
         _run(work, shipment, path=out, stop_after=data.draw(st.integers(0, 4)))
-    except BatchStopped:
-        pass
     for path in (out, journal) if journal.exists() else (out,):
         damaged = _damage(bytearray(path.read_bytes()), data)
         path.write_bytes(bytes(damaged))
@@ -435,7 +432,7 @@ def test_worker_loads_the_index_once_and_refuses_strangers(index_path, shipment,
     with pytest.raises(BatchError, match="checksum differs"):
         worker_index(stranger, index_path.read_bytes())
     old = IndexShipment(str(index_path), "cd" * 32, "small", "0.0.1")
-    with pytest.raises(BatchError, match="the client 0.0.1"):
+    with pytest.raises(BatchError, match=r"the client 0.0.1"):
         worker_index(old)
     missing = IndexShipment(str(tmp_path / "nowhere.ccidx"), "ef" * 32, "small",
                             shipment.version)

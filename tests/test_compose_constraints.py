@@ -165,10 +165,7 @@ def _cases(draw):
     op = draw(st.sampled_from([None, "+", "-", "*", "/"]))
     hole_left = draw(st.booleans())
     other = None if op is None else draw(word)
-    if op is None:
-        hole_side = ("?",)
-    else:
-        hole_side = (op, ("?",), other) if hole_left else (op, other, ("?",))
+    hole_side = ("?",) if op is None else (op, ("?",), other) if hole_left else (op, other, ("?",))
     values = list(_unknown_values(known, op, hole_left, other))
     # the dictionary: words spelling values of the unknown (those of templates that one
     # assignment alone gives are composed, unless a constraint drops them), random words,

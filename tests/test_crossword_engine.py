@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
@@ -344,13 +345,13 @@ def test_search_progress_never_falls_and_stays_below_one(seed):
     from cryptocomp.crossword.layout import DEPTH
     from cryptocomp.crossword.search import EXHAUSTED, progress, run
 
-    prob, state = _needing_search(random.Random(3000 + seed), cells=seed % 2 == 1)
+    _prob, state = _needing_search(random.Random(3000 + seed), cells=seed % 2 == 1)
     seen, r = [0.0], 0
     while r != EXHAUSTED:
         r = run(state.T, state.D, 1)
         if r != EXHAUSTED:
             seen.append(progress(state.dec, int(state.ctl[DEPTH])))
-    assert all(a <= b for a, b in zip(seen, seen[1:])), seen
+    assert all(a <= b for a, b in itertools.pairwise(seen)), seen
     assert seen[-1] < 1.0
 
 

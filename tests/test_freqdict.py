@@ -44,7 +44,7 @@ def test_malformed_lines_skipped_with_one_warning(tmp_path, caplog):
 
 
 def test_many_malformed_lines_named_briefly():
-    counts, report = parse_freqdict(["w 1"] + ["junk 1 1"] * 100)
+    _counts, report = parse_freqdict(["w 1"] + ["junk 1 1"] * 100)
     assert report.malformed == 100 and len(report.malformed_lines) == 5
     assert report.warning("f").endswith("with a non-negative integer count")
     assert ", ...)" in report.warning("f")
@@ -58,7 +58,7 @@ def test_not_utf8_is_one_clear_error(tmp_path):
 
 
 def test_missing_and_empty_files(tmp_path):
-    with pytest.raises(DictionaryError, match="dictionary file not found: .*absent.txt"):
+    with pytest.raises(DictionaryError, match=r"dictionary file not found: .*absent.txt"):
         load_freqdict(tmp_path / "absent.txt")
     with pytest.raises(DictionaryError, match="no 'word count' lines"):
         load_freqdict(_write(tmp_path, b"\n\n"))

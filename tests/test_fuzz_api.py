@@ -121,7 +121,7 @@ def test_any_dictionary_lines(lines):
     parsed = refused_or(parse_freqdict, lines)
     if parsed is None:
         return
-    counts, report = parsed
+    counts, _report = parsed
     assert all(w and c >= 0 for w, c in counts.items())
     index = refused_or(Index.from_counts, counts, name="t") if counts else None
     if index is not None:

@@ -81,22 +81,22 @@ def _refused(path, match):
 
 @pytest.mark.parametrize("length", [10**30, 2**40, 2**62, -1, "12", 1.5, True])
 def test_payload_length_out_of_range(index_file, length):
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     _write(path, dict(header, payload_length=length), sections, fix_table=False)
     _refused(path, "truncated file or corrupt header|payload_length has a wrong type")
 
 
 def test_section_past_the_end_of_the_file(index_file):
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     table = dict(header["sections"])
-    start, length, digest = table["words"]
+    start, _length, digest = table["words"]
     table["words"] = [start, 2**62, digest]
     _write(path, dict(header, sections=table), sections, fix_table=False)
     _refused(path, "corrupt header")
 
 
 def test_header_nested_100k_deep_is_refused_and_listing_survives(index_file):
-    src, path, header, sections = index_file
+    _src, path, _header, _sections = index_file
     nested = b'{"format": 2, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     bad = path.with_name("nested.ccidx")
     _write(bad, nested)
@@ -130,7 +130,7 @@ def test_header_field_of_the_wrong_type(index_file, field, value, message):
 
 
 def test_header_without_state_version(index_file):
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     del header["state_version"]
     _write(path, header, sections)
     _refused(path, r"corrupt header \(no state_version\)")
@@ -145,7 +145,7 @@ def test_payload_of_the_one_class_format_1_admitted_is_refused(index_file):
         def __reduce__(self):
             return (FrozenBitMap, ([-1],))
 
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     sections["having"] = pickle.dumps(Crafted(), protocol=5)
     _write(path, header, sections)
     _refused(path, "forbidden global pyroaring.FrozenBitMap")
@@ -153,7 +153,7 @@ def test_payload_of_the_one_class_format_1_admitted_is_refused(index_file):
 
 @pytest.mark.parametrize("family", ["by_length", "by_pattern", "at", "having", "at_least"])
 def test_valid_checksum_with_an_empty_family_is_refused(index_file, family):
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     sections[family] = pickle.dumps({"keys": [], "cards": b"", "ends": b"", "blob": b""},
                                     protocol=5)
     _write(path, header, sections)
@@ -164,7 +164,7 @@ def test_valid_checksum_with_an_empty_family_is_refused(index_file, family):
 
 
 def test_sections_in_other_places_and_sizes(index_file):
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     del sections["order"]
     _write(path, header, sections, fix_table=True)
     _refused(path, "sections has a wrong type")  # a required section is missing
@@ -174,7 +174,7 @@ def test_sections_in_other_places_and_sizes(index_file):
 
 
 def test_counts_out_of_order_are_refused(index_file):
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     counts = struct.pack("<7Q", 1, 2, 3, 4, 5, 6, 7)
     sections["counts"] = pickle.dumps(counts, protocol=5)
     _write(path, header, sections)
@@ -210,7 +210,7 @@ def _survives(path):
 @FUZZ
 @given(st.floats(0, 1, exclude_max=True))
 def test_truncated_anywhere(index_file, where):
-    src, path, header, sections = index_file
+    _src, path, _header, _sections = index_file
     data = path.read_bytes()
     path.write_bytes(data[:int(len(data) * where)])
     with pytest.raises(IndexFileError) as err:
@@ -222,7 +222,7 @@ def test_truncated_anywhere(index_file, where):
 @FUZZ
 @given(st.integers(0, 10**9), st.integers(0, 7))
 def test_bit_flipped_anywhere(index_file, where, bit):
-    src, path, header, sections = index_file
+    _src, path, _header, _sections = index_file
     data = bytearray(path.read_bytes())
     data[where % len(data)] ^= 1 << bit
     path.write_bytes(bytes(data))
@@ -243,7 +243,7 @@ json_values = st.recursive(
      "params", "state_version", "created", "cryptocomp", "payload_length", "sections", "extra"]),
     json_values, min_size=1, max_size=3), st.booleans())
 def test_crafted_headers(index_file, changes, fix_table):
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     crafted = dict(header, **changes)
     if fix_table and "sections" not in changes and "payload_length" not in changes:
         _write(path, crafted, sections)
@@ -268,7 +268,7 @@ SECTION_NAMES = ["meta", "counts", "words", "order", "by_length", "by_pattern", 
 def test_crafted_section_pickles(index_file, name, value, mutate):
     """A section replaced by a random value of builtins, or a real section with one part
     replaced (a valid checksum either way)."""
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     real = pickle.loads(sections[name])
     if isinstance(real, dict) and mutate and real:
         key = sorted(real, key=str)[mutate % len(real)]
@@ -284,7 +284,7 @@ def test_crafted_section_pickles(index_file, name, value, mutate):
 def test_bitmap_blob_bit_flips_with_valid_checksums(index_file, family, where, bit):
     """A damaged bitmap serialisation behind a valid checksum: pyroaring's validation and
     the cardinality and id-range checks refuse it when it is decoded."""
-    src, path, header, sections = index_file
+    _src, path, header, sections = index_file
     state = pickle.loads(sections[family])
     if not state["blob"]:
         return

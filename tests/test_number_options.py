@@ -193,10 +193,8 @@ def test_every_number_option_of_every_command(data, tmp_path):
             kind.low <= int(text) <= kind.high:
         assert value == int(text)
     # the whole command: status 2 and one line, or on to the (missing) dictionary
-    if option.startswith("-"):
-        argv = [name, *TAILS[name], f"{option}={text}"]
-    else:  # square's N
-        argv = [name, text]
+    # square's N is its one positional number
+    argv = [name, *TAILS[name], f"{option}={text}"] if option.startswith("-") else [name, text]
     if name != "solve":
         argv += ["--dict", str(tmp_path / "nowhere.txt")]
     status, out, err = run(argv)

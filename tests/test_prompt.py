@@ -448,7 +448,7 @@ def test_save_to_an_unwritable_place_loses_nothing(tmp_path):
     with pytest.raises(CryptocompError) as err:
         session.execute(f":save {blocker / 'out.csv'}")
     assert "cannot write" in str(err.value) and "\n" not in str(err.value)
-    with pytest.raises(QueryError, match="csv or .json"):
+    with pytest.raises(QueryError, match=r"csv or .json"):
         session.execute(f":save {tmp_path / 'out.txt'}")
     assert session.last is result and not (tmp_path / "out.txt").exists()
     session.execute(f":save {tmp_path / 'out.csv'}")  # still there to save

@@ -244,7 +244,7 @@ def test_index_snippet_runs_as_written_on_both_dictionaries(home, monkeypatch, c
     for expr, value in checked:
         assert eval(expr, space) == value, expr
     from cryptocomp.errors import QueryError
-    with pytest.raises(QueryError, match="letter 's' at position 1 of 's..d' does not occur"):
+    with pytest.raises(QueryError, match=r"letter 's' at position 1 of 's..d' does not occur"):
         space["idx"].match("s??d")
 
 

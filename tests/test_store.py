@@ -92,7 +92,7 @@ def _format1_file(path, src_path):
 def test_older_format_is_rebuilt(dict_file, caplog):
     path = resolve_source(str(dict_file)).index_path
     _format1_file(path, dict_file)
-    with pytest.raises(IndexFileError, match="index format 1 .* is not 2 .*rebuild it with"):
+    with pytest.raises(IndexFileError, match=r"index format 1 .* is not 2 .*rebuild it with"):
         read_index(path)
     with caplog.at_level(logging.WARNING, logger="cryptocomp"):
         assert len(load_index(str(dict_file))) == 6

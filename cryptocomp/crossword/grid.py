@@ -191,7 +191,7 @@ class Grid:
             if length < 1:
                 raise GridError(f"slot {n}: length {length} is not positive")
             end_x, end_y = (x + length - 1, y) if d == "h" else (x, y + length - 1)
-            if not (0 <= x and 0 <= y and end_x < width and end_y < height):
+            if not (x >= 0 and y >= 0 and end_x < width and end_y < height):
                 raise GridError(f"slot {n} ({x} {y} {length} {d}) leaves the "
                                 f"{width}x{height} grid")
             first, line = (x, y) if d == "h" else (y, x)
@@ -284,7 +284,7 @@ class Grid:
             rows, columns = zip(*slot.cells)
             assert _run(rows, columns) or _run(columns, rows) or \
                 len(set(slot.cells)) == slot.length, f"{slot.name} repeats a cell"
-            assert 0 <= min(rows) and max(rows) < self.height and 0 <= min(columns) and \
+            assert min(rows) >= 0 and max(rows) < self.height and min(columns) >= 0 and \
                 max(columns) < self.width, f"{slot.name} leaves the grid"
         for (r, c), ch in self.given.items():
             # inside the grid (a given letter in an unchecked lone cell is allowed in drawn grids)

@@ -365,9 +365,8 @@ def _settle(T, D, s):
         if u == s or size[u] == 0:
             continue
         i = pos[slot[u, PBASE] + k]
-        if 0 <= i < size[u]:
-            if _remove(T, D, u, i) != OK:
-                return FAIL
+        if 0 <= i < size[u] and _remove(T, D, u, i) != OK:
+            return FAIL
     return OK
 
 
@@ -403,10 +402,9 @@ def propagate(T, D):
             q = ctl[SQN] - 1
             ctl[SQN] = q
             s = sq[q]
-            if size[s] == 1 and single[s] < 0:
-                if _settle(T, D, s) != OK:
-                    sweight[ctl[WIPED]] += 1.0
-                    return FAIL
+            if size[s] == 1 and single[s] < 0 and _settle(T, D, s) != OK:
+                sweight[ctl[WIPED]] += 1.0
+                return FAIL
     return OK
 
 
@@ -457,9 +455,8 @@ def assign(T, D, s, k):
     i = size[s] - 1
     db = slot[s, DBASE]
     while i >= 0:
-        if dom[db + i] != k:
-            if _remove(T, D, s, i) != OK:
-                return FAIL
+        if dom[db + i] != k and _remove(T, D, s, i) != OK:
+            return FAIL
         i -= 1
     return OK
 

@@ -161,7 +161,7 @@ def solve_sat(prob: Problem, *, count: int = 1, budget: Budget | None = None,
         result.message = f"budget exhausted after {result.seconds:.1f} s, before the SAT search"
         return result
     # loaded before the fork: the child's memory cap is for the work, not for the libraries
-    import pysat.card  # noqa: F401
+    import pysat.card
     import pysat.solvers  # noqa: F401
 
     outcome = run_in_child(_sat_child, (prob, domains, count, budget.steps), budget=budget,

@@ -352,7 +352,7 @@ def run(T, D, node_limit):
                 return EXHAUSTED
             s, k, mark, kind = dec[d, D_SLOT], dec[d, D_VALUE], dec[d, D_MARK], dec[d, D_KIND]
             undo(T, D, mark)
-            if kind == REMOVE_WORD or kind == REMOVE_LETTER:
+            if kind in (REMOVE_WORD, REMOVE_LETTER):
                 ctl[DEPTH] = d
                 continue
             nodes += 1

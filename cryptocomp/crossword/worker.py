@@ -68,7 +68,7 @@ def _child(conn, target: Callable, args: tuple, memory_limit: int) -> None:
         target(conn.send, *args)
     except MemoryError:
         conn.send(("error", f"out of memory (the child may use {memory_limit >> 20} MiB)"))
-    except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
+    except Exception as exc:
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()

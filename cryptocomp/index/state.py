@@ -38,6 +38,7 @@ word list's line count, the word order being a permutation.
 from __future__ import annotations
 
 import array
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -324,7 +325,7 @@ def read_meta(obj: object, corrupt: Corrupt = corrupt_value) -> Meta:
             and all(type(k) is int and type(v) is int and 1 <= k <= _MAX_LENGTH and 1 <= v <= n
                     for k, v in lengths.items())):
         raise corrupt("the index description (meta) has a part of the wrong type or range")
-    if any(a >= b for a, b in zip(alphabet, alphabet[1:])):
+    if any(a >= b for a, b in itertools.pairwise(alphabet)):
         raise corrupt("the alphabet is not in code-point order")
     if sum(lengths.values()) != n or (n == 0) != (not alphabet):
         raise corrupt("the word lengths do not add up to the word count")
