@@ -34,11 +34,14 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BatchError, BatchStopped, CryptocompError
 from .shipment import IndexShipment
 from .workload import Job, Outcome, Task, execute
+
+if TYPE_CHECKING:
+    from distributed import Future
 
 __all__ = ["DaskBackend", "dask_available", "SHIP_MODES", "WORKER_CONFIG", "worker_environment"]
 
@@ -86,7 +89,7 @@ def _sees(shipment: IndexShipment) -> bool:
 
 
 @contextlib.contextmanager
-def _children_ignore_sigint():
+def _children_ignore_sigint() -> Iterator[None]:
     """Processes started inside ignore Ctrl-C (an ignored signal stays ignored across
     exec, and Python then installs no handler): the client alone stops the batch."""
     if threading.current_thread() is not threading.main_thread():
@@ -194,7 +197,7 @@ class DaskBackend:
         self.workers = max(1, sum(self._client.nthreads().values()))
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -214,7 +217,7 @@ class DaskBackend:
 
     # -- running ----------------------------------------------------------------------------
 
-    def _ship(self, shipment: IndexShipment):
+    def _ship(self, shipment: IndexShipment) -> Future | None:
         """The future of the index bytes on every worker, or None when they read the path."""
         mode = self.ship
         if mode == "auto":
@@ -277,7 +280,7 @@ class DaskBackend:
                 except Exception as exc:  # noqa: BLE001 - the scheduler may be gone
                     log.debug("cancelling: %s", exc)
 
-    def _outcome(self, future) -> Outcome:
+    def _outcome(self, future: Future) -> Outcome:
         try:
             return future.result()
         except CryptocompError as exc:
