@@ -115,13 +115,13 @@ def file_kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "a file of an unknown kind")
 
 
-def _not_regular(mode: int, path, what: str) -> str:
+def _not_regular(mode: int, path: str | os.PathLike, what: str) -> str:
     if stat.S_ISDIR(mode):
         return f"{what} is a directory: {shown(path)}"
     return f"{what} is {file_kind(mode)}, not a regular file: {shown(path)}"
 
 
-def _read_error(exc: OSError | ValueError, path, what: str,
+def _read_error(exc: OSError | ValueError, path: str | os.PathLike, what: str,
                 error: type[CryptocompError]) -> CryptocompError:
     if isinstance(exc, (FileNotFoundError, NotADirectoryError, ValueError)):  # ValueError: a NUL
         return error(f"{what} not found: {shown(path)}")

@@ -131,7 +131,7 @@ def puzzle_problems(doc: Mapping, *, words: Collection[str] | Callable[[str], bo
             problems.append(f"{word!r} has no clue")
         if isinstance(clue, str) and word:
             tokens = "".join(ch if ch.isalpha() else " " for ch in clue.lower()).split()
-            if any(t.startswith(word) or word.startswith(t) and len(t) >= 3 for t in tokens) \
+            if any(t.startswith(word) or (word.startswith(t) and len(t) >= 3) for t in tokens) \
                     or (len(word) >= 4 and word in "".join(tokens)):
                 problems.append(f"the clue {clue!r} gives away {word!r}")
     for key in expected.keys() - listed:

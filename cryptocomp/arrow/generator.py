@@ -27,6 +27,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from ..crossword import fill
 from ..crossword.grid import GridError
@@ -192,7 +193,7 @@ def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = N
     return Workshop(sub, lexicon, clues, clue_word, phrases, fold, index.name or params.source)
 
 
-def _phrases_for(path, words: Index, whole: Index, clues: ClueBook | None,
+def _phrases_for(path: str | Path, words: Index, whole: Index, clues: ClueBook | None,
                  fold: bool) -> PhraseBook:
     """The phrases of ``path`` that the usable ``words`` can spell; when the file has phrases
     in the ``whole`` dictionary's letters, the few words kept (clued, or ``--top``) are at

@@ -34,11 +34,14 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BatchError, BatchStopped, CryptocompError
 from .shipment import IndexShipment
 from .workload import Job, Outcome, Task, execute
+
+if TYPE_CHECKING:
+    from distributed import Future
 
 __all__ = ["DaskBackend", "dask_available", "SHIP_MODES", "WORKER_CONFIG", "worker_environment"]
 
@@ -86,7 +89,7 @@ def _sees(shipment: IndexShipment) -> bool:
 
 
 @contextlib.contextmanager
-def _children_ignore_sigint():
+def _children_ignore_sigint() -> Iterator[None]:
     """Processes started inside ignore Ctrl-C (an ignored signal stays ignored across
     exec, and Python then installs no handler): the client alone stops the batch."""
     if threading.current_thread() is not threading.main_thread():
@@ -176,7 +179,7 @@ class DaskBackend:
         except CryptocompError:
             self.close()
             raise
-        except Exception as exc:  # noqa: BLE001 - a peer that greeted like Dask, then not
+        except Exception as exc:
             self.close()
             log.debug("connecting to %s", self.address, exc_info=exc)
             raise BatchError(f"the Dask scheduler at {self.address} answered but could not "
@@ -194,7 +197,7 @@ class DaskBackend:
         self.workers = max(1, sum(self._client.nthreads().values()))
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -206,7 +209,7 @@ class DaskBackend:
                 continue
             try:
                 thing.close(timeout=5) if thing is client else thing.close()
-            except Exception as exc:  # noqa: BLE001 - closing after a failure: nothing to add
+            except Exception as exc:
                 log.debug("closing %s: %s", thing, exc)
         for name, level in self._levels.items():
             logging.getLogger(name).setLevel(level)
@@ -214,7 +217,7 @@ class DaskBackend:
 
     # -- running ----------------------------------------------------------------------------
 
-    def _ship(self, shipment: IndexShipment):
+    def _ship(self, shipment: IndexShipment) -> Future | None:
         """The future of the index bytes on every worker, or None when they read the path."""
         mode = self.ship
         if mode == "auto":
@@ -274,10 +277,10 @@ class DaskBackend:
             if running and self._client is not None:
                 try:
                     self._client.cancel(list(running), force=True)
-                except Exception as exc:  # noqa: BLE001 - the scheduler may be gone
+                except Exception as exc:
                     log.debug("cancelling: %s", exc)
 
-    def _outcome(self, future) -> Outcome:
+    def _outcome(self, future: Future) -> Outcome:
         try:
             return future.result()
         except CryptocompError as exc:
@@ -305,7 +308,7 @@ def _within(seconds: float, start: Callable[[], Any]) -> Any:
     def run() -> None:
         try:
             result: Any = start()
-        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+        except BaseException as exc:
             result = exc
         with lock:
             late = bool(box)

@@ -35,6 +35,7 @@ import math
 import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from ..cryptarithm.compose import (
     Composed,
@@ -72,7 +73,13 @@ class QueryGrid(Sequence[str]):
     def __len__(self) -> int:
         return len(self.left) * self._per_left
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         if not -len(self) <= i < len(self):

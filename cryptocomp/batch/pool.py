@@ -59,7 +59,7 @@ class SerialBackend:
     def __enter__(self) -> SerialBackend:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         pass
 
     def run(self, tasks: Iterator[Task], job: Job, shipment: IndexShipment, *,
@@ -96,7 +96,7 @@ class ProcessPool:
     def __enter__(self) -> ProcessPool:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:

@@ -161,7 +161,7 @@ def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sin
     return summary
 
 
-def _close(runs) -> None:
+def _close(runs: Iterator[tuple[Task, Outcome]]) -> None:
     """End the backend's run now (its workers stop; their unfinished tasks are dropped)."""
     close = getattr(runs, "close", None)
     if close is not None:

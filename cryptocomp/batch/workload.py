@@ -90,7 +90,7 @@ class Workload(Protocol):
     def key(self, position: int) -> str:
         """The item's key, as its group names it."""
 
-    def item(self, position: int):
+    def item(self, position: int) -> object:
         """The item the job receives for this position."""
 
     def identity(self) -> dict:

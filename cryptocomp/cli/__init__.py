@@ -13,6 +13,7 @@ import argparse
 import importlib
 import logging
 import sys
+from typing import TextIO
 
 from ..errors import BatchStopped, CryptocompError
 
@@ -47,11 +48,11 @@ class _StderrHandler(logging.StreamHandler):
     redirects stderr, prints log lines above itself instead of on its own line."""
 
     @property
-    def stream(self):
+    def stream(self) -> TextIO:
         return sys.stderr
 
     @stream.setter
-    def stream(self, value) -> None:
+    def stream(self, value: TextIO) -> None:
         pass
 
 

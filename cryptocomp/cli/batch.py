@@ -11,8 +11,9 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from ..batch.cluster import SHIP_MODES
@@ -22,8 +23,9 @@ from ..numbers import NumberError, read_whole
 from .options import dict_spec, is_terminal, live_progress, whole
 
 if TYPE_CHECKING:
-    from ..batch import IndexShipment, Summary, Workload
+    from ..batch import DaskBackend, IndexShipment, ProcessPool, SerialBackend, Summary, Workload
     from ..batch.progress import BatchProgress
+    from ..batch.runner import Sink
 
 __all__ = ["add_batch_options", "run_workload"]
 
@@ -52,7 +54,8 @@ def add_batch_options(parser: argparse.ArgumentParser, unit: str) -> None:
                    help="finish the batch already in --output FILE (same command)")
 
 
-def _backend(args: argparse.Namespace, items: int):
+def _backend(args: argparse.Namespace, items: int
+             ) -> SerialBackend | ProcessPool | DaskBackend:
     from ..batch import DaskBackend, ProcessPool, SerialBackend
     from ..batch.address import scheduler_address
     from ..batch.pool import check_local_workers
@@ -109,7 +112,7 @@ def _sigterm_interrupts() -> Iterator[None]:
         yield
         return
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGTERM, handler)
@@ -120,7 +123,8 @@ def _sigterm_interrupts() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _progress(workload: Workload, backend_name: str):
+def _progress(workload: Workload, backend_name: str
+              ) -> Iterator[Callable[[BatchProgress], None]]:
     """A callback showing done/total, rate and ETA: a bar on a terminal, else a log line
     every few seconds."""
     title = f"{workload.kind}: {workload.total} {workload.unit} {backend_name}"
@@ -182,7 +186,7 @@ def run_workload(args: argparse.Namespace, workload: Workload, *,
     return summary
 
 
-def _stopped(exc: BatchStopped, workload: Workload, sink) -> BatchStopped:
+def _stopped(exc: BatchStopped, workload: Workload, sink: Sink) -> BatchStopped:
     reason = str(exc)
     if sink.resumable:
         message = (f"batch stopped ({reason}): {exc.done} of {exc.total} {workload.unit} done "

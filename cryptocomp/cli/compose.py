@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 _REPORTED_LINES = 5
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "compose", help="words completing LEFT (e.g. send+more) to a one-solution cryptarithm",
         description="Find every dictionary word W for which LEFT=W (or the puzzle with W in "

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..batch import AttemptJob, AttemptsWorkload
 from ..batch.attempts import fill_attempt
 from ..crossword import ENGINES, STRATEGIES, FillResult, SearchProgress, fill, read_grid
-from ..crossword.grid import GridError, format_text
+from ..crossword.grid import Grid, GridError, format_text
 from ..crossword.problem import MAX_FILLS, MAX_STEPS
 from ..crossword.square import MAX_SQUARE, MIN_SQUARE, square_grid
 from ..files import check_writable, shown, write_atomic
@@ -91,7 +91,7 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
     add_batch_options(p, "attempts")
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("fill", help="fill a crossword grid with dictionary words",
                        description="Fill a grid (text: # block, . empty, letters given; a "
                                    "slot list 'W H' + 'x y len h|v'; or .ipuz; at most "
@@ -160,7 +160,7 @@ def _words(args: argparse.Namespace) -> WordFilter:
                       max_length=args.max_length)
 
 
-def _run_attempts(args: argparse.Namespace, grid) -> int:
+def _run_attempts(args: argparse.Namespace, grid: Grid) -> int:
     """N seeded attempts on the batch layer, written in seed order."""
     from ..crossword.csp import load_engine
 
@@ -181,7 +181,7 @@ def _run_attempts(args: argparse.Namespace, grid) -> int:
     return 0
 
 
-def _run(args: argparse.Namespace, grid, *, title: str) -> int:
+def _run(args: argparse.Namespace, grid: Grid, *, title: str) -> int:
     if args.attempts is not None:
         return _run_attempts(args, grid)
     clues = None
@@ -251,7 +251,8 @@ def _search_progress(title: str) -> Iterator[Callable[[SearchProgress], None] | 
             line.stop()
 
 
-def _write_files(args, result: FillResult, clues, title: str) -> None:
+def _write_files(args: argparse.Namespace, result: FillResult, clues: dict[str, str] | None,
+                 title: str) -> None:
     first = result.fills[0] if result.fills else None
     if args.ipuz:
         from ..crossword.ipuz import to_ipuz

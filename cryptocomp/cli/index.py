@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
+from typing import Any
 
 from ..errors import CryptocompError, IndexFileError
 from ..files import shown
@@ -22,7 +24,7 @@ from ..rendering import index_built_line, index_info_lines, index_list_lines
 from .options import print_json, print_lines, progress_bar
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("index", help="build, list and inspect index files",
                        description=f"Index files live in {index_dir()}.")
     isub = p.add_subparsers(dest="index_command", metavar="ACTION", required=True)
@@ -51,7 +53,7 @@ def run_build(args: argparse.Namespace) -> int:
     return 0 if path else 1
 
 
-def _row(path, header) -> dict:
+def _row(path: Path, header: Header | CryptocompError) -> dict[str, Any]:
     # names as text: a path that is not UTF-8 is shown with \xNN escapes (stdout is text)
     if isinstance(header, CryptocompError):
         return {"name": shown(path.stem), "path": shown(path), "error": str(header)}
@@ -70,9 +72,7 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _resolve_name(name: str):
-    from pathlib import Path
-
+def _resolve_name(name: str) -> Path:
     path = Path(name)
     if path.suffix == SUFFIX and path.exists():
         return path

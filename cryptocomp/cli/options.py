@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from ..domain import Progress
 from ..errors import CryptocompError, QueryError
@@ -18,6 +18,8 @@ from ..numbers import MAX_WHOLE, NumberError, bounds_text, read_real, read_whole
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+    from rich.progress import Progress as RichProgress
+    from rich.progress import ProgressColumn
 
 MAX_SECONDS = 7 * 24 * 3600.0  # a time limit beyond a week is a typo, not a wish
 MAX_BATCH = 10**9  # attempts or puzzles of one command: a billion at 1 ms each is 11 days
@@ -31,7 +33,7 @@ class UsageError(CryptocompError):
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (argparse prints the usage too)."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
@@ -80,18 +82,20 @@ class Seconds:
             raise UsageError(f"{self.name} must be {what}, not {shown(text)}") from None
 
 
-def add_number(parser, *flags: str, kind: Whole | Seconds, help: str, **kwargs) -> None:
+def add_number(parser: argparse._ActionsContainer, *flags: str, kind: Whole | Seconds,
+               help: str, **kwargs: Any) -> None:
     """An option (or positional) taking a number of ``kind``, its bounds in its help."""
     parser.add_argument(*flags, type=kind, help=f"{help}; {kind.bounds}", **kwargs)
 
 
-def whole(parser, flag: str, low: int, high: int = MAX_WHOLE, *, help: str,
-          name: str | None = None, **kwargs) -> None:
+def whole(parser: argparse._ActionsContainer, flag: str, low: int, high: int = MAX_WHOLE, *,
+          help: str, name: str | None = None, **kwargs: Any) -> None:
     """:func:`add_number` for a whole number from ``low`` to ``high``."""
     add_number(parser, flag, kind=Whole(name or flag, low, high), help=help, **kwargs)
 
 
-def seconds(parser, flag: str, *, help: str, zero_is_none: bool = False, **kwargs) -> None:
+def seconds(parser: argparse._ActionsContainer, flag: str, *, help: str,
+            zero_is_none: bool = False, **kwargs: Any) -> None:
     """:func:`add_number` for a time in seconds (see :class:`Seconds`)."""
     add_number(parser, flag, kind=Seconds(flag, zero_is_none=zero_is_none), help=help,
                **kwargs)
@@ -130,13 +134,13 @@ def dict_spec(args: argparse.Namespace) -> str:
     return args.dict or args.lang or "en"
 
 
-def is_terminal(stream=None) -> bool:
+def is_terminal(stream: IO[str] | None = None) -> bool:
     """True when the stream (stdout by default) is a terminal."""
     stream = stream or sys.stdout
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def live_progress(*columns, **options):
+def live_progress(*columns: str | ProgressColumn, **options: Any) -> RichProgress:
     """A rich progress display on stderr (a terminal), cleared when done.  What is printed
     to stdout meanwhile goes above it only when stdout is that terminal too: rich sent it to
     stderr, so that ``fill --attempts 2 > out`` on a terminal left ``out`` empty."""
@@ -172,7 +176,7 @@ def open_index(args: argparse.Namespace) -> Index:
         return load_index(spec, fold_yo=getattr(args, "fold_yo", False), progress=progress)
 
 
-def print_json(obj) -> None:
+def print_json(obj: Any) -> None:
     """Print a JSON value to stdout (UTF-8 text, not escapes); an array one element a line.
 
     An array is written element by element with the C encoder, which json.dump with an

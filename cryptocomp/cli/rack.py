@@ -13,6 +13,7 @@ import logging
 import sys
 
 from ..errors import DictionaryError
+from ..index.index import Index
 from ..index.store import resolve_source
 from ..rendering import bag_lines, plural, rack_lines, rack_table
 from ..shipped import shipped
@@ -41,7 +42,7 @@ def enable_path() -> str:
     return str(shipped("enable1.txt"))
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("rack", help="every word a rack of tiles can build, best score first",
                        description="List the dictionary words a rack of tiles can build "
                                    "(? is a blank; [cs] or spaces for multi-letter tiles), "
@@ -76,7 +77,7 @@ def _tile_options(p: argparse.ArgumentParser) -> None:
                    help=f"tile set: {', '.join(tileset_names())} (default en)")
 
 
-def _open(args: argparse.Namespace):
+def _open(args: argparse.Namespace) -> tuple[TileSet, Index]:
     """The tile set and the index the options name (see the module docstring)."""
     tiles = tileset(args.tiles)
     if args.dict and args.dict.strip().lower() == ENABLE:

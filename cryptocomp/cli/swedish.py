@@ -37,7 +37,7 @@ log = logging.getLogger("cryptocomp")
 _SIZE = re.compile(r"^\s*([0-9]{1,40})\s*(?:[xX×*]\s*([0-9]{1,40}))?\s*$")
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "swedish", help="arrow-word (Swedish) puzzles with a hidden solution",
         description="Generate arrow-word puzzles: clue cells with arrows instead of black "

@@ -20,7 +20,7 @@ from .options import (
 )
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("words", help="list dictionary words fitting a template like ?р??а or con*",
                        description="List dictionary words, most frequent first, that fit a "
                                    "template ('?' or '.' is any letter, '*' any run of letters, "

@@ -14,7 +14,7 @@ the solution (when a fill is given), and clue lists (empty, or from a
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..files import read_text, shown
@@ -53,9 +53,9 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def _number(kind: type):
+def _number(kind: type[int] | type[float]) -> Callable[[str], int | float]:
     """A JSON number parser that refuses numbers of more than MAX_DIGITS digits."""
-    def parse(token: str):
+    def parse(token: str) -> int | float:
         if len(token) > MAX_DIGITS:
             raise ValueError(f"a number of {len(token)} characters")
         return kind(token)

@@ -20,9 +20,12 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .problem import Budget
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 __all__ = ["run_in_child", "ChildOutcome", "default_memory_limit"]
 
@@ -52,7 +55,7 @@ def default_memory_limit() -> int:
     return int(min(total // 2, 8 << 30))
 
 
-def _child(conn, target: Callable, args: tuple, memory_limit: int) -> None:
+def _child(conn: Connection, target: Callable, args: tuple, memory_limit: int) -> None:
     """Child entry point: cap memory, run the target, report errors as messages."""
     try:
         import resource

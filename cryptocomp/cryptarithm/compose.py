@@ -61,6 +61,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
@@ -353,7 +354,8 @@ def compose_alike(puzzles: list[Puzzle], index: Index, words: WordFilter = ALL_W
     return [list(found[j]) for j in copy_of]
 
 
-def _compose_shared(puzzles: list[Puzzle], groups: list[list], index: Index, dtype,
+def _compose_shared(puzzles: list[Puzzle], groups: list[list], index: Index,
+                    dtype: type | np.dtype,
                     max_results: int | None, progress: Progress | None
                     ) -> list[list[Composed]]:
     """The results of alike puzzles from one enumeration, given their candidate words."""
@@ -415,7 +417,8 @@ def _candidates(index: Index, puzzle: Puzzle, words: WordFilter, lo: int, hi: in
     return groups
 
 
-def _word_keys(alphabet: str, groups, layout: _KeyLayout, letters: tuple[str, ...]
+def _word_keys(alphabet: str, groups: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]],
+               layout: _KeyLayout, letters: tuple[str, ...]
                ) -> tuple[np.ndarray, np.ndarray, list[list[np.ndarray]]]:
     """(word ids, packed keys, label columns per length) of the candidate words that can
     complete a puzzle with these letters."""
@@ -425,10 +428,10 @@ def _word_keys(alphabet: str, groups, layout: _KeyLayout, letters: tuple[str, ..
     in_s = np.zeros(len(alphabet) + 1, dtype=bool)
     s_label = np.zeros(len(alphabet) + 1, dtype=np.uint8)
     for j, ch in enumerate(letters):
-        c = alphabet.find(ch)
-        if c >= 0:
-            in_s[c] = True
-            s_label[c] = j
+        at = alphabet.find(ch)
+        if at >= 0:
+            in_s[at] = True
+            s_label[at] = j
     word_ids, word_keys, word_labels = [], [], []
     for n, ids, codes, first in groups:
         # a word with more letters outside the puzzle's than free digits can never match
@@ -550,7 +553,15 @@ def _result(puzzle: Puzzle, shape: str, index: Index, wid: int, digits: list[int
                     assignment=fill)
 
 
-def _and_all(*masks):
+@overload
+def _and_all(first: np.ndarray, /, *masks: np.ndarray | None) -> np.ndarray: ...
+
+
+@overload
+def _and_all(*masks: np.ndarray | None) -> np.ndarray | None: ...
+
+
+def _and_all(*masks: np.ndarray | None) -> np.ndarray | None:
     out = None
     for m in masks:
         if m is None:

@@ -213,7 +213,7 @@ def _linear(node: Node, index: dict[str, int], seen: dict[int, dict[int, int] | 
 class Evaluator:
     """Evaluates the known parts of a puzzle tree over blocks of assignments."""
 
-    def __init__(self, letters: Sequence[str], dtype):
+    def __init__(self, letters: Sequence[str], dtype: type | np.dtype):
         self.index = {ch: j for j, ch in enumerate(letters)}
         self.dtype = np.dtype(dtype)
         self._linear: dict[int, dict[int, int] | None] = {}

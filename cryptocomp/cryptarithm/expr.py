@@ -46,7 +46,7 @@ brackets, or numbers that could exceed :data:`MAX_DIGITS` digits.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar, Union
@@ -403,7 +403,7 @@ class _Parser:
         out.append(("end", "", n))
         return out
 
-    def _spell(self, run: str, columns) -> str:
+    def _spell(self, run: str, columns: Iterable[int]) -> str:
         """A run of letters in the dictionary's spelling (its length kept: a character that
         lower-cases to two is refused at its column)."""
         try:
@@ -411,7 +411,7 @@ class _Parser:
         except LetterError as exc:
             raise self.error(exc.why, list(columns)[exc.position]) from None
 
-    def _template(self, run: str, columns, start: int) -> tuple[str, str, int]:
+    def _template(self, run: str, columns: Iterable[int], start: int) -> tuple[str, str, int]:
         """The token of a template for the unknown; remembers each character's column."""
         columns = list(columns)
         template = self._spell(run.replace(".", "?"), columns)

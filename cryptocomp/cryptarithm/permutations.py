@@ -15,6 +15,7 @@ lexicographic order (the order of ``itertools.permutations(range(10), k)``).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -129,7 +130,7 @@ def _plan(k: int) -> _Plan:
     return _Plan(k)
 
 
-def blocks(k: int):
+def blocks(k: int) -> Iterator[Block]:
     """Every assignment of digits to k letters, lexicographic, as :class:`Block` s."""
     if not 0 <= k <= 10:
         raise ValueError(f"k must be in 0..10, not {k}")

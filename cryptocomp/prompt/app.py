@@ -7,7 +7,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -30,7 +30,14 @@ from ..rendering import (
 from .session import COMMANDS, Line, ProgressFactory, Session, help_rows, languages
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.history import History
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
+    from rich.console import Console, RenderableType
+
+    from ..domain import Progress
 
 __all__ = ["Screen", "respond", "interact", "run_lines", "completer", "open_history",
            "history_path", "delayed_progress"]
@@ -47,7 +54,7 @@ def history_path() -> Path:
     return Path(platformdirs.user_state_dir("cryptocomp", appauthor=False)) / "history"
 
 
-def open_history(path: Path | None, warn: Write):
+def open_history(path: Path | None, warn: Write) -> History:
     """A file history at ``path``; in memory only, with one warning, when it cannot be written."""
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
@@ -97,7 +104,7 @@ def _typed_word(text: str) -> str:
     return text[i:] if (i == 0 or text[i - 1] in _WORD_BEFORE) else ""
 
 
-def completer(session: Session | None = None):
+def completer(session: Session | None = None) -> Completer:
     """Tab completion: commands after ":", language codes after ":lang", paths after ":dict",
     and with a ``session``, the dictionary's words (most frequent first, within the session's
     filters) for a typed prefix of a word in an expression or template."""
@@ -110,7 +117,8 @@ def completer(session: Session | None = None):
 
         paths = PathCompleter(expanduser=True)
 
-        def get_completions(self, document, complete_event):
+        def get_completions(self, document: Document, complete_event: CompleteEvent
+                            ) -> Iterator[Completion]:
             text = document.text_before_cursor.lstrip()
             if not text.startswith(":"):
                 yield from self._words(text)
@@ -130,7 +138,7 @@ def completer(session: Session | None = None):
             elif name in (":dict", ":save"):
                 yield from self.paths.get_completions(Document(arg, len(arg)), complete_event)
 
-        def _words(self, text: str):
+        def _words(self, text: str) -> Iterator[Completion]:
             typed = _typed_word(text)
             if session is None or not typed:
                 return
@@ -150,12 +158,12 @@ def completer(session: Session | None = None):
     return _Completer()
 
 
-def delayed_progress(delay: float = 0.3, console=None) -> ProgressFactory:
+def delayed_progress(delay: float = 0.3, console: Console | None = None) -> ProgressFactory:
     """A rich progress bar (on stderr, or ``console``) that appears only if the work lasts
     longer than ``delay`` seconds: quick queries print nothing."""
 
     @contextmanager
-    def factory(description: str):
+    def factory(description: str) -> Iterator[Progress]:
         state: dict = {"start": time.monotonic(), "bar": None}
 
         def update(done: int, total: int) -> None:
@@ -253,7 +261,8 @@ def respond(session: Session, line: Line, screen: Screen) -> bool:
     return True
 
 
-def interact(session: Session, *, input=None, output=None, history: Path | None = None,
+def interact(session: Session, *, input: Input | None = None, output: Output | None = None,
+             history: Path | None = None,
              write: Write | None = None, width: int | None = None,
              color_system: ColorSystem | None = "standard") -> int:
     """Run the prompt until :quit or Ctrl-D; return the exit status (0).
@@ -293,7 +302,7 @@ def interact(session: Session, *, input=None, output=None, history: Path | None 
     return 0
 
 
-def _columns(output) -> int:
+def _columns(output: Output | None) -> int:
     try:
         return max(40, min(output.get_size().columns, 160)) if output is not None else \
             max(40, min(os.get_terminal_size().columns, 160))

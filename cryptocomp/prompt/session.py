@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..domain import Progress
 from ..errors import QueryError
@@ -216,7 +216,7 @@ class Session:
         return Reply(message=f"dictionary {self.dictionary}: {plural(len(index), 'word')} · "
                                f"index {self.index_location()}")
 
-    def _change_words(self, **change) -> None:
+    def _change_words(self, **change: Any) -> None:  # fields of WordFilter, of two types
         """Change some fields of the settings' word filter."""
         self.settings = replace(self.settings, words=replace(self.settings.words, **change))
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from .text import per_million
 
 if TYPE_CHECKING:
-    from ..index.index import Matches
+    from ..index.index import Entry, Matches
 
 __all__ = ["Row", "Result", "WordRows", "Kind"]
 
@@ -53,7 +53,13 @@ class WordRows(Sequence):
     def __len__(self) -> int:
         return len(self._matches)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> Row: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Row]: ...
+
+    def __getitem__(self, i: int | slice) -> Row | list[Row]:
         if isinstance(i, slice):
             return [self._row(e) for e in self._matches[i]]
         return self._row(self._matches[i])
@@ -61,7 +67,7 @@ class WordRows(Sequence):
     def __iter__(self) -> Iterator[Row]:
         return (self._row(e) for e in self._matches)
 
-    def _row(self, e) -> Row:
+    def _row(self, e: Entry) -> Row:
         return Row(e.rank, e.word, e.count, per_million(e.count, self._total))
 
 

@@ -351,7 +351,9 @@ class BagSearch:
             extra = np.where(ok, np.minimum(extra, per), extra)
         return loss + base * value[children] + base * child_value + extra, fits
 
-    def _cut_extra(self, L, ell, s, shortest, banned_rem, per_level, before, k, short_value):
+    def _cut_extra(self, L: int, ell: int, s: int, shortest: int, banned_rem: np.ndarray,
+                   per_level: np.ndarray, before: np.ndarray, k: np.ndarray,
+                   short_value: np.ndarray) -> np.ndarray:
         """Per child: the cut refinement of the bound for ``s`` tiles in shorter words (the
         banned tiles and the ``k`` cheapest free ones), as in :meth:`_bound`."""
         levels = self.levels

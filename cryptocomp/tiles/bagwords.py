@@ -14,12 +14,18 @@ preparation too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..domain import Word
 from ..index.index import Index
 from .tiles import TileSet, Tiling
+
+if TYPE_CHECKING:
+    from pyroaring import FrozenBitMap
+
+    from .rack import RackSolver
 
 __all__ = ["Candidate", "Phase", "BagWords", "CLOCK_WORDS", "TILED_WORD"]
 
@@ -146,7 +152,7 @@ class BagWords:
 
     # -- single-letter sets ---------------------------------------------------------------
 
-    def _letters(self, ids, solver) -> None:
+    def _letters(self, ids: FrozenBitMap, solver: RackSolver) -> None:
         """Single-letter faces: counts straight from the index's letter counts, grouped by
         (counts, first face) with one sort a length."""
         code = np.array([self.code[c] for c in solver.letters], dtype=np.int64)
@@ -206,7 +212,7 @@ class BagWords:
 
     # -- multi-letter sets ----------------------------------------------------------------
 
-    def _tilings(self, ids) -> None:
+    def _tilings(self, ids: FrozenBitMap) -> None:
         """Multi-letter faces: every tiling of every word, checked against the bag."""
         ts, code, nf = self.ts, self.code, len(self.faces)
         bag = self.bag.tolist()

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 import numpy as np
 from pyroaring import FrozenBitMap
@@ -343,7 +343,8 @@ class RackSolver:
         order = np.argsort(np.concatenate(rows), kind="stable")
         return np.concatenate(rows)[order], np.concatenate(blocks)[order]
 
-    def _by_length(self, ids: FrozenBitMap, longest: int | None):
+    def _by_length(self, ids: FrozenBitMap, longest: int | None
+                   ) -> Iterator[tuple[int, Encoded, np.ndarray, np.ndarray]]:
         """(length, encoded words of that length, ids of ``ids`` among them, their rows in
         the encoded words), one length at a time up to ``longest``."""
         for n in self.index.lengths():
@@ -356,14 +357,16 @@ class RackSolver:
             sub_ids = np.frombuffer(sub.to_array(), dtype=np.uint32).astype(np.int64)
             yield n, enc, sub_ids, np.searchsorted(enc.ids, sub_ids)
 
-    def _blocks(self, ids: FrozenBitMap, longest: int | None):
+    def _blocks(self, ids: FrozenBitMap, longest: int | None
+                ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """(ids, counts of :attr:`letters`) of the words of ``ids``, one length at a time;
         the letter counts of a length are computed once and kept by the index's encoded
         words."""
         for _, enc, sub_ids, at in self._by_length(ids, longest):
             yield sub_ids, self._chars(enc, at)
 
-    def written_blocks(self, ids: FrozenBitMap, longest: int | None = None):
+    def written_blocks(self, ids: FrozenBitMap, longest: int | None = None
+                       ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """(ids, counts of :attr:`letters`, the first character's place in :attr:`letters`)
         of the words of ``ids`` as written in the tiles, one word length at a time (ids
         ascending within a length), as :meth:`letter_counts` counts them."""
@@ -462,7 +465,13 @@ class Plays(Sequence[Play]):
     def __len__(self) -> int:
         return len(self.ids)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Play]: ...
+
+    def __getitem__(self, i: int | slice) -> Play | list[Play]:
         if isinstance(i, slice):
             start, stop, step = i.indices(len(self))
             if step != 1:
@@ -474,7 +483,7 @@ class Plays(Sequence[Play]):
             raise IndexError(i)
         return self._build(i, i + 1)[0]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Play]:
         for start in range(0, len(self), _BATCH):
             yield from self._build(start, min(start + _BATCH, len(self)))
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
@@ -342,7 +342,7 @@ def _parse_sets(data: object, origin: str) -> dict[str, TileSet]:
     return out
 
 
-def _parse_spelling(entry: dict, code: str, bad) -> Spelling:
+def _parse_spelling(entry: dict, code: str, bad: Callable[[str], TileError]) -> Spelling:
     sp = entry.get("spelling")
     if not isinstance(sp, dict) or set(sp) != {"fold", "map", "tile_only", "rule"}:
         raise bad(f"set {code!r}: 'spelling' must hold exactly fold, map, tile_only and rule")
