@@ -44,6 +44,7 @@ them.  A live writer's file is never taken: its pid is running and it is being w
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -340,10 +341,8 @@ def _write_to_descriptor(fd: int, chunks: Iterable[_Buffer]) -> None:
     """Write to an open descriptor where it stands, as a shell does: reopening
     ``/dev/stdout`` would write at offset 0 of a file it was redirected to."""
     for stream in (sys.stdout, sys.stderr):  # what was printed before comes first
-        try:
+        with contextlib.suppress(AttributeError, OSError, ValueError):
             stream.flush()
-        except (AttributeError, OSError, ValueError):
-            pass
     _write_all(fd, chunks)
 
 
@@ -375,10 +374,9 @@ def _replace(target: Path, chunks: Iterable[_Buffer], st: os.stat_result | None)
         with fh:
             if st is not None:
                 if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
-                    try:
+                    # only root gives a file away; the mode is kept all the same
+                    with contextlib.suppress(PermissionError):
                         os.fchown(fh.fileno(), st.st_uid, st.st_gid)
-                    except PermissionError:
-                        pass  # only root gives a file away; the mode is kept all the same
                 os.fchmod(fh.fileno(), stat.S_IMODE(st.st_mode))
             for chunk in chunks:
                 fh.write(chunk)
@@ -386,10 +384,8 @@ def _replace(target: Path, chunks: Iterable[_Buffer], st: os.stat_result | None)
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 

@@ -20,6 +20,7 @@ peer is the one its certificate names, and the TLS handshake comes first: no pro
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import re
 import socket
@@ -115,10 +116,10 @@ def probe(address: str, timeout: float) -> None:
         if not 1 <= frames <= _MAX_FRAMES or prelude > size or \
                 prelude + sum(struct.unpack_from(f"{frames}Q", body, _LENGTH.size)) != size:
             raise _not_dask(address, "its first message is not a Dask handshake")
-        try:
-            sock.sendall(head + body)   # its own greeting back: the handshake is complete
-        except OSError:
-            pass    # it hung up first: distributed will say so if it does it again
+        # its own greeting back completes the handshake; if it hung up first, distributed
+        # will say so when it tries again
+        with contextlib.suppress(OSError):
+            sock.sendall(head + body)
 
 
 def _receive(sock: socket.socket, n: int, deadline: float, address: str,

@@ -374,10 +374,8 @@ class Journal:
     def finish(self) -> None:
         """The batch is complete: FILE is whole, its journal goes."""
         self.close()
-        try:
+        with contextlib.suppress(FileNotFoundError):
             self.journal_path.unlink()
-        except FileNotFoundError:
-            pass
 
     def close(self) -> None:
         """Flush both files to disk and close them (everything written is kept); let go of
@@ -395,10 +393,8 @@ class Journal:
             if self._lock_fd is not None:
                 # unlinked before it is let go, so a run waiting on this file's inode sees it
                 # is stale (see _lock)
-                try:
+                with contextlib.suppress(OSError):
                     os.unlink(self.lock_path)
-                except OSError:
-                    pass
                 os.close(self._lock_fd)
                 self._lock_fd = None
 

@@ -170,10 +170,10 @@ def run_workload(args: argparse.Namespace, workload: Workload, *,
     ident = batch_id(workload, shipment.checksum)
     sink = Journal(args.output) if args.output else StreamSink() if show else DiscardSink()
     try:
-        with _sigterm_interrupts(), backend:
-            with _progress(workload, backend.describe()) as report:
-                summary = run_batch(workload, shipment, backend, sink, ident=ident,
-                                    resume=args.resume, on_progress=report)
+        with _sigterm_interrupts(), backend, \
+                _progress(workload, backend.describe()) as report:
+            summary = run_batch(workload, shipment, backend, sink, ident=ident,
+                                resume=args.resume, on_progress=report)
     except BatchStopped as exc:
         raise _stopped(exc, workload, sink) from None
     except KeyboardInterrupt:   # while connecting or starting workers: nothing ran yet
