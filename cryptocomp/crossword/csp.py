@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import numba
 
@@ -134,7 +135,7 @@ _AnyLane = Lane | RowSearch
 
 
 def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, count: int,
-           seed: int | None, **options) -> list[_AnyLane] | FillResult:
+           seed: int | None, **options: Any) -> list[_AnyLane] | FillResult:
     """The portfolio's lanes, each at its root; a FillResult when the roots decide (no
     fill by propagation, or the budget ran out first)."""
     lanes: list[_AnyLane] = []

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pyroaring import FrozenBitMap
 
 from .grid import Grid, GridError
 from .lexicon import Lexicon
+
+if TYPE_CHECKING:
+    from .tables import Tables
 
 __all__ = ["Problem", "Budget", "MAX_STEPS", "MAX_FILLS"]
 
@@ -84,10 +88,10 @@ class Problem:
                 if given is not None:
                     dom = dom & lex.at(slot.length, p, given)
             self.initial.append(dom)
-        self._tables = None
+        self._tables: Tables | None = None
 
     @property
-    def tables(self):
+    def tables(self) -> Tables:
         """The engine's compact arrays (built on first use, then shared)."""
         if self._tables is None:
             from .tables import Tables

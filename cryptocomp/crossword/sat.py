@@ -23,6 +23,7 @@ capped: the budget holds and memory stays bounded whatever the solver does.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from .csp import RootWipeout, no_fill_at_root, root_domains
 from .problem import Budget, Problem
@@ -102,7 +103,8 @@ def encode(prob: Problem, domains: list) -> Encoding:
     return enc
 
 
-def _sat_child(send, prob: Problem, domains: list, count: int, conflicts: int | None) -> None:
+def _sat_child(send: Callable[[object], None], prob: Problem, domains: list, count: int,
+               conflicts: int | None) -> None:
     """In the child: encode, solve, and send each fill, then how the search ended (at most
     ``conflicts`` conflicts when given: the step budget of this engine)."""
     from pysat.solvers import Solver

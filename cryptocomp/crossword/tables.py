@@ -60,6 +60,8 @@ from .layout import (
 )
 
 if TYPE_CHECKING:
+    from pyroaring import FrozenBitMap
+
     from .problem import Problem
 
 
@@ -69,7 +71,7 @@ MAX_STATE_BYTES = 4 << 30  # a grid whose search state would not fit is refused 
 SNAPSHOT_BYTES = 64 << 20  # saved letter counts of bulk filters (past it: word by word)
 
 
-def _ids(bitmap) -> np.ndarray:
+def _ids(bitmap: FrozenBitMap) -> np.ndarray:
     """A bitmap's ids as a sorted int64 array."""
     return np.frombuffer(bitmap.to_array(), dtype=np.uint32).astype(np.int64)
 

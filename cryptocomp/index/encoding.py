@@ -14,7 +14,7 @@ the letter codes and, per position, where the letter first occurs in the word
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 
 import numpy as np
 
@@ -44,7 +44,7 @@ class Encoded:
         self.n_letters = n_letters  # the alphabet's size
         self._counts: np.ndarray | None = None
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[np.ndarray]:
         return iter((self.ids, self.codes, self.first))
 
     def __len__(self) -> int:
@@ -119,7 +119,7 @@ def first_positions(codes: np.ndarray) -> np.ndarray:
     return first
 
 
-def _first_by_sorting(codes: np.ndarray, dtype) -> np.ndarray:
+def _first_by_sorting(codes: np.ndarray, dtype: type[np.unsignedinteger]) -> np.ndarray:
     """:func:`first_positions` in O(n log n) a row: each row's positions sorted by code
     (stably, so equal codes keep their order), and each run of one code gets the position
     that starts it."""

@@ -26,6 +26,7 @@ the stored one and its largest id must be below the word count).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from pyroaring import FrozenBitMap
@@ -149,7 +150,7 @@ class BitmapFamily(Mapping[Hashable, FrozenBitMap]):
             bm = self._cache[key] = self._decode(i)
         return bm
 
-    def get(self, key: Hashable, default=None):
+    def get(self, key: Hashable, default: Any = None) -> Any:
         """The bitmap of ``key``, or ``default`` when the family has no such key."""
         bm = self._cache.get(key)
         if bm is not None:

@@ -50,6 +50,7 @@ import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from ..errors import IndexFileError
 from ..files import open_regular, reason, shown
@@ -117,10 +118,10 @@ class Header:
     fields: dict
     payload_offset: int
 
-    def __getitem__(self, key: str):
+    def __getitem__(self, key: str) -> Any:
         return self.fields[key]
 
-    def get(self, key: str, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)
 
     @property
@@ -209,7 +210,7 @@ def read_header(path: Path, *, hint: str | None = None) -> Header:
         raise IndexFileError(f"{shown(path)}: cannot read ({reason(exc)})") from None
 
 
-def header_from(fh, path: Path, size_on_disk: int, hint: str | None = None) -> Header:
+def header_from(fh: BinaryIO, path: Path, size_on_disk: int, hint: str | None = None) -> Header:
     """The checked header of the index file open in ``fh`` (at its start; ``path`` names
     it in errors): a file on disk, or the bytes of one sent to a batch worker."""
     magic = fh.read(len(MAGIC))

@@ -46,7 +46,7 @@ class Matches(Sequence[Entry]):
     @overload
     def __getitem__(self, i: slice) -> list[Entry]: ...
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int | slice) -> Entry | list[Entry]:
         if isinstance(i, slice):
             start, stop, step = i.indices(len(self.ids))
             if step == 1 and start == 0:

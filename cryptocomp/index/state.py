@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import array
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from pyroaring import BitMap, FrozenBitMap
@@ -89,7 +89,7 @@ def _bitmap(ids: np.ndarray) -> FrozenBitMap:
     return FrozenBitMap(array.array("I", ids.astype(np.uint32, copy=False).tobytes()))
 
 
-def _groups(keys: np.ndarray, ids: np.ndarray):
+def _groups(keys: np.ndarray, ids: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
     """(key, ids having that key) for each distinct key, keys ascending."""
     if not len(keys):
         return
@@ -176,7 +176,7 @@ def build_state(words: list[Word], progress: Progress | None = None,
     return Built(alphabet, families, encoded, (forward, backward))
 
 
-def _families_small(words: list[Word]):
+def _families_small(words: list[Word]) -> tuple[dict, ...]:
     """The ``at``, ``having``, ``at_least`` and ``by_pattern`` bitmaps by a plain scan:
     quicker than the vectorised way for a small dictionary (numpy's per-call cost
     dominates), and checked against it in the tests."""
@@ -198,7 +198,8 @@ def _families_small(words: list[Word]):
                  for family in (at, having, at_least, patterns))
 
 
-def _letter_counts(at: dict[tuple[int, str], FrozenBitMap], letters: list[str], longest: int):
+def _letter_counts(at: dict[tuple[int, str], FrozenBitMap], letters: list[str], longest: int
+                   ) -> tuple[dict, dict]:
     """The ``having`` and ``at_least`` bitmaps, from the position bitmaps: a word gains one
     occurrence of c at each position holding c, so running unions over the positions
     count occurrences (``levels[k]``: words with at least k + 1 so far)."""
@@ -332,7 +333,7 @@ def read_meta(obj: object, corrupt: Corrupt = corrupt_value) -> Meta:
     return Meta(name, params, alphabet, n, dict(lengths))
 
 
-def read_section(key: str, obj: object, meta: Meta, corrupt: Corrupt = corrupt_value):
+def read_section(key: str, obj: object, meta: Meta, corrupt: Corrupt = corrupt_value) -> Any:
     """A section other than ``meta`` after checking it against ``meta``: the counts as an
     ``array('Q')``, a family as a :class:`BitmapFamily`, other sections as stored."""
     n = meta.words
@@ -392,7 +393,7 @@ def _read_family(key: str, obj: object, meta: Meta, corrupt: Corrupt) -> BitmapF
 
 # -- the slow invariant check ------------------------------------------------------------
 
-def check_index(index, families: dict[str, BitmapFamily]) -> None:
+def check_index(index: Any, families: dict[str, BitmapFamily]) -> None:
     """Verify every invariant of an index (whose bitmap ``families`` are given) by
     recomputing everything with plain scans."""
     words = index.words

@@ -36,6 +36,7 @@ import re
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from ..domain import Progress
 from ..errors import CryptocompError, DictionaryError, IndexFileError
@@ -208,7 +209,7 @@ def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str
 class _IndexUnpickler(pickle.Unpickler):
     """Admits no global at all: an index state is made of builtins only."""
 
-    def find_class(self, module: str, name: str):
+    def find_class(self, module: str, name: str) -> NoReturn:
         raise pickle.UnpicklingError(f"forbidden global {module}.{name}")
 
 
