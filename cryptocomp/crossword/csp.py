@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numba
@@ -207,69 +208,22 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     if learned is not None:
         learned.give(lanes)
     result = FillResult(prob.grid, BUDGET, engine="csp")
-    found: list[list[str]] = []
-    seen: set[tuple[str, ...]] = set()
-    complete, done = False, False
-    nodes = 0
-    decider: _AnyLane | None = None
-    while not done:
-        for lane in lanes:
-            if budget.steps is not None and nodes >= budget.steps:
-                done = True
-                break
-            counted = len(lanes) == 1 or not isinstance(lane, RowSearch)
-            before = lane.nodes
-            node_limit = budget.steps - nodes if budget.steps is not None and counted \
-                else MAX_STEPS
-            r = lane.advance(node_limit, budget.deadline())
-            if counted:
-                nodes += lane.nodes - before
-            if r == FOUND:
-                words = lane.words()
-                if tuple(words) not in seen:
-                    seen.add(tuple(words))
-                    found.append(words)
-                    done = len(found) >= count
-            elif r == EXHAUSTED:
-                complete = done = True
-                decider = lane
-            elif r == RESTART and isinstance(lane, Lane):
-                lane.restart()
-            elif r == STOPPED or budget.out_of_time():
-                done = True
-            if done:
-                break
-            if progress is not None:
-                progress(_progress_of(lanes, nodes, prob.n, len(found)))
+    run = _run_lanes(prob, lanes, budget, count, progress)
     if learned is not None:
         learned.take(lanes)
-    result.steps = nodes
+    found = run.found
+    result.steps = run.nodes
     result.seconds = budget.elapsed()
     result.fills = found
-    result.complete = complete
+    result.complete = run.complete
     for lane in lanes:
         log.debug("CSP lane %s: %d nodes", lane.kind, lane.nodes)
     if found:
         result.status = FILLED
         result.message = (f"filled {len(found)} way{'s' if len(found) > 1 else ''}"
-                          + (" (all fills)" if complete and len(found) < count else ""))
-    elif complete:
-        result.status = NO_FILL
-        if isinstance(decider, RowSearch):
-            result.culprit = prob.slots[decider.culprit()].name
-            how = f"the rows search, {decider.nodes} letters placed"
-        else:
-            state = max((lane for lane in lanes if isinstance(lane, Lane)),
-                        key=lambda lane: lane.state.ctl[BEST]).state
-            worst = max(range(prob.n), key=lambda s: state.sweight[s] + slot_weight(state, s))
-            result.culprit = prob.slots[worst].name
-            how = f"the CSP's complete search, {result.steps} steps"
-            relax = decider.relax if isinstance(decider, Lane) else None
-            if relax is not None and relax.proved:
-                how = (f"the CSP's complete search of the grid cut down to {len(relax.keep)} of "
-                       f"its {prob.n} slots, {result.steps} steps in all")
-        result.message = (f"no fill exists (proved by {how}); its candidates ran out most "
-                          f"often at {result.culprit}")
+                          + (" (all fills)" if run.complete and len(found) < count else ""))
+    elif run.complete:
+        _no_fill(prob, lanes, run.decider, result)
     else:
         csp = [lane for lane in lanes if isinstance(lane, Lane)]
         if not csp:
@@ -279,6 +233,81 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
         best = max(csp, key=lambda lane: lane.state.ctl[BEST])
         return _out_of_budget(prob, best.state, result, budget)
     return result
+
+
+@dataclass
+class _Run:
+    """What the portfolio's turns came to: the fills found, whether a lane searched the
+    whole space (``decider``), and the counted steps."""
+
+    found: list[list[str]] = field(default_factory=list)
+    complete: bool = False
+    nodes: int = 0
+    decider: _AnyLane | None = None
+
+
+def _run_lanes(prob: Problem, lanes: list[_AnyLane], budget: Budget, count: int,
+               progress: Callable[[SearchProgress], None] | None) -> _Run:
+    """Give the lanes their slices of work in turn until ``count`` fills, a complete
+    search, or the budget's end."""
+    run = _Run()
+    seen: set[tuple[str, ...]] = set()
+    while True:
+        for lane in lanes:
+            if budget.steps is not None and run.nodes >= budget.steps:
+                return run
+            # beside other lanes the rows search runs its share uncounted (see solve_csp)
+            counted = len(lanes) == 1 or not isinstance(lane, RowSearch)
+            if _turn(lane, run, budget, counted, seen, count):
+                return run
+            if progress is not None:
+                progress(_progress_of(lanes, run.nodes, prob.n, len(run.found)))
+
+
+def _turn(lane: _AnyLane, run: _Run, budget: Budget, counted: bool,
+          seen: set[tuple[str, ...]], count: int) -> bool:
+    """One slice of ``lane``'s work, noted in ``run``; whether the search is over."""
+    before = lane.nodes
+    node_limit = budget.steps - run.nodes if budget.steps is not None and counted \
+        else MAX_STEPS
+    r = lane.advance(node_limit, budget.deadline())
+    if counted:
+        run.nodes += lane.nodes - before
+    if r == FOUND:
+        words = lane.words()
+        if tuple(words) in seen:
+            return False
+        seen.add(tuple(words))
+        run.found.append(words)
+        return len(run.found) >= count
+    if r == EXHAUSTED:
+        run.complete, run.decider = True, lane
+        return True
+    if r == RESTART and isinstance(lane, Lane):
+        lane.restart()
+        return False
+    return r == STOPPED or budget.out_of_time()
+
+
+def _no_fill(prob: Problem, lanes: list[_AnyLane], decider: _AnyLane | None,
+             result: FillResult) -> None:
+    """``result`` as the proof that no fill exists: its status, culprit and message."""
+    result.status = NO_FILL
+    if isinstance(decider, RowSearch):
+        result.culprit = prob.slots[decider.culprit()].name
+        how = f"the rows search, {decider.nodes} letters placed"
+    else:
+        state = max((lane for lane in lanes if isinstance(lane, Lane)),
+                    key=lambda lane: lane.state.ctl[BEST]).state
+        worst = max(range(prob.n), key=lambda s: state.sweight[s] + slot_weight(state, s))
+        result.culprit = prob.slots[worst].name
+        how = f"the CSP's complete search, {result.steps} steps"
+        relax = decider.relax if isinstance(decider, Lane) else None
+        if relax is not None and relax.proved:
+            how = (f"the CSP's complete search of the grid cut down to {len(relax.keep)} of "
+                   f"its {prob.n} slots, {result.steps} steps in all")
+    result.message = (f"no fill exists (proved by {how}); its candidates ran out most "
+                      f"often at {result.culprit}")
 
 
 def _progress_of(lanes: list[_AnyLane], nodes: int, slots: int, found: int) -> SearchProgress:
