@@ -238,43 +238,9 @@ def _floor_problems(imports: Mapping[str, list[Import]], floors: Mapping[str, in
     return sorted(set(problems))
 
 
-# imports for the type checker alone that close a cycle today, each named with its way out:
-# the lead's list of rooms to mend, kept out of the cycle check until they are mended (the
-# test below fails once an allowance is no longer needed, so that it is struck off)
-TYPE_ONLY_LOOPS = {
-    ("cryptocomp.index.matches", "cryptocomp.index.index"):
-        "Matches annotates the Index it queries; a protocol of the queries it makes, or the "
-        "index's stored sections as their own object (issue 25), would break the loop",
-    ("cryptocomp.index.wildcards", "cryptocomp.index.index"):
-        "the wildcard search annotates the Index it reads; as for index.matches",
-    ("cryptocomp.crossword.tables", "cryptocomp.crossword.problem"):
-        "Tables annotates the Problem that builds it; the engine's named state (issue 25) "
-        "would hand the tables the fields they need",
-}
-
-
-def _without(graph: dict[str, set[str]], edges: Collection[tuple[str, str]]
-             ) -> dict[str, set[str]]:
-    """``graph`` less ``edges``."""
-    return {m: targets - {t for s, t in edges if s == m} for m, targets in graph.items()}
-
-
 def test_no_import_cycles():
-    # a cycle of any kind: imports that run, lazy exports and imports for the type checker
-    assert _cycles(_without(_graph(IMPORTS), TYPE_ONLY_LOOPS)) == []
-    # the imports that run (or run on first use) have no cycle at all, allowances or none
-    assert _cycles(_graph(IMPORTS, kinds=(EAGER, DEFERRED, LAZY))) == []
-
-
-def test_every_type_only_loop_allowed_is_still_there():
-    graph = _graph(IMPORTS)
-    for (module, target), reason in TYPE_ONLY_LOOPS.items():
-        assert reason and target in graph.get(module, ()), f"no import {module} -> {target}"
-        assert {i.kind for i in IMPORTS[module] if i.target == target} == {TYPE}, \
-            f"{module} -> {target} is no longer for the type checker alone"
-        closed = _cycles(_without(graph, set(TYPE_ONLY_LOOPS) - {(module, target)}))
-        assert any(module in c and target in c for c in closed), \
-            f"{module} -> {target} closes no cycle any more: strike its allowance off"
+    # no cycle of any kind: imports that run, lazy exports, imports for the type checker
+    assert _cycles(_graph(IMPORTS)) == []
 
 
 def test_no_cycles_between_packages():

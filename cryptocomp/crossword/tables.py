@@ -26,7 +26,7 @@ columns of the tables and the slots of the control arrays are defined.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -62,13 +62,25 @@ from .layout import (
 if TYPE_CHECKING:
     from pyroaring import FrozenBitMap
 
-    from .problem import Problem
+    from .grid import Grid
+    from .lexicon import Lexicon
 
 
-__all__ = ["Tables", "State", "MAX_STATE_BYTES", "state_bytes"]
+__all__ = ["Tables", "Shape", "State", "MAX_STATE_BYTES", "state_bytes"]
 
 MAX_STATE_BYTES = 4 << 30  # a grid whose search state would not fit is refused up front
 SNAPSHOT_BYTES = 64 << 20  # saved letter counts of bulk filters (past it: word by word)
+
+
+class Shape(Protocol):
+    """What the tables are built from: a :class:`~.problem.Problem` (named here by what it
+    holds, so that this module need not import the one that builds it)."""
+
+    grid: Grid
+    lex: Lexicon
+    lengths: list[int]         # each slot's length
+    letters: str               # the lexicon's alphabet
+    initial: list[FrozenBitMap]  # each slot's candidates, given letters applied
 
 
 def _ids(bitmap: FrozenBitMap) -> np.ndarray:
@@ -79,7 +91,7 @@ def _ids(bitmap: FrozenBitMap) -> np.ndarray:
 class Tables:
     """The static arrays of a problem (see the module docstring)."""
 
-    def __init__(self, prob: Problem) -> None:
+    def __init__(self, prob: Shape) -> None:
         lex = prob.lex
         self.prob = prob
         lengths = sorted(set(prob.lengths))

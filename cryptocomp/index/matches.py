@@ -4,16 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, NamedTuple, overload
+from typing import NamedTuple, Protocol, overload
 
 from pyroaring import FrozenBitMap
 
 from ..domain import Word, WordId
 
-if TYPE_CHECKING:
-    from .index import Index
-
-__all__ = ["Entry", "Matches"]
+__all__ = ["Entry", "Matches", "WordSource"]
 
 
 class Entry(NamedTuple):
@@ -29,12 +26,24 @@ class Entry(NamedTuple):
         return self.id + 1
 
 
+class WordSource(Protocol):
+    """What a result reads of its index (an :class:`~.index.Index`; named here by what it
+    does, so that this module need not import the one that imports it)."""
+
+    @property
+    def counts(self) -> Sequence[int]: ...
+
+    def entry(self, i: WordId) -> Entry: ...
+
+    def words_of(self, ids: list[WordId]) -> list[Word]: ...
+
+
 class Matches(Sequence[Entry]):
     """The words of a bitmap, most frequent first; nothing is materialised until read."""
 
     __slots__ = ("_index", "ids")
 
-    def __init__(self, index: Index, ids: FrozenBitMap):
+    def __init__(self, index: WordSource, ids: FrozenBitMap):
         self._index = index  # not .index: that is Sequence.index()
         self.ids = ids
 

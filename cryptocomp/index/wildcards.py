@@ -29,7 +29,7 @@ from __future__ import annotations
 import array
 import bisect
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from pyroaring import FrozenBitMap
@@ -38,10 +38,8 @@ from ..domain import Template, Word
 from .alphabet import ONE, STAR, is_mark
 from .encoding import reversed_words
 
-if TYPE_CHECKING:
-    from .index import Index
-
-__all__ = ["STAR", "ONE", "WordOrder", "split_template", "looks_like_template", "wild_ids"]
+__all__ = ["STAR", "ONE", "WordOrder", "Searchable", "split_template", "looks_like_template",
+           "wild_ids"]
 
 _EMPTY = FrozenBitMap()
 
@@ -103,7 +101,27 @@ def _bitmap(ids: np.ndarray) -> FrozenBitMap:
     return FrozenBitMap(array.array("I", ids.astype(np.uint32, copy=False).tobytes()))
 
 
-def wild_ids(index: Index, template: Template) -> FrozenBitMap:
+class Searchable(Protocol):
+    """What a ``*`` template's plan reads of its index (an :class:`~.index.Index`; named
+    here by what it does, so that this module need not import the one that imports it)."""
+
+    @property
+    def max_length(self) -> int: ...
+
+    def lengths(self) -> list[int]: ...
+
+    def all_ids(self) -> FrozenBitMap: ...
+
+    def by_length(self, n: int) -> FrozenBitMap: ...
+
+    def by_lengths(self, lo: int | None = None, hi: int | None = None) -> FrozenBitMap: ...
+
+    def at(self, i: int, letter: str) -> FrozenBitMap: ...
+
+    def word_order(self, *, reverse: bool = False) -> WordOrder: ...
+
+
+def wild_ids(index: Searchable, template: Template) -> FrozenBitMap:
     """Ids of the words fitting a normalised template with at least one ``*`` (see the
     module docstring)."""
     head, middles, tail = split_template(template)
@@ -136,7 +154,7 @@ def wild_ids(index: Index, template: Template) -> FrozenBitMap:
     return ids
 
 
-def _from_end(index: Index, letters: list[tuple[int, str]], minimum: int) -> FrozenBitMap:
+def _from_end(index: Searchable, letters: list[tuple[int, str]], minimum: int) -> FrozenBitMap:
     """Words with each letter at its distance from the end (d = 1 is the last letter)."""
     out = []
     for n in index.lengths():
@@ -152,7 +170,7 @@ def _from_end(index: Index, letters: list[tuple[int, str]], minimum: int) -> Fro
     return FrozenBitMap.union(_EMPTY, *out)
 
 
-def _fit(index: Index, middle: str, i: int) -> FrozenBitMap:
+def _fit(index: Searchable, middle: str, i: int) -> FrozenBitMap:
     """Words with ``middle`` at offset ``i``."""
     bm = index.by_lengths(i + len(middle), None)
     for k, ch in enumerate(middle):
@@ -161,7 +179,7 @@ def _fit(index: Index, middle: str, i: int) -> FrozenBitMap:
     return bm
 
 
-def _middles(index: Index, middles: Sequence[str], after: int, before: int) -> FrozenBitMap:
+def _middles(index: Searchable, middles: Sequence[str], after: int, before: int) -> FrozenBitMap:
     """Words holding the middles in order, without overlap, after the first ``after``
     letters and before the last ``before`` (the ``E_j(p)`` of the module docstring)."""
     longest = index.max_length
