@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 __all__ = ["puzzle_problems", "puzzle_quality"]
 
@@ -64,31 +65,24 @@ def _regions(rows: list[str]) -> int:
     return regions
 
 
-def puzzle_problems(doc: Mapping, *, words: Collection[str] | Callable[[str], bool] | None = None,
-                    clued: bool = True, fold_yo: bool = False) -> list[str]:
-    """Every hard rule the puzzle breaks (empty when it is valid).
-
-    ``words``: the word source (a collection or a predicate; None: not checked);
-    ``clued``: every word must have a clue; ``fold_yo``: the phrase's ё is spelt е."""
-    problems: list[str] = []
-    try:
-        width, height, rows = int(doc["width"]), int(doc["height"]), list(doc["grid"])
-        entries = list(doc["words"])
-    except (KeyError, TypeError, ValueError):
-        return ["missing width, height, grid or words"]
+def _grid_problems(rows: list[str], width: int, height: int) -> list[str]:
+    """The problems of the grid's shape and cells (rules 1 and 2), in reading order."""
     if len(rows) != height or any(not isinstance(x, str) or len(x) != width for x in rows):
         return [f"the grid is not {height} rows of {width} cells"]
+    problems: list[str] = []
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
             if ch != "#" and not ch.isalpha():
                 problems.append(f"cell ({r}, {c}) is {ch!r}: neither a clue cell nor a letter")
             if (r == 0 or c == 0) and ch != "#":
                 problems.append(f"cell ({r}, {c}) in the first row or column is not a clue cell")
-    if problems:
-        return problems
-    runs = _runs(rows)
+    return problems
+
+
+def _grid_words(rows: list[str], problems: list[str]) -> dict[tuple[str, int, int], str]:
+    """The grid's words by (direction, row, col); appends the problems of rules 3 and 5."""
     expected = {}
-    for direction, r, c, letters in runs:
+    for direction, r, c, letters in _runs(rows):
         if len(letters) == 1:
             problems.append(f"letter at ({r}, {c}) has no {direction} word")
         else:
@@ -97,17 +91,52 @@ def puzzle_problems(doc: Mapping, *, words: Collection[str] | Callable[[str], bo
         problems.append("the grid has no word")
     if _regions(rows) > 1:
         problems.append(f"the letters form {_regions(rows)} separate regions")
+    return expected
+
+
+def _entry_fields(e: Any) -> tuple | None:
+    """(word, direction, row, col, clue cell, clue) of a word entry; None when malformed."""
+    try:
+        word, direction, r, c = e["word"], e["direction"], int(e["row"]), int(e["col"])
+        clue_cell = tuple(e["clue_cell"])
+        clue = e.get("clue")
+    except (KeyError, TypeError, ValueError):
+        return None
+    return word, direction, r, c, clue_cell, clue
+
+
+def _gives_away(clue: str, word: str) -> bool:
+    """Whether the clue gives its answer away (rule 6)."""
+    tokens = "".join(ch if ch.isalpha() else " " for ch in clue.lower()).split()
+    return any(t.startswith(word) or (word.startswith(t) and len(t) >= 3) for t in tokens) \
+        or (len(word) >= 4 and word in "".join(tokens))
+
+
+def _word_problems(word: str, clue: object, contains: Callable[[str], bool] | None,
+                   clued: bool) -> list[str]:
+    """The problems of one listed word's source and clue (rule 6, repeats aside)."""
+    problems = []
+    if contains is not None and not contains(word):
+        problems.append(f"{word!r} is not in the word source")
+    if clued and (not isinstance(clue, str) or not clue.strip()):
+        problems.append(f"{word!r} has no clue")
+    if isinstance(clue, str) and word and _gives_away(clue, word):
+        problems.append(f"the clue {clue!r} gives away {word!r}")
+    return problems
+
+
+def _entries_problems(entries: list, expected: dict[tuple[str, int, int], str], rows: list[str],
+                      contains: Callable[[str], bool] | None, clued: bool) -> list[str]:
+    """The problems of the word list against the grid's words (rules 4 and 6)."""
+    problems: list[str] = []
     seen_words: dict[str, tuple] = {}
     listed = set()
-    contains = words if callable(words) else (words.__contains__ if words is not None else None)
     for e in entries:
-        try:
-            word, direction, r, c = e["word"], e["direction"], int(e["row"]), int(e["col"])
-            clue_cell = tuple(e["clue_cell"])
-            clue = e.get("clue")
-        except (KeyError, TypeError, ValueError):
+        fields = _entry_fields(e)
+        if fields is None:
             problems.append(f"malformed word entry {e!r}")
             continue
+        word, direction, r, c, clue_cell, clue = fields
         key = (direction, r, c)
         if key not in expected:
             problems.append(f"{word!r} ({direction} at ({r}, {c})) is not a word of the grid")
@@ -125,34 +154,54 @@ def puzzle_problems(doc: Mapping, *, words: Collection[str] | Callable[[str], bo
         if word in seen_words:
             problems.append(f"{word!r} appears twice")
         seen_words[word] = key
-        if contains is not None and not contains(word):
-            problems.append(f"{word!r} is not in the word source")
-        if clued and (not isinstance(clue, str) or not clue.strip()):
-            problems.append(f"{word!r} has no clue")
-        if isinstance(clue, str) and word:
-            tokens = "".join(ch if ch.isalpha() else " " for ch in clue.lower()).split()
-            if any(t.startswith(word) or (word.startswith(t) and len(t) >= 3) for t in tokens) \
-                    or (len(word) >= 4 and word in "".join(tokens)):
-                problems.append(f"the clue {clue!r} gives away {word!r}")
+        problems += _word_problems(word, clue, contains, clued)
     for key in expected.keys() - listed:
         problems.append(f"the {key[0]} word at ({key[1]}, {key[2]}) is not listed")
+    return problems
+
+
+def _hidden_problems(hidden: Any, rows: list[str], width: int, height: int,
+                     fold_yo: bool) -> list[str]:
+    """The problems of the hidden solution (rule 7)."""
+    try:
+        phrase, cells = hidden["phrase"], [tuple(x) for x in hidden["cells"]]
+    except (KeyError, TypeError):
+        return ["malformed hidden solution"]
+    problems = []
+    order = [(r, c) for r, c in cells]
+    if order != sorted(order) or len(set(order)) != len(order):
+        problems.append("hidden cells are not in reading order")
+    spelt = ""
+    for r, c in cells:
+        if not (0 <= r < height and 0 <= c < width) or rows[r][c] == "#":
+            problems.append(f"hidden cell ({r}, {c}) is not a letter cell")
+            continue
+        spelt += rows[r][c]
+    if spelt != _letters(phrase, fold_yo):
+        problems.append(f"hidden cells spell {spelt!r}, not the phrase {phrase!r}")
+    return problems
+
+
+def puzzle_problems(doc: Mapping, *, words: Collection[str] | Callable[[str], bool] | None = None,
+                    clued: bool = True, fold_yo: bool = False) -> list[str]:
+    """Every hard rule the puzzle breaks (empty when it is valid).
+
+    ``words``: the word source (a collection or a predicate; None: not checked);
+    ``clued``: every word must have a clue; ``fold_yo``: the phrase's ё is spelt е."""
+    try:
+        width, height, rows = int(doc["width"]), int(doc["height"]), list(doc["grid"])
+        entries = list(doc["words"])
+    except (KeyError, TypeError, ValueError):
+        return ["missing width, height, grid or words"]
+    problems = _grid_problems(rows, width, height)
+    if problems:
+        return problems
+    expected = _grid_words(rows, problems)
+    contains = words if callable(words) else (words.__contains__ if words is not None else None)
+    problems += _entries_problems(entries, expected, rows, contains, clued)
     hidden = doc.get("hidden")
     if hidden is not None:
-        try:
-            phrase, cells = hidden["phrase"], [tuple(x) for x in hidden["cells"]]
-        except (KeyError, TypeError):
-            return problems + ["malformed hidden solution"]
-        order = [(r, c) for r, c in cells]
-        if order != sorted(order) or len(set(order)) != len(order):
-            problems.append("hidden cells are not in reading order")
-        spelt = ""
-        for r, c in cells:
-            if not (0 <= r < height and 0 <= c < width) or rows[r][c] == "#":
-                problems.append(f"hidden cell ({r}, {c}) is not a letter cell")
-                continue
-            spelt += rows[r][c]
-        if spelt != _letters(phrase, fold_yo):
-            problems.append(f"hidden cells spell {spelt!r}, not the phrase {phrase!r}")
+        problems += _hidden_problems(hidden, rows, width, height, fold_yo)
     return problems
 
 

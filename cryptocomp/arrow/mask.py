@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..crossword.grid import Cell, Grid
@@ -202,6 +202,14 @@ def penalties(mask: ArrowMask, rules: MaskRules = MaskRules()) -> tuple[int, dic
                 for i in (0, 1):
                     for j in (0, 1):
                         charge((r + i, c + j), rules.crowd)
+    island_total, island_hard = _charge_islands(mask, rules, charge)
+    return total + island_total, per, hard + island_hard
+
+
+def _charge_islands(mask: ArrowMask, rules: MaskRules,
+                    charge: Callable[[Cell, int], None]) -> tuple[int, int]:
+    """Charges the letters outside the largest region; (their penalty, hard violations)."""
+    total = hard = 0
     letters = mask.letter_cells()
     if letters:
         comps = _components(set(letters))
@@ -212,7 +220,7 @@ def penalties(mask: ArrowMask, rules: MaskRules = MaskRules()) -> tuple[int, dic
                 hard += len(comp)
                 for cell in comp:
                     charge(cell, rules.hard)
-    return total, per, hard
+    return total, hard
 
 
 def _components(cells: set[Cell]) -> list[list[Cell]]:
@@ -414,13 +422,17 @@ class MaskSearch:
                     for j in (i, i + 1, i + w, i + w + 1):
                         per[j] += k
         if self.island_cost:
-            comps = self._components()
-            main = max(comps, key=len)
-            for comp in comps:
-                if comp is not main:
-                    for i in comp:
-                        per[i] += self.rules.hard
+            self._charge_islands(per)
         return per
+
+    def _charge_islands(self, per: list[int]) -> None:
+        """Adds hard to ``per`` of each letter outside the largest region."""
+        comps = self._components()
+        main = max(comps, key=len)
+        for comp in comps:
+            if comp is not main:
+                for i in comp:
+                    per[i] += self.rules.hard
 
     def _flip_local(self, r: int, c: int) -> int:
         """Flip cell (r, c); return the change of every penalty but the islands'."""

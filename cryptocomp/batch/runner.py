@@ -117,20 +117,7 @@ def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sin
             on_progress(meter.snapshot())
         flush()
         for task, outcome in runs:
-            finished = 0
-            # a task's positions come unit by unit: in order, fewer wait for their turn
-            for pos, group in sorted(zip(task.positions, outcome.groups),
-                                     key=lambda pair: pair[0]):
-                if group is None:
-                    out_of_time.append(pos)
-                    continue
-                finished += 1
-                if pos == state["next"]:
-                    sink.write(workload.settle(pos, group))
-                    state["next"] = pos + 1
-                else:
-                    held[pos] = group
-                    sink.hold(pos, group)
+            finished = _place(workload, sink, task, outcome, state, held, out_of_time)
             flush()
             summary.tasks += 1
             summary.computed += finished
@@ -159,6 +146,26 @@ def run_batch(workload: Workload, shipment: IndexShipment, backend: Backend, sin
     sink.finish()
     summary.wall = time.perf_counter() - start
     return summary
+
+
+def _place(workload: Workload, sink: Sink, task: Task, outcome: Outcome, state: dict,
+           held: dict, out_of_time: list[int]) -> int:
+    """Writes each group of a task that is next in order, holds the others and notes those
+    out of time; how many groups were finished."""
+    finished = 0
+    # a task's positions come unit by unit: in order, fewer wait for their turn
+    for pos, group in sorted(zip(task.positions, outcome.groups), key=lambda pair: pair[0]):
+        if group is None:
+            out_of_time.append(pos)
+            continue
+        finished += 1
+        if pos == state["next"]:
+            sink.write(workload.settle(pos, group))
+            state["next"] = pos + 1
+        else:
+            held[pos] = group
+            sink.hold(pos, group)
+    return finished
 
 
 def _close(runs: Iterator[tuple[Task, Outcome]]) -> None:

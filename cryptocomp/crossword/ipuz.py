@@ -62,8 +62,8 @@ def _number(kind: type[int] | type[float]) -> Callable[[str], int | float]:
     return parse
 
 
-def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
-    """A grid (with given letters) from ipuz JSON text."""
+def _ipuz_document(text: str, source: str) -> dict:
+    """The JSON object of an ipuz crossword, refusing other JSON."""
     if _nesting(text) > MAX_DEPTH:
         raise GridError(f"{source}: JSON nested more than {MAX_DEPTH} levels deep")
     try:
@@ -78,6 +78,11 @@ def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
     if not isinstance(kinds, list) or not any(isinstance(k, str) and "crossword" in k
                                               for k in kinds):
         raise GridError(f"{source}: not an ipuz crossword (kind {kinds!r})")
+    return doc
+
+
+def _ipuz_dimensions(doc: dict, source: str) -> tuple[int, int]:
+    """The document's (width, height), checked."""
     dims: Any = doc.get("dimensions")
     if not isinstance(dims, dict) or "width" not in dims or "height" not in dims:
         raise GridError(f"{source}: missing or bad 'dimensions' (width and height)")
@@ -88,10 +93,12 @@ def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
             raise GridError(f"{source}: 'dimensions' {name} must be a whole number from 1 to "
                             f"{MAX_SIDE}, not {json.dumps(value)[:40]}")
     check_size(width, height, source)
-    puzzle = doc.get("puzzle")
-    if not isinstance(puzzle, list) or len(puzzle) != height:
-        raise GridError(f"{source}: 'puzzle' must be a list of {height} rows")
-    block = doc.get("block", "#")
+    return width, height
+
+
+def _ipuz_cells(puzzle: list, width: int, block: Any,
+                source: str) -> tuple[list[Cell], dict[Cell, Letter]]:
+    """The open cells of the 'puzzle' rows and the letters given in them."""
     open_cells: list[Cell] = []
     given: dict[Cell, Letter] = {}
     for r, row in enumerate(puzzle):
@@ -110,6 +117,17 @@ def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
             if isinstance(value, str) and value.strip():
                 given[(r, c)] = given_letter(value.strip(),
                                              f"in {source} at row {r + 1}, column {c + 1}")
+    return open_cells, given
+
+
+def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
+    """A grid (with given letters) from ipuz JSON text."""
+    doc = _ipuz_document(text, source)
+    width, height = _ipuz_dimensions(doc, source)
+    puzzle = doc.get("puzzle")
+    if not isinstance(puzzle, list) or len(puzzle) != height:
+        raise GridError(f"{source}: 'puzzle' must be a list of {height} rows")
+    open_cells, given = _ipuz_cells(puzzle, width, doc.get("block", "#"), source)
     return Grid.from_cells(width, height, open_cells, given)
 
 

@@ -356,35 +356,10 @@ class _Parser:
             ch = text[i]
             if ch.isspace():
                 i += 1
-            elif ch.isalpha() or ch in ONE:  # '.' as in word queries
-                j = i
-                while j < n and (text[j].isalpha() or text[j] in ONE or is_mark(text[j])):
-                    j += 1
-                run = text[i:j]
-                if run == "?":
-                    out.append(("?", "?", i))
-                elif ONE.isdisjoint(run):
-                    out.append(("word", self._spell(run, range(i, j)), i))
-                else:
-                    out.append(self._template(run, range(i, j), i))
-                i = j
+            elif ch.isalpha() or ch in ONE:
+                i = self._letter_run(text, i, out)
             elif ch == "[":
-                j = text.find("]", i)
-                if j < 0:
-                    raise self.error("expected ']' to close the template", n)
-                kept = [k for k in range(i + 1, j) if not text[k].isspace()]
-                for k in kept:
-                    if not (text[k].isalpha() or text[k] in WILDCARDS or is_mark(text[k])):
-                        raise self.error(f"unexpected character {text[k]!r} in a template "
-                                         f"(letters, ? and * only)", k)
-                run = "".join(text[k] for k in kept)
-                if not run:
-                    raise self.error("empty template", i)
-                if WILDCARDS.isdisjoint(run):
-                    raise self.error("a template needs a wildcard ? or * (a fixed word is "
-                                     "written without brackets)", i)
-                out.append(self._template(run, kept, i))
-                i = j + 1
+                i = self._bracketed(text, i, out)
             elif ch == "]":
                 raise self.error("unbalanced ']'", i)
             elif ch in OPERATORS or ch in _SYNONYMS:
@@ -402,6 +377,41 @@ class _Parser:
                 raise self.error(f"unexpected character {ch!r}", i)
         out.append(("end", "", n))
         return out
+
+    def _letter_run(self, text: str, i: int, out: list[tuple[str, str, int]]) -> int:
+        """Appends the token of the letter run at ``i`` (word, ? or template); its end."""
+        j, n = i, len(text)
+        while j < n and (text[j].isalpha() or text[j] in ONE
+                         or is_mark(text[j])):
+            j += 1
+        run = text[i:j]
+        if run == "?":
+            out.append(("?", "?", i))
+        elif ONE.isdisjoint(run):
+            out.append(("word", self._spell(run, range(i, j)), i))
+        else:
+            out.append(self._template(run, range(i, j), i))
+        return j
+
+    def _bracketed(self, text: str, i: int, out: list[tuple[str, str, int]]) -> int:
+        """Appends the token of the bracketed template at ``i``; the position after its ']'."""
+        j = text.find("]", i)
+        if j < 0:
+            raise self.error("expected ']' to close the template", len(text))
+        kept = [k for k in range(i + 1, j) if not text[k].isspace()]
+        for k in kept:
+            if not (text[k].isalpha() or text[k] in WILDCARDS
+                    or is_mark(text[k])):
+                raise self.error(f"unexpected character {text[k]!r} in a template "
+                                 f"(letters, ? and * only)", k)
+        run = "".join(text[k] for k in kept)
+        if not run:
+            raise self.error("empty template", i)
+        if WILDCARDS.isdisjoint(run):
+            raise self.error("a template needs a wildcard ? or * (a fixed word is "
+                             "written without brackets)", i)
+        out.append(self._template(run, kept, i))
+        return j + 1
 
     def _spell(self, run: str, columns: Iterable[int]) -> str:
         """A run of letters in the dictionary's spelling (its length kept: a character that
@@ -494,6 +504,23 @@ class _Parser:
         return self._finish(left, right)
 
     def _finish(self, left: Node, right: Node | None) -> Puzzle:
+        """The puzzle of the two sides, refusing what the grammar alone lets through."""
+        letters, script = self._letters(left, right)
+        if right is None and has_hole(left):
+            raise self.error("an unknown '?' on the left needs a right side '=...'",
+                             len(self.text))
+        if right is not None and has_hole(left) and has_hole(right):
+            raise self.error("only one unknown '?' is allowed", self.holes[-1])
+        if not letters:
+            raise self.error("no letters in the puzzle", 0)
+        self._check_template_script(left, right, script)
+        for side in (left, right):
+            if side is not None:
+                _check_size(side, self)
+        return Puzzle(left, right, tuple(letters), script, self.text)
+
+    def _letters(self, left: Node, right: Node | None) -> tuple[list[Letter], str]:
+        """The puzzle's letters in order of appearance and their one script."""
         letters: list[Letter] = []
         script = ""
         count = 0
@@ -523,13 +550,10 @@ class _Parser:
                         if len(letters) > MAX_LETTERS:
                             raise self.error(f"more than {MAX_LETTERS} distinct letters "
                                              f"({''.join(letters)})", leaf.pos + k)
-        if right is None and has_hole(left):
-            raise self.error("an unknown '?' on the left needs a right side '=...'",
-                             len(self.text))
-        if right is not None and has_hole(left) and has_hole(right):
-            raise self.error("only one unknown '?' is allowed", self.holes[-1])
-        if not letters:
-            raise self.error("no letters in the puzzle", 0)
+        return letters, script
+
+    def _check_template_script(self, left: Node, right: Node | None, script: str) -> None:
+        """Refuses a template letter of another script than the puzzle's."""
         for side in (left, right):
             for leaf in operands(side) if side is not None else ():
                 if isinstance(leaf, Hole) and leaf.template is not None:
@@ -538,10 +562,6 @@ class _Parser:
                             raise self.error(f"letter {ch!r} of the template is "
                                              f"{script_of(ch).title()} but the puzzle is "
                                              f"{script.title()}: use one alphabet", col)
-        for side in (left, right):
-            if side is not None:
-                _check_size(side, self)
-        return Puzzle(left, right, tuple(letters), script, self.text)
 
 
 def _check_size(node: Node, parser: _Parser) -> int:

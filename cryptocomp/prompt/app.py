@@ -17,6 +17,7 @@ from ..index.alphabet import is_mark, normalize
 from ..rendering import (
     JSON_FORMAT,
     ColorSystem,
+    Result,
     banner_text,
     error_text,
     help_lines,
@@ -352,19 +353,7 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
         if outcome.quit:
             break
         if outcome.result is not None:
-            top = session.settings.shown
-            if as_json:
-                _json_line(out, result_json(outcome.result, top))
-            else:
-                for text in plain_lines(outcome.result, top):
-                    out.write(text + "\n")
-                n_shown = len(outcome.result.rows[:top]) if top is not None else \
-                    len(outcome.result.rows)
-                if outcome.result.total == 0:
-                    err.write(f"cryptocomp: {summary(outcome.result)}\n")
-                elif outcome.result.total > n_shown:
-                    err.write(f"cryptocomp: {summary(outcome.result)}; "
-                              f"{outcome.result.total - n_shown:,} more not shown\n")
+            _write_result(outcome.result, session.settings.shown, out, err, as_json)
         if outcome.help:
             for text in help_lines(help_rows()):
                 err.write(text + "\n")
@@ -372,6 +361,23 @@ def run_lines(session: Session, lines: Iterable[Line], out: TextIO, err: TextIO,
             err.write(f"cryptocomp: {outcome.message}\n")
         out.flush()
     return status
+
+
+def _write_result(result: Result, top: int | None, out: TextIO, err: TextIO,
+                  as_json: bool) -> None:
+    """Writes a query's result (its first ``top`` rows) to ``out``, its summary to ``err``."""
+    if as_json:
+        _json_line(out, result_json(result, top))
+    else:
+        for text in plain_lines(result, top):
+            out.write(text + "\n")
+        n_shown = len(result.rows[:top]) if top is not None else \
+            len(result.rows)
+        if result.total == 0:
+            err.write(f"cryptocomp: {summary(result)}\n")
+        elif result.total > n_shown:
+            err.write(f"cryptocomp: {summary(result)}; "
+                      f"{result.total - n_shown:,} more not shown\n")
 
 
 def _undecodable(line: str) -> bool:

@@ -428,12 +428,7 @@ class BagSearch:
         ell = self.lengths[phase]
         self.visits[len(self.path), ell] = self.visits.get((len(self.path), ell), 0) + 1
         if not remaining.any():
-            if loss < self.best:
-                words = self._blank_words(blanks, used, self.L)
-                if words is not None:
-                    self.path.extend((c, self._counts_of(c)) for c in words)
-                    self._record(loss)
-                    del self.path[len(self.path) - len(words):]
+            self._bag_used_up(blanks, used, loss)
             return
         P = self.phases[ell]
         key = None
@@ -495,6 +490,19 @@ class BagSearch:
             self._search(phase + 1, remaining, blanks, used, 0, loss, None)
         if self.timed_out:
             return
+        self._memoise(key, loss)
+
+    def _bag_used_up(self, blanks: int, used: int, loss: int) -> None:
+        """Records the path, the blanks left made into words, when its loss beats the best."""
+        if loss < self.best:
+            words = self._blank_words(blanks, used, self.L)
+            if words is not None:
+                self.path.extend((c, self._counts_of(c)) for c in words)
+                self._record(loss)
+                del self.path[len(self.path) - len(words):]
+
+    def _memoise(self, key: tuple | None, loss: int) -> None:
+        """Remembers the loss refuted from a phase's start ``key`` (None: not a phase start)."""
         if key is not None:
             refuted = self.best - loss
             known = self.memo.get(key)
