@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from itertools import repeat
 
 from ..errors import CryptocompError
-from ..index.alphabet import normalize
+from ..index.alphabet import is_any_mark, normalize
 from ..numbers import MAX_WHOLE, NumberError, is_whole, read_whole, shown
 
 __all__ = ["Cell", "Letter", "Slot", "Grid", "GridError", "parse_text", "format_text",
@@ -143,7 +143,7 @@ class Grid:
                     given[(r, c)] = given_letter(ch, f"at row {r + 1}, column {c + 1}")
                 else:
                     hint = "a combining mark that makes no one-character letter with the " \
-                        "one before it" if unicodedata.category(ch)[0] == "M" else \
+                        "one before it" if is_any_mark(ch) else \
                         f"use {BLOCK} for a block, {EMPTY} for an empty cell, or a letter"
                     raise GridError(f"unknown character {ch!r} at row {r + 1}, column {c + 1} "
                                     f"({hint})")

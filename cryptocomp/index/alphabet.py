@@ -27,7 +27,8 @@ from ..errors import QueryError
 
 __all__ = ["Alphabet", "ALPHABETS", "INWORD", "MAX_WORD_LENGTH", "LetterError", "normalize",
            "spell", "word_problem", "hidden_character", "refusal_warning", "script_of",
-           "main_script", "word_filter", "ONE", "STAR", "WILDCARDS", "is_mark", "strip_marks"]
+           "main_script", "word_filter", "ONE", "STAR", "WILDCARDS", "is_mark", "is_any_mark",
+           "strip_marks"]
 
 Alphabet = str  # the letters, in their conventional order
 
@@ -47,6 +48,12 @@ def is_mark(ch: str) -> bool:
     """Whether ``ch`` is a nonspacing combining mark (category Mn, as U+0301 in e + U+0301):
     part of the letter before it in a typed word or template."""
     return unicodedata.category(ch) == "Mn"
+
+
+def is_any_mark(ch: str) -> bool:
+    """Whether ``ch`` is a combining mark of any kind (category M: nonspacing, spacing or
+    enclosing), which cannot stand first in a word or alone in a grid cell."""
+    return unicodedata.category(ch)[0] == "M"
 
 
 def strip_marks(text: str) -> str:
@@ -113,7 +120,7 @@ def word_problem(word: str, *, longest: int | None = MAX_WORD_LENGTH) -> str | N
         return None
     if not word:
         return "it is empty"
-    if unicodedata.category(word[0])[0] == "M":
+    if is_any_mark(word[0]):
         return f"it starts with the combining mark U+{ord(word[0]):04X}"
     if " " in word or any(ch.isspace() for ch in word):
         return "it holds a space"
