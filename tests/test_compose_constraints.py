@@ -17,6 +17,7 @@ import string
 from collections import Counter
 
 import pytest
+from compose_oracle import value_of
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -38,22 +39,6 @@ def _text(tree) -> str:
     return f"({_text(tree[1])}{tree[0]}{_text(tree[2])})"
 
 
-def _value(tree, fill):
-    if tree[0] == "w":
-        return int("".join(str(fill[c]) for c in tree[1]))
-    a, b = _value(tree[1], fill), _value(tree[2], fill)
-    if a is None or b is None:
-        return None
-    op = tree[0]
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    return None if b == 0 or a % b else a // b
-
-
 def _words_of(tree) -> list[str]:
     if tree[0] == "w":
         return [tree[1]]
@@ -71,13 +56,13 @@ def _unknown_values(known, op, hole_left, other):
         fill = dict(zip(letters, digits))
         if any(len(w) > 1 and fill[w[0]] == 0 for w in words):
             continue
-        t = _value(known, fill)
+        t = value_of(known, fill)
         if t is None:
             continue
         if op is None:
             yield fill, t
             continue
-        o = _value(other, fill)
+        o = value_of(other, fill)
         if o is None:
             continue
         if op == "+":
