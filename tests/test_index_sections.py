@@ -39,7 +39,7 @@ def built() -> Index:
 
 def test_a_built_index_holds_every_section(built):
     stored = built._stored
-    assert stored.keys() == ["meta", "counts", *FAMILIES, "words", "order",
+    assert stored.keys() == ["meta", "counts", *FAMILIES, "classes", "lemmas", "words", "order",
                              "codes:1", "codes:2", "codes:3", "codes:4", "codes:5"]
     assert stored.loaded() == stored.keys()
     assert set(built.sections()) == set(stored.keys())
@@ -113,7 +113,8 @@ def test_pickled_and_shipped_indexes_load_lazily_too(built, tmp_path):
 def test_an_empty_index(tmp_path):
     empty = Index.from_counts({})
     empty._stored._check()
-    assert empty._stored.keys() == ["meta", "counts", *FAMILIES, "words", "order"]
+    assert empty._stored.keys() == ["meta", "counts", *FAMILIES, "classes", "lemmas", "words",
+                                    "order"]
     loaded = _saved(empty, tmp_path)
     assert loaded.words == [] and loaded._stored.loaded() == ["meta", "words"]  # none read
     loaded._check()

@@ -21,7 +21,9 @@ Header fields (:data:`SCHEMA`; every one required, no other allowed):
 ``source_mtime_ns``   int, its modification time then (equal size and time: unchanged,
                       without hashing it again; else its SHA-256 decides)
 ``words``             int, the word count, 0 to 2**32 - 1
-``params``            object ``{"lang": str | null, "fold_yo": bool}``
+``params``            object ``{"lang": str | null, "fold_yo": bool}``, and where
+                      given ``"scored": bool`` (counts are 1-100 scores) and
+                      ``"classes": str`` (the class file the words were classed by)
 ``state_version``     int, the layout of the sections (:mod:`.state`)
 ``created``           str, ISO 8601 time of writing
 ``cryptocomp``        str, the version that wrote the file
@@ -67,9 +69,10 @@ _MAX_HEADER = 1 << 20
 _MAX_DEPTH = 8  # the header nests 3 deep: deeper JSON is refused before parsing
 _SHA = re.compile(r"^([0-9a-f]{64})?$")
 _SECTION = re.compile(r"^(meta|counts|words|order|by_length|by_pattern|at|having|at_least"
-                      r"|codes:[1-9][0-9]{0,7})$")
+                      r"|classes|lemmas|codes:[1-9][0-9]{0,7})$")
 REQUIRED_SECTIONS = ("meta", "counts", "words", "order", "by_length", "by_pattern", "at",
-                     "having", "at_least")
+                     "having", "at_least", "classes", "lemmas")
+_OPTIONAL_PARAMS = {"scored": bool, "classes": str}  # build parameters not every index has
 _MAX_SECTIONS = 4096
 
 
@@ -78,9 +81,12 @@ def _is_int(v: object) -> bool:
 
 
 def _params_ok(v: object) -> bool:
-    return (isinstance(v, dict) and set(v) == {"lang", "fold_yo"}
+    return (isinstance(v, dict) and {"lang", "fold_yo"} <= set(v)
+            and set(v) <= {"lang", "fold_yo", *_OPTIONAL_PARAMS}
             and (v["lang"] is None or isinstance(v["lang"], str))
-            and isinstance(v["fold_yo"], bool))
+            and isinstance(v["fold_yo"], bool)
+            and all(isinstance(v[k], t) and (t is bool or len(v[k]) <= 65536)
+                    for k, t in _OPTIONAL_PARAMS.items() if k in v))
 
 
 def _sections_ok(v: object) -> bool:

@@ -13,7 +13,10 @@ Bitmap families (pyroaring ``FrozenBitMap``, see :mod:`.family`), each keyed as 
 ``at(i, c)``                   words with letter ``c`` at 0-based position ``i``
 ``having(c)``                  words containing ``c``
 ``at_least(c, k)``             words containing ``c`` at least ``k`` times
+``in_class(name)``             words of a word class (:mod:`.classes`)
 ============================  ==============================================
+
+A classified index also knows each word's lemma group (:meth:`Index.lemma_groups`).
 
 The index also owns the words *encoded* (:meth:`Index.encoded`: letter-code matrices
 per length, :mod:`.encoding`), where the composer, the crossword CSP and the rack solver
@@ -54,9 +57,11 @@ from pyroaring import FrozenBitMap
 from ..domain import Pattern, Progress, Template, Word, WordId
 from ..errors import QueryError
 from .alphabet import WILDCARDS, normalize, script_of, spell, word_problem
+from .classes import SOURCE_CLASSES, Classification, WordClasses, check_classes
 from .encoding import Encoded, pattern
 from .family import Corrupt
 from .matches import Entry, Matches
+from .scores import score_of
 from .sections import StoredSections
 from .state import (
     FAMILIES,
@@ -80,6 +85,7 @@ __all__ = ["Index", "Matches", "Entry", "Encoded", "pattern", "Word", "WordId", 
 log = logging.getLogger(__name__)
 
 _EMPTY = FrozenBitMap()
+Classify = Callable[[Sequence[Word]], Classification]  # ranked words -> their classes
 MAX_COUNT = 2**63 - 1  # counts are stored as unsigned 64-bit integers
 
 
@@ -88,26 +94,32 @@ class Index:
 
     def __init__(self, words: Sequence[Word], counts: Sequence[int], *, name: str = "",
                  params: Mapping[str, object] | None = None, progress: Progress | None = None,
-                 word_order: np.ndarray | None = None):
+                 word_order: np.ndarray | None = None,
+                 classify: Classify | None = None):
         """Index ``words`` (already ranked: counts descending, ties by word); ``word_order``,
-        the ids sorted by word, when the caller knows it (it is computed otherwise)."""
+        the ids sorted by word, when the caller knows it (it is computed otherwise);
+        ``classify``: what finds the words' classes (none: an unclassified index)."""
         self.name = name
         self.params = dict(params or {})
         words = list(words)
         counts = array.array("Q", counts)
         if len(words) != len(counts):
             raise ValueError("words and counts differ in length")
-        built = build_state(words, progress, word_order)
+        classification = classify(words) if classify is not None else None
+        built = build_state(words, progress, word_order, classification)
         self.alphabet: str = built.alphabet
         meta = Meta(name, self.params, built.alphabet, len(words),
-                    {n: len(enc.ids) for n, enc in built.encoded.items()})
+                    {n: len(enc.ids) for n, enc in built.encoded.items()},
+                    built.classification.source)
         self._finish(StoredSections.built(meta, words, counts, built))
 
     @classmethod
     def from_counts(cls, counts: Mapping[Word, int], *, name: str = "",
                     params: Mapping[str, object] | None = None,
-                    progress: Progress | None = None) -> Index:
-        """Index a word -> count mapping (words are normalised: NFC, lower case)."""
+                    progress: Progress | None = None,
+                    classify: Classify | None = None) -> Index:
+        """Index a word -> count mapping (words are normalised: NFC, lower case);
+        ``classify``: what finds the words' classes (none: an unclassified index)."""
         merged: dict[Word, int] = {}
         for word, count in counts.items():
             norm = normalize(word)
@@ -133,7 +145,7 @@ class Index:
         in_word_order = np.empty(len(rank_of), dtype=np.int64)
         in_word_order[np.array(rank_of, dtype=np.int64)] = np.arange(len(rank_of))
         return cls(ranked, counts_ranked, name=name, params=params, progress=progress,
-                   word_order=in_word_order)
+                   word_order=in_word_order, classify=classify)
 
     # -- the stored state (the sections of an index file; see .sections, .state, .store) --
 
@@ -160,7 +172,9 @@ class Index:
                               words=self._stored.word_bytes(), counts=self.counts,
                               codes={n: self.encoded(n).codes for n in self.lengths()},
                               order=(self.sorted_ids(), self.sorted_ids(reverse=True)),
-                              families={key: self._stored.family(key) for key in FAMILIES})
+                              families={**{key: self._stored.family(key) for key in FAMILIES},
+                                        "classes": self._stored.classes()},
+                              classes=self.class_source, lemmas=self.lemma_groups())
 
     def __getstate__(self) -> dict:
         return self.sections()
@@ -175,6 +189,9 @@ class Index:
         self._n, self._lengths = stored.meta.words, stored.meta.lengths
         self._letters = frozenset(self.alphabet)
         self.fold_yo = bool(self.params.get("fold_yo"))  # queries fold ё as the words were
+        self.scored = bool(self.params.get("scored"))  # counts are 1-100 scores (.scores)
+        self.class_source: str = stored.meta.classes  # what classified the words ('' = none)
+        self._admitted: dict[WordClasses, FrozenBitMap] = {}
         self._all = FrozenBitMap(range(self._n))
         self._longer: dict[int, FrozenBitMap] = {}
         self._scripts: dict[str, FrozenBitMap] = {}
@@ -365,6 +382,44 @@ class Index:
             return self.having(letter)
         return self._stored.family("at_least").get((letter, k), _EMPTY)
 
+    # -- word classes (see .classes) --------------------------------------------------------
+
+    @property
+    def classified(self) -> bool:
+        """Whether the index knows its words' classes."""
+        return bool(self.class_source)
+
+    def in_class(self, name: str) -> FrozenBitMap:
+        """Words of one class (none on an unclassified index)."""
+        return self._stored.classes().get(name, _EMPTY)
+
+    def admitted(self, classes: WordClasses) -> FrozenBitMap:
+        """Words that ``classes`` admits: in any admitted class, and offensive only when
+        admitted (every word on an unclassified index)."""
+        got = self._admitted.get(classes)
+        if got is None:
+            if not self.classified:
+                got = self._all
+            else:
+                got = FrozenBitMap.union(_EMPTY, *(self.in_class(c) for c in classes.names))
+                if "offensive" not in classes.names:
+                    got = got - self.in_class("offensive")
+            got = self._admitted[classes] = got
+        return got
+
+    def classes_of(self, i: WordId) -> tuple[str, ...]:
+        """The classes of word id ``i`` (source classes and ``unknown``; () when
+        unclassified)."""
+        return tuple(c for c in (*SOURCE_CLASSES, "unknown") if i in self.in_class(c))
+
+    def lemma_groups(self) -> np.ndarray | None:
+        """Each word's lemma group by id (see :mod:`.classes`), None when unknown."""
+        return self._stored.lemmas()
+
+    def score(self, i: WordId) -> int:
+        """The 1-100 score of word id ``i`` (see :mod:`.scores`)."""
+        return score_of(self.counts[i], self.total, scored=self.scored)
+
     def prefix(self, words: WordFilter = ALL_WORDS) -> int:
         """How many of the most frequent words pass the filter's ``top`` and ``min_count``."""
         return words.kept(self)
@@ -448,5 +503,8 @@ class Index:
         """Verify every invariant by recomputing everything from the word list (slow)."""
         self._stored._check()
         check_index(self, {key: self._stored.family(key) for key in FAMILIES})
+        classes = self._stored.classes()
+        assert bool(classes) == self.classified, "class bitmaps and class source disagree"
+        check_classes(self.words, classes, self.lemma_groups())
         self._stored._check()
 

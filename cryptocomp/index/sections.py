@@ -56,7 +56,8 @@ class StoredSections:
         """Every section of a freshly built index, in memory."""
         stored = cls(meta, None)
         stored._words = words
-        stored._values.update(counts=counts, order=built.order, **built.families)
+        stored._values.update(counts=counts, order=built.order,
+                              lemmas=built.classification.lemmas, **built.families)
         stored._encoded = built.encoded
         return stored
 
@@ -69,7 +70,7 @@ class StoredSections:
 
     def keys(self) -> list[str]:
         """Every section an index of this ``meta`` has."""
-        return ["meta", "counts", *FAMILIES, "words", "order",
+        return ["meta", "counts", *FAMILIES, "classes", "lemmas", "words", "order",
                 *(f"codes:{n}" for n in sorted(self.meta.lengths))]
 
     def is_loaded(self, key: str) -> bool:
@@ -108,6 +109,18 @@ class StoredSections:
         family = self._read(key)
         assert isinstance(family, BitmapFamily)
         return family
+
+    def classes(self) -> BitmapFamily:
+        """The class bitmaps (empty for an unclassified index; see :mod:`.classes`)."""
+        family = self._read("classes")
+        assert isinstance(family, BitmapFamily)
+        return family
+
+    def lemmas(self) -> np.ndarray | None:
+        """The lemma group of each word by id, or None when the source knew no base forms."""
+        groups = self._read("lemmas")
+        assert groups is None or isinstance(groups, np.ndarray)
+        return groups
 
     def word_bytes(self) -> bytes:
         """The ``words`` section: the words by id, UTF-8, joined by newlines."""
@@ -223,12 +236,15 @@ class StoredSections:
             assert isinstance(order, tuple) and len(order) == 2, "order"
             for ids in order:
                 assert len(ids) == (4 * n if isinstance(ids, bytes) else n), "order size"
-        for key in FAMILIES:
+        for key in (*FAMILIES, "classes"):
             if key in self._values:
                 assert isinstance(self._values[key], BitmapFamily), f"{key} is no family"
         if "by_length" in self._values:
             lengths = self.family("by_length")
             assert {k: lengths.cardinality(k) for k in lengths} == meta.lengths, "by_length"
+        groups = self._values.get("lemmas")
+        if groups is not None:
+            assert isinstance(groups, np.ndarray) and len(groups) == n, "lemma groups"
         for length, enc in self._encoded.items():
             rows = meta.lengths.get(length, 0)
             assert enc.codes.shape == (rows, length) and len(enc.ids) == rows, \

@@ -1,6 +1,6 @@
 """The index state: how an :class:`~cryptocomp.index.Index` is built, stored and checked.
 
-Stored state, version 2 (the sections of an index file, see :mod:`.header`)
+Stored state, version 3 (the sections of an index file, see :mod:`.header`)
 ----------------------------------------------------------------------------
 An index is stored as named *sections*, each a value made of plain builtins (so
 the file's unpickler admits no class at all), read, checked and decoded only
@@ -8,10 +8,11 @@ when first needed: a one-shot ``compose`` reads the counts, the length and
 letter bitmaps and the codes of a few lengths, not the 50 MB of everything.
 
 ==================  =================================================================
-``meta``            dict: ``state_version`` (2), ``name``, ``params`` (the build
+``meta``            dict: ``state_version`` (3), ``name``, ``params`` (the build
                     parameters), ``alphabet`` (every letter of the words in code-point
                     order; a letter's *code* is its position here), ``words`` (the word
-                    count n), ``lengths`` ({length: how many words})
+                    count n), ``lengths`` ({length: how many words}), ``classes`` (what
+                    classified the words, '' when nothing did)
 ``counts``          bytes: each word's count, little-endian uint64, by id (descending)
 ``words``           bytes: the words by id (0 = most frequent), UTF-8, joined by "\\n"
 ``order``           [bytes, bytes]: little-endian uint32 word ids sorted by word, and
@@ -22,6 +23,8 @@ letter bitmaps and the codes of a few lengths, not the 50 MB of everything.
 ``by_pattern``,     bytes (:func:`pattern_key`); (position, letter); letter;
 ``at``, ``having``, (letter, k >= 2)
 ``at_least``
+``classes``,        the word classes and lemma groups (see :mod:`.classes`; version 3
+``lemmas``          added them)
 ==================  =================================================================
 
 Each section is checked against ``meta`` when it is read, in a few milliseconds
@@ -48,6 +51,7 @@ from pyroaring import BitMap, FrozenBitMap
 
 from ..domain import Progress, Word
 from .alphabet import normalize
+from .classes import Classification, lemmas_state, read_classes, read_lemmas
 from .encoding import (
     Encoded,
     code_dtype,
@@ -63,7 +67,7 @@ __all__ = ["STATE_VERSION", "Built", "Meta", "Sections", "InMemorySections", "bu
            "write_sections", "read_meta", "read_section", "check_index", "pattern_key",
            "corrupt_value", "FAMILIES"]
 
-STATE_VERSION = 2  # layout of the stored state; bump when it changes
+STATE_VERSION = 3  # layout of the stored state; bump when it changes
 FAMILIES = ("by_length", "by_pattern", "at", "having", "at_least")
 _MAX_COUNT = 2**63 - 1
 _MAX_LENGTH = 1 << 24  # a word longer than this is not a word
@@ -111,10 +115,12 @@ class Built:
     families: dict[str, BitmapFamily]
     encoded: dict[int, Encoded]
     order: tuple[np.ndarray, np.ndarray]
+    classification: Classification
 
 
 def build_state(words: list[Word], progress: Progress | None = None,
-                word_order: np.ndarray | None = None) -> Built:
+                word_order: np.ndarray | None = None,
+                classification: Classification | None = None) -> Built:
     """Every bitmap family, the encoded words and the word order of ranked ``words``.
 
     Vectorised per word length over the letter-code matrices, with small integer
@@ -172,8 +178,10 @@ def build_state(words: list[Word], progress: Progress | None = None,
         "having": BitmapFamily.from_bitmaps("letter", having, n),
         "at_least": BitmapFamily.from_bitmaps("letter count", at_least, n),
     }
+    classification = classification or Classification("")
+    families["classes"] = BitmapFamily.from_bitmaps("class", classification.members, n)
     report(steps, steps)
-    return Built(alphabet, families, encoded, (forward, backward))
+    return Built(alphabet, families, encoded, (forward, backward), classification)
 
 
 def _families_small(words: list[Word]) -> tuple[dict, ...]:
@@ -278,16 +286,19 @@ def _le(values: np.ndarray, dtype: str) -> bytes:
 
 def write_sections(*, name: str, params: dict, alphabet: str, words: bytes, counts: array.array,
                    codes: dict[int, np.ndarray], order: tuple[np.ndarray, np.ndarray],
-                   families: dict[str, BitmapFamily]) -> dict[str, object]:
-    """The stored sections of an index (see the module docstring), small ones first."""
+                   families: dict[str, BitmapFamily], classes: str,
+                   lemmas: np.ndarray | None) -> dict[str, object]:
+    """The stored sections of an index (see the module docstring), small ones first;
+    ``classes`` names what classified the words, ``lemmas`` their lemma groups."""
     dtype = code_dtype(len(alphabet)).newbyteorder("<")
     out: dict[str, object] = {
         "meta": {"state_version": STATE_VERSION, "name": name, "params": params,
                  "alphabet": alphabet, "words": len(counts),
-                 "lengths": {n: len(block) for n, block in codes.items()}},
+                 "lengths": {n: len(block) for n, block in codes.items()}, "classes": classes},
         "counts": _le(np.frombuffer(counts, dtype=np.uint64), "<u8"),
     }
-    out.update((key, families[key].to_state()) for key in ("by_length", "having"))
+    out.update((key, families[key].to_state()) for key in ("by_length", "having", "classes"))
+    out["lemmas"] = lemmas_state(lemmas)
     out.update((f"codes:{n}", block.astype(dtype, copy=False).tobytes())
                for n, block in codes.items())
     out["words"] = words
@@ -305,6 +316,7 @@ class Meta:
     alphabet: str
     words: int
     lengths: dict[int, int]
+    classes: str = ""  # what classified the words ('' = unclassified)
 
     @property
     def letters_total(self) -> int:
@@ -314,7 +326,7 @@ class Meta:
 
 def read_meta(obj: object, corrupt: Corrupt = corrupt_value) -> Meta:
     """The ``meta`` section after checking it."""
-    keys = {"state_version", "name", "params", "alphabet", "words", "lengths"}
+    keys = {"state_version", "name", "params", "alphabet", "words", "lengths", "classes"}
     if not isinstance(obj, dict) or set(obj) != keys:
         raise corrupt("the index description (meta) is missing parts or has unknown ones")
     if obj["state_version"] != STATE_VERSION:
@@ -330,7 +342,9 @@ def read_meta(obj: object, corrupt: Corrupt = corrupt_value) -> Meta:
         raise corrupt("the alphabet is not in code-point order")
     if sum(lengths.values()) != n or (n == 0) != (not alphabet):
         raise corrupt("the word lengths do not add up to the word count")
-    return Meta(name, params, alphabet, n, dict(lengths))
+    if not isinstance(obj["classes"], str) or len(obj["classes"]) > 1000:
+        raise corrupt("the index description (meta) names its word classes wrongly")
+    return Meta(name, params, alphabet, n, dict(lengths), obj["classes"])
 
 
 def read_section(key: str, obj: object, meta: Meta, corrupt: Corrupt = corrupt_value) -> Any:
@@ -363,6 +377,10 @@ def read_section(key: str, obj: object, meta: Meta, corrupt: Corrupt = corrupt_v
         return obj
     if key in FAMILIES:
         return _read_family(key, obj, meta, corrupt)
+    if key == "classes":
+        return read_classes(obj, n, meta.classes, corrupt)
+    if key == "lemmas":
+        return read_lemmas(obj, n, corrupt)
     raise corrupt(f"unknown section {key!r}")
 
 

@@ -184,6 +184,7 @@ def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str
         sections.append(data)
         offset += len(data)
     params = {"lang": index.params.get("lang"), "fold_yo": bool(index.params.get("fold_yo"))}
+    params.update((k, index.params[k]) for k in ("scored", "classes") if k in index.params)
     header = {
         "format": FORMAT,
         "name": index.name,

@@ -6,14 +6,18 @@ A :class:`WordFilter` says which dictionary words are candidates, whatever the q
 * ``min_length`` / ``max_length``: a length range (either end open),
 * ``top``: only the N most frequent words of the dictionary,
 * ``min_count``: only words counted at least this often,
+* ``min_score``: only words scoring at least this on the 1-100 scale (:mod:`.scores`),
 * ``contains``: letters a word must contain (a repeated letter counts: ``"ee"`` is at
-  least two e), ``excludes``: letters it must not contain.
+  least two e), ``excludes``: letters it must not contain,
+* ``classes``: the word classes admitted (:class:`~.classes.WordClasses`; None: every
+  word; on an unclassified index every word passes).
 
 The template of a query is the query itself, not part of the filter.  Each condition
 is one family of the index, so a filter is a chain of bitmap intersections
 (:func:`select`): ``by_lengths(lo, hi)``, ``having(c)`` per required letter and
-``at_least(c, k)`` for a repeated one, the id prefix of the most frequent words, minus
-``having(c)`` per excluded letter.
+``at_least(c, k)`` for a repeated one, the id prefix of the most frequent words, the
+union of the admitted classes (:meth:`~.index.Index.admitted`), minus ``having(c)`` per
+excluded letter.
 
 Letters are spelled as a user's text is (:func:`~.alphabet.spell`); a dictionary that
 folds ё reads them through :meth:`WordFilter.spelt`.
@@ -39,6 +43,8 @@ from pyroaring import FrozenBitMap
 
 from ..errors import ExpressionError
 from .alphabet import spell
+from .classes import WordClasses
+from .scores import first_below_score
 
 __all__ = ["WordFilter", "ALL_WORDS", "Families", "letters_of", "select"]
 
@@ -69,11 +75,13 @@ class WordFilter:
     min_count: int | None = None   # only words counted at least this often
     contains: str = ""             # letters it must contain; a repeated letter counts
     excludes: str = ""             # letters it must not contain
+    classes: WordClasses | None = None  # word classes admitted (None: every word)
+    min_score: int | None = None   # only words scoring at least this (1-100)
 
     def __post_init__(self) -> None:
         for name in ("contains", "excludes"):
             object.__setattr__(self, name, letters_of(getattr(self, name), name))
-        for name in ("min_length", "max_length", "top", "min_count"):
+        for name in ("min_length", "max_length", "top", "min_count", "min_score"):
             value = getattr(self, name)
             if value is not None and value < 0:
                 raise ExpressionError(f"{name} must not be negative")
@@ -91,6 +99,10 @@ class WordFilter:
         if (contains, excludes) == (self.contains, self.excludes):
             return self
         return replace(self, contains=contains, excludes=excludes)
+
+    def with_classes(self, default: WordClasses) -> WordFilter:
+        """The filter with ``default`` classes when it names none."""
+        return self if self.classes is not None else replace(self, classes=default)
 
     def describe(self) -> str:
         """The letter and length conditions in a few words ('' when there are none)."""
@@ -114,6 +126,9 @@ class WordFilter:
             n = min(n, max(0, self.top))
         if self.min_count is not None and self.min_count > 0:
             n = min(n, _first_below(index.counts, self.min_count))
+        if self.min_score is not None and self.min_score > 1 and n:
+            n = min(n, first_below_score(index.counts, index.total, self.min_score,
+                                         scored=index.scored))
         return n
 
 
@@ -140,9 +155,15 @@ class Families(Protocol):
     """The bitmap families of an index that a filter reads (see :mod:`.index`)."""
 
     fold_yo: bool
+    scored: bool
 
     @property
     def counts(self) -> Sequence[int]: ...
+
+    @property
+    def total(self) -> int: ...
+
+    def admitted(self, classes: WordClasses) -> FrozenBitMap: ...
 
     def __len__(self) -> int: ...
 
@@ -183,6 +204,10 @@ def select(index: Families, words: WordFilter = ALL_WORDS, *, length: int | None
     kept = words.kept(index)
     if kept < len(index):
         parts.append(_range(kept))
+    if words.classes is not None:
+        admitted = index.admitted(words.classes)
+        if len(admitted) < len(index):
+            parts.append(admitted)
     parts.sort(key=len)  # smallest first keeps every intermediate small
     ids = parts[0] if parts else index.all_ids()
     for bm in parts[1:]:
