@@ -98,3 +98,24 @@ def test_a_crafted_classes_section_is_refused():
     state["lemmas"] = b"\0\0"
     with pytest.raises(ValueError, match="lemma groups do not match"):
         Index.from_state(state).lemma_groups()
+
+
+def test_an_index_of_the_previous_state_version_is_rebuilt(tmp_path, monkeypatch, caplog):
+    import logging
+
+    from cryptocomp.index import store
+
+    monkeypatch.setenv("CRYPTOCOMP_HOME", str(tmp_path / "home"))
+    (tmp_path / "home" / "indexes").mkdir(parents=True)
+    words = tmp_path / "w.txt"
+    words.write_text("ab 3\ncd 2\n", encoding="utf-8")
+    with monkeypatch.context() as old:  # a file as the previous version wrote it
+        old.setattr(store, "STATE_VERSION", 2)
+        store.build_index(str(words))
+    path = store.resolve_source(str(words)).index_path
+    assert store.read_header(path)["state_version"] == 2
+    with caplog.at_level(logging.WARNING, logger="cryptocomp"):
+        assert store.load_index(str(words)).words == ["ab", "cd"]
+    assert any("(state 2), this version writes 2 (state 3)" in r.getMessage()
+               for r in caplog.records)
+    assert store.read_header(path)["state_version"] == 3

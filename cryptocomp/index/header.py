@@ -70,8 +70,10 @@ _MAX_DEPTH = 8  # the header nests 3 deep: deeper JSON is refused before parsing
 _SHA = re.compile(r"^([0-9a-f]{64})?$")
 _SECTION = re.compile(r"^(meta|counts|words|order|by_length|by_pattern|at|having|at_least"
                       r"|classes|lemmas|codes:[1-9][0-9]{0,7})$")
+# the sections every state version has: a file of an older version passes the header check
+# and is then rebuilt for its version (the newer sections are required when read)
 REQUIRED_SECTIONS = ("meta", "counts", "words", "order", "by_length", "by_pattern", "at",
-                     "having", "at_least", "classes", "lemmas")
+                     "having", "at_least")
 _OPTIONAL_PARAMS = {"scored": bool, "classes": str}  # build parameters not every index has
 _MAX_SECTIONS = 4096
 

@@ -339,7 +339,8 @@ def _stale_reason(header: Header, src: Source, sha: str | None = None) -> str | 
     """As :func:`stale_reason`; ``sha`` (the dictionary's SHA-256) is computed only when the
     file's size or modification time differ from the header's."""
     if header["format"] != FORMAT or header["state_version"] != STATE_VERSION:
-        return f"it has index format {header['format']}, this version writes {FORMAT}"
+        return (f"it has index format {header['format']} (state {header['state_version']}), "
+                f"this version writes {FORMAT} (state {STATE_VERSION})")
     if sha is None:
         try:  # never opens a FIFO or a device the header names (it would block or not end)
             st = regular_stat(src.path, "dictionary file", DictionaryError)
