@@ -16,8 +16,8 @@ five formats (:data:`FORMATS`)::
 Detection: the first 100 non-blank lines that are not removal lines are sampled, and the
 file is in the first format of that order (semicolon, tab, comma, count, plain) that at
 least half of them fit; when none does, in the one most of them fit (the earlier on a
-tie).  A line fits a scored format when it ends in its separator and digits after a
-non-empty word (the tab format only for values up to 100, so that a ``word count`` file
+tie), and in the count format when no line fits any.  A line fits a scored format when
+it ends in its separator and digits after a non-empty word (the tab format only for values up to 100, so that a ``word count`` file
 separated by tabs stays a count file), the count format when it is two fields whose second
 is digits, the plain format when it is one field.
 
@@ -165,6 +165,8 @@ def detect_format(lines: Iterable[str]) -> str:
     for fmt in FORMATS:
         if 2 * fits[fmt] >= len(sample):
             return fmt
+    if not any(fits.values()):
+        return "count"
     return max(FORMATS, key=lambda f: (fits[f], -FORMATS.index(f)))
 
 
@@ -226,17 +228,24 @@ def parse_list(lines: Sequence[str], *, fold_yo: bool = False, admits: Admits | 
     entries: dict[Word, int] = {}
     removed: set[Word] = set()
     counted: list[str] = []  # a count file's lines, the others blanked, for parse_freqdict
+    count_lines: dict[Word, list[int]] = {}  # where each word of a count file was counted
     for n, line in enumerate(lines, 1):
         text = line.strip()
         gone = _removal(text) if text else None
         if fmt == "count" and gone is None:
             parts = text.split()
-            if admits is not None and len(parts) == 2 and \
-                    not admits(normalize(parts[0], fold_yo=fold_yo)):
+            word = normalize(parts[0], fold_yo=fold_yo) if len(parts) == 2 else ""
+            if word and admits is not None and not admits(word):
                 skipped.add(n, f"{parts[0][:30]!r} is not written in the dictionary's alphabet")
                 text = ""
+            elif word:
+                count_lines.setdefault(word, []).append(n - 1)
+                removed.discard(word)
             counted.append(text)
             continue
+        if fmt == "count" and gone is not None:  # a removal drops the word's earlier lines
+            for i in count_lines.pop(normalize(gone, fold_yo=fold_yo), []):
+                counted[i] = ""
         counted.append("")
         if not text:
             continue
@@ -261,8 +270,6 @@ def parse_list(lines: Sequence[str], *, fold_yo: bool = False, admits: Admits | 
     report = None
     if fmt == "count":
         entries, report = parse_freqdict(counted, fold_yo=fold_yo, plain=False)
-        for word in removed:
-            entries.pop(word, None)
     elif fmt == "plain":  # ranked by order: the first word counts as many as there are words
         entries = {w: len(entries) - i for i, w in enumerate(entries)}
     return WordList(entries, removed, fmt, lines=len(lines), bad=skipped.count,
