@@ -17,9 +17,10 @@ Detection: the first 100 non-blank lines that are not removal lines are sampled,
 file is in the first format of that order (semicolon, tab, comma, count, plain) that at
 least half of them fit; when none does, in the one most of them fit (the earlier on a
 tie), and in the count format when no line fits any.  A line fits a scored format when
-it ends in its separator and digits after a non-empty word (the tab format only for values up to 100, so that a ``word count`` file
-separated by tabs stays a count file), the count format when it is two fields whose second
-is digits, the plain format when it is one field.
+it ends in its separator and digits after a non-empty word (the tab format only for
+values up to 100, so that a ``word count`` file separated by tabs stays a count file), the
+count format when it is two fields whose second is digits, the plain format when it is one
+field.
 
 Every word is put in Unicode NFC and lower case (ё folded into е with ``fold_yo``).  In a
 scored list a later line for the same word replaces an earlier one; a count file sums
