@@ -247,24 +247,35 @@ class Overlay:
                 lo = mid + 1
         return replace(words, top=lo), replace(words, top=side_top)
 
-    def _merge(self, base: Matches, side: Matches | None) -> MergedMatches:
-        return MergedMatches(self, base, side)
+    def _merged(self, query: Callable[[Index, WordFilter], Matches],
+                words: WordFilter) -> MergedMatches:
+        """A query on both sides, merged; a letter that only one side lacks (a QueryError
+        there) is no error when the other side knows it, as in the rebuilt index."""
+        base_words, side_words = self.filters(words)
+        side = self.side
+        failed: QueryError | None = None
+        try:
+            found = query(self.base, base_words)
+        except QueryError as exc:
+            if side is None:
+                raise
+            failed, found = exc, Matches(self.base, FrozenBitMap())
+        added = None
+        if side is not None:
+            try:
+                added = query(side, side_words)
+            except QueryError:
+                if failed is not None:
+                    raise failed from None
+        return MergedMatches(self, found, added)
 
     def match(self, template: str, words: WordFilter = ALL_WORDS) -> MergedMatches:
         """:meth:`Index.match` on the merged ranking."""
-        base_words, side_words = self.filters(words)
-        side = self.side
-        found = self.base.match(template, base_words)
-        return self._merge(found, side.match(template, side_words) if side is not None
-                           else None)
+        return self._merged(lambda index, w: index.match(template, w), words)
 
     def same_pattern(self, word: Word, words: WordFilter = ALL_WORDS) -> MergedMatches:
         """:meth:`Index.same_pattern` on the merged ranking."""
-        base_words, side_words = self.filters(words)
-        side = self.side
-        found = self.base.same_pattern(word, base_words)
-        return self._merge(found, side.same_pattern(word, side_words) if side is not None
-                           else None)
+        return self._merged(lambda index, w: index.same_pattern(word, w), words)
 
     def compose(self, run: Callable[[Index, WordFilter, int | None], list[T]],
                 words: WordFilter = ALL_WORDS, max_results: int | None = None) -> list[T]:
