@@ -368,7 +368,7 @@ class Session:
         listed = ", ".join(f"{w} {s}" if s else f"-{w}" for w, s in entries)
         return Reply(message=f"your list ({where}): {plural(len(mine.added()), 'word')} "
                                f"scored, {len(mine.removed())} removed"
-                               + (f"\n{listed}" if listed else ""))
+                               + (f": {listed}" if listed else ""))
 
     # -- queries --------------------------------------------------------------------------
 
