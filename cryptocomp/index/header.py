@@ -138,7 +138,9 @@ class Header:
         """The command that rebuilds this file's index."""
         params = self.fields["params"]
         spec = params["lang"] or self.fields["source"] or "SOURCE"
-        return f"cryptocomp index build {spec}{' --fold-yo' if params['fold_yo'] else ''}"
+        adds = "".join(f" --add {line.partition(' ')[2]}"
+                       for line in params.get("lists", "").splitlines())
+        return f"cryptocomp index build {spec}{' --fold-yo' if params['fold_yo'] else ''}{adds}"
 
 
 def corrupt(path: Path, why: str, hint: str | None = None) -> IndexFileError:

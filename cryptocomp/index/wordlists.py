@@ -225,6 +225,9 @@ def parse_list(lines: Sequence[str], *, fold_yo: bool = False, admits: Admits | 
     fmt = fmt or detect_format(lines)
     if fmt not in FORMATS:
         raise ValueError(f"unknown word list format {fmt!r}")
+    if fmt == "count" and admits is None and not _has_removals(lines):
+        counts, report = parse_freqdict(lines, fold_yo=fold_yo, plain=False)  # as format 1
+        return WordList(counts, set(), fmt, lines=len(lines), count_report=report)
     skipped = _Skipped()
     entries: dict[Word, int] = {}
     removed: set[Word] = set()
@@ -268,13 +271,22 @@ def parse_list(lines: Sequence[str], *, fold_yo: bool = False, admits: Admits | 
             else:
                 entries.pop(word, None)  # the later line's place and value
                 entries[word] = got[1]
-    report = None
-    if fmt == "count":
-        entries, report = parse_freqdict(counted, fold_yo=fold_yo, plain=False)
-    elif fmt == "plain":  # ranked by order: the first word counts as many as there are words
-        entries = {w: len(entries) - i for i, w in enumerate(entries)}
-    return WordList(entries, removed, fmt, lines=len(lines), bad=skipped.count,
-                    bad_lines=tuple(skipped.first), count_report=report)
+    return _finished(WordList(entries, removed, fmt, lines=len(lines), bad=skipped.count,
+                              bad_lines=tuple(skipped.first)), counted, fold_yo)
+
+
+def _has_removals(lines: Sequence[str]) -> bool:
+    return any(line.lstrip().startswith("-") for line in lines)
+
+
+def _finished(got: WordList, counted: list[str], fold_yo: bool) -> WordList:
+    """A parsed list with its values final: a count file's counts (its lines read as freqdict
+    format 1), a plain list's counts from its order."""
+    if got.format == "count":
+        got.entries, got.count_report = parse_freqdict(counted, fold_yo=fold_yo, plain=False)
+    elif got.format == "plain":  # the first word counts as many as there are words
+        got.entries = {w: len(got.entries) - i for i, w in enumerate(got.entries)}
+    return got
 
 
 def read_list(data: bytes, source: str, *, fold_yo: bool = False,
