@@ -101,6 +101,8 @@ def run_compose(args: argparse.Namespace) -> int:
     if not args.batch and (args.output or args.resume or args.scheduler or args.cluster
                            or args.jobs is not None):
         raise QueryError("--jobs, --scheduler, --cluster, --output and --resume go with --batch")
+    if args.batch and args.personal_list:
+        raise QueryError("--list goes with one EXPR, not with --batch")
     _check_letters(args)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     if args.batch:

@@ -160,7 +160,8 @@ class Overlay:
     @staticmethod
     def admits_of(index: Index) -> Admits:
         """Whether a word is written in ``index``'s alphabet."""
-        return admitted_letters(index.alphabet, index.params.get("lang"))  # type: ignore[arg-type]
+        lang = index.params.get("lang")
+        return admitted_letters(index.alphabet, lang if isinstance(lang, str) else None)
 
     def _refresh(self) -> None:
         if self._version == self.personal.version:
@@ -302,13 +303,16 @@ class Overlay:
 
 class MergedMatches(Sequence[Entry]):
     """A base index's matches and a side index's, merged by rank, the hidden words left
-    out; each entry carries its id in the merged ranking."""
+    out; each entry carries its id in the merged ranking.  Entries are merged when first
+    read and kept, so reading a long result a slice at a time merges it once."""
 
     def __init__(self, overlay: Overlay, base: Matches, side: Matches | None):
         self._overlay = overlay
         self._base = base.ids - overlay.hidden
         self._base_matches = Matches(overlay.base, self._base)
         self._side = side
+        self._read: list[Entry] = []
+        self._rest: Iterator[Entry] | None = None
 
     def __len__(self) -> int:
         return len(self._base) + (len(self._side) if self._side is not None else 0)
@@ -316,11 +320,25 @@ class MergedMatches(Sequence[Entry]):
     def __bool__(self) -> bool:
         return len(self) > 0
 
-    def __iter__(self) -> Iterator[Entry]:
+    def _merged(self) -> Iterator[Entry]:
         overlay = self._overlay
         base = (e._replace(id=overlay.merged_id(e, side=False)) for e in self._base_matches)
         side = (e._replace(id=overlay.merged_id(e, side=True)) for e in self._side or ())
         return heapq.merge(base, side, key=lambda e: e.id)
+
+    def _upto(self, n: int) -> list[Entry]:
+        """The first ``n`` entries (fewer when there are fewer)."""
+        if self._rest is None:
+            self._rest = self._merged()
+        while len(self._read) < n:
+            entry = next(self._rest, None)
+            if entry is None:
+                break
+            self._read.append(entry)
+        return self._read
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self[:len(self)])
 
     @overload
     def __getitem__(self, i: int) -> Entry: ...
@@ -330,21 +348,13 @@ class MergedMatches(Sequence[Entry]):
     def __getitem__(self, i: int | slice) -> Entry | list[Entry]:
         if isinstance(i, slice):
             start, stop, step = i.indices(len(self))
-            if step != 1 or start >= stop:
-                return [self[j] for j in range(start, stop, step)]
-            out = []
-            for n, entry in enumerate(self):
-                if n >= stop:
-                    break
-                if n >= start:
-                    out.append(entry)
-            return out
+            return self._upto(stop)[start:stop:step] if stop > start else []
         if i < 0:
             i += len(self)
         if not 0 <= i < len(self):
             raise IndexError(i)
-        return self[i:i + 1][0]
+        return self._upto(i + 1)[i]
 
     def words(self, n: int | None = None) -> list[Word]:
         """The words, most frequent first (the first ``n`` when given)."""
-        return [e.word for e in (self[:n] if n is not None else self)]
+        return [e.word for e in self[:n if n is not None else len(self)]]
