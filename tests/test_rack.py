@@ -154,7 +154,8 @@ def test_cli_rack(tmp_path, capsys):
     path.write_text("retains\nnastier\nquiz\ntea\n", encoding="utf-8")
     assert main(["rack", "retains", "--dict", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split("\t")[:2] == ["7", "nastier"] and len(out) == 3
+    # a plain list ranks by its order (issue 26): retains, its first line, comes first
+    assert out[0].split("\t")[:2] == ["7", "retains"] and len(out) == 3
     assert main(["rack", "qi?z", "--dict", str(path), "--json"]) == 0
     assert '"shown": "QuIZ"' in capsys.readouterr().out
     assert main(["rack", "qi???", "--dict", str(path)]) == 2

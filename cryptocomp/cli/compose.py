@@ -16,10 +16,12 @@ from ..rendering import compose_lines, compose_table, solve_lines
 from .batch import add_batch_options, run_workload
 from .options import (
     add_dict_options,
+    add_list_option,
     is_terminal,
     limit,
     no_result,
     open_index,
+    personal_overlay,
     print_json,
     print_lines,
     print_rich,
@@ -62,6 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true",
                    help="print a JSON array (--batch: JSON Lines, one object a query)")
     add_dict_options(p)
+    add_list_option(p)
     add_batch_options(p, "queries")
     p.set_defaults(run=run_compose)
 
@@ -98,6 +101,8 @@ def run_compose(args: argparse.Namespace) -> int:
     if not args.batch and (args.output or args.resume or args.scheduler or args.cluster
                            or args.jobs is not None):
         raise QueryError("--jobs, --scheduler, --cluster, --output and --resume go with --batch")
+    if args.batch and args.personal_list:
+        raise QueryError("--list goes with one EXPR, not with --batch")
     _check_letters(args)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     if args.batch:
@@ -106,8 +111,14 @@ def run_compose(args: argparse.Namespace) -> int:
     check_composable(puzzle)
     words = _words(args)
     index = open_index(args)
+    overlay = personal_overlay(args, index)
     with progress_bar(f"composing {puzzle}") as progress:
-        results = compose_puzzle(puzzle, index, words, progress=progress)
+        if overlay is not None and overlay.active:
+            results = overlay.compose(
+                lambda idx, w, most: compose_puzzle(puzzle, idx, w, max_results=most,
+                                                    progress=progress), words)
+        else:
+            results = compose_puzzle(puzzle, index, words, progress=progress)
     shown = results[:top] if top is not None else results
     if args.json:
         print_json([r.to_json() for r in shown])

@@ -31,6 +31,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     b = isub.add_parser("build", help="build (or rebuild) the index of a dictionary")
     b.add_argument("source", help="en, ru, another wordfreq language code, or a dictionary file")
     b.add_argument("--fold-yo", action="store_true", help="fold ё into е (Russian)")
+    b.add_argument("--add", action="append", default=[], metavar="LIST",
+                   help="a list of your own laid over the dictionary, in order (word;score "
+                        "overrides a word's score, score 0 or a line -word removes it); "
+                        "repeatable")
     b.set_defaults(run=run_build)
     ls = isub.add_parser("list", help="list the index files")
     ls.add_argument("--json", action="store_true", help="print a JSON array")
@@ -46,7 +50,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run_build(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with progress_bar(f"indexing {args.source}") as progress:
-        index, path = build_index(args.source, fold_yo=args.fold_yo, progress=progress)
+        index, path = build_index(args.source, fold_yo=args.fold_yo, progress=progress,
+                                  adds=tuple(args.add))
     where = shown(path) if path else "memory only (could not write the index directory)"
     seconds = time.perf_counter() - start
     print(index_built_line(index.name, len(index), seconds, where))

@@ -8,8 +8,10 @@ import json
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
+from .. import files
 from ..domain import Progress
 from ..errors import CryptocompError, QueryError
 from ..index.index import Index
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.progress import Progress as RichProgress
     from rich.progress import ProgressColumn
+
+    from ..index.personal import Overlay
 
 MAX_SECONDS = 7 * 24 * 3600.0  # a time limit beyond a week is a typo, not a wish
 MAX_BATCH = 10**9  # attempts or puzzles of one command: a billion at 1 ms each is 11 days
@@ -202,3 +206,23 @@ def print_rich(parts: Iterable[RenderableType]) -> None:
     console = Console()
     for part in parts:
         console.print(part)
+
+
+def add_list_option(parser: argparse.ArgumentParser) -> None:
+    """--list FILE: the user's own list laid over the dictionary (cryptocomp.index.personal)."""
+    parser.add_argument("--list", dest="personal_list", default=None, metavar="FILE",
+                        help="your own word list laid over the dictionary (word;score, "
+                             "score 0 or -word removes a word), without rebuilding the index")
+
+
+def personal_overlay(args: argparse.Namespace, index: Index) -> Overlay | None:
+    """The index with the --list file laid over it, or None without --list."""
+    if not getattr(args, "personal_list", None):
+        return None
+    from ..index.personal import Overlay, PersonalList
+
+    path = Path(args.personal_list).expanduser()
+    if not path.exists():
+        raise QueryError(f"{files.shown(args.personal_list)}: no such word list")
+    return Overlay(index, PersonalList.load(path, admits=Overlay.admits_of(index),
+                                            fold_yo=getattr(args, "fold_yo", False)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from .options import Parser, add_dict_options, dict_spec, is_terminal
@@ -36,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", default=None, metavar="N",
                    help="only the N most frequent words of the dictionary (N >= 1), or off "
                         "(the default)")
+    p.add_argument("--list", dest="personal_list", default=None, metavar="FILE",
+                   help="your own word list, edited with :add and :remove (default: "
+                        "lists/<index name>.txt in the data directory)")
     p.add_argument("--no-history", action="store_true", help="keep no history file")
     return p
 
@@ -66,8 +70,9 @@ def run(argv: list[str]) -> int:
         words=WordFilter(top=parse_limit(args.limit, "--limit") if args.limit is not None
                          else None))
     progress = delayed_progress() if is_terminal(sys.stderr) else None
+    mine = Path(args.personal_list).expanduser() if args.personal_list else None
     session = Session.open(dict_spec(args), fold_yo=args.fold_yo, progress=progress,
-                           settings=settings)
+                           settings=settings, list_path=mine)
     if not interactive:
         if hasattr(sys.stdin, "reconfigure"):  # queries are UTF-8; other bytes get an error line
             sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")

@@ -9,10 +9,12 @@ from ..index.wordfilter import WordFilter
 from ..rendering import words_json, words_lines, words_table
 from .options import (
     add_dict_options,
+    add_list_option,
     is_terminal,
     limit,
     no_result,
     open_index,
+    personal_overlay,
     print_json,
     print_lines,
     print_rich,
@@ -39,6 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
           help="only words whose count is at least C")
     p.add_argument("--json", action="store_true", help="print a JSON array")
     add_dict_options(p)
+    add_list_option(p)
     p.set_defaults(run=run)
 
 
@@ -47,10 +50,12 @@ def run(args: argparse.Namespace) -> int:
         raise QueryError("give a TEMPLATE or --same-pattern WORD (one of them)")
     words = WordFilter(top=args.limit, min_count=args.min_count)  # --limit: the dictionary cut
     index = open_index(args)
+    overlay = personal_overlay(args, index)
+    view = overlay if overlay is not None else index
     if args.template:
-        matches = index.match(args.template, words)
+        matches = view.match(args.template, words)
     else:
-        matches = index.same_pattern(args.same_pattern, words)
+        matches = view.same_pattern(args.same_pattern, words)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     shown = matches[:top] if top is not None else list(matches)
     what = f"no word of {index.name} fits {args.template}" if args.template else \

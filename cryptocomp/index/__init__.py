@@ -1,7 +1,9 @@
 """The dictionary indexing service: frequency dictionaries, roaring-bitmap indexes, index files.
 
 :mod:`.alphabet` says which words belong to a language, :mod:`.freqdict` reads
-``word count`` files (and exports wordfreq's lists), :mod:`.index` holds the
+``word count`` files (and exports wordfreq's lists), :mod:`.wordlists` reads and writes
+scored lists (``word;score``) and lays the user's lists over a dictionary, :mod:`.personal`
+keeps the user's own list live over an index, :mod:`.index` holds the
 bitmaps and the encoded words and answers queries (:mod:`.family` keeps the
 bitmaps, :mod:`.encoding` the letter-code matrices, :mod:`.matches` the results,
 :mod:`.wildcards` plans ``*`` templates, :mod:`.wordfilter` says which words a query

@@ -22,7 +22,9 @@ indexed nor printed.  A file that is not UTF-8 is refused with one error naming 
 A plain word list (one word a line, no counts, like ENABLE) is accepted too:
 when the first non-blank line has a single field the file is read as a word
 list, every word with count 1 (ranked alphabetically), and a line with more
-than one field is malformed.
+than one field is malformed.  Indexes are built through :mod:`.wordlists`, which
+detects this format among the scored ones (``word;score``) and ranks a plain list
+by its order instead.
 
 English, Russian and every other language of the ``wordfreq`` package are
 exported into this format by :func:`export_wordfreq`: the "large" list where
@@ -100,14 +102,16 @@ class FreqDict:
         return len(self.counts)
 
 
-def parse_freqdict(lines: Iterable[str], *,
-                   fold_yo: bool = False) -> tuple[dict[Word, int], LoadReport]:
-    """Parse ``word count`` lines into merged counts and a report of skipped lines."""
+def parse_freqdict(lines: Iterable[str], *, fold_yo: bool = False,
+                   plain: bool | None = None) -> tuple[dict[Word, int], LoadReport]:
+    """Parse ``word count`` lines into merged counts and a report of skipped lines
+    (``plain``: whether they are a plain word list; None: the first line tells)."""
     counts: dict[Word, int] = {}
     n_lines = merged = malformed = refused = 0
     bad: list[int] = []
     refusals: list[tuple[int, str]] = []
-    fields = 0  # 2 for 'word count' lines, 1 for a plain word list; set by the first line
+    # 2 for 'word count' lines, 1 for a plain word list; else set by the first line
+    fields = 0 if plain is None else 1 if plain else 2
     for n_lines, line in enumerate(lines, 1):
         parts = line.split()
         if not parts:

@@ -24,6 +24,8 @@ Header fields (:data:`SCHEMA`; every one required, no other allowed):
 ``params``            object ``{"lang": str | null, "fold_yo": bool}``, and where
                       given ``"scored": bool`` (counts are 1-100 scores) and
                       ``"classes": str`` (the class file the words were classed by)
+                      and ``"lists": str`` (the user's lists laid over the
+                      dictionary: a line ``sha256 path`` each, :mod:`.store`)
 ``state_version``     int, the layout of the sections (:mod:`.state`)
 ``created``           str, ISO 8601 time of writing
 ``cryptocomp``        str, the version that wrote the file
@@ -74,7 +76,8 @@ _SECTION = re.compile(r"^(meta|counts|words|order|by_length|by_pattern|at|having
 # and is then rebuilt for its version (the newer sections are required when read)
 REQUIRED_SECTIONS = ("meta", "counts", "words", "order", "by_length", "by_pattern", "at",
                      "having", "at_least")
-_OPTIONAL_PARAMS = {"scored": bool, "classes": str}  # build parameters not every index has
+# build parameters not every index has
+_OPTIONAL_PARAMS = {"scored": bool, "classes": str, "lists": str}
 _MAX_SECTIONS = 4096
 
 
@@ -137,7 +140,9 @@ class Header:
         """The command that rebuilds this file's index."""
         params = self.fields["params"]
         spec = params["lang"] or self.fields["source"] or "SOURCE"
-        return f"cryptocomp index build {spec}{' --fold-yo' if params['fold_yo'] else ''}"
+        adds = "".join(f" --add {line.partition(' ')[2]}"
+                       for line in params.get("lists", "").splitlines())
+        return f"cryptocomp index build {spec}{' --fold-yo' if params['fold_yo'] else ''}{adds}"
 
 
 def corrupt(path: Path, why: str, hint: str | None = None) -> IndexFileError:

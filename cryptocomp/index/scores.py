@@ -12,6 +12,10 @@ So a word used once per million words (Zipf 3) scores 38 and one used once per 1
 words (Zipf 5) scores 62.  The score only grows with the count, so "score at least s" is a
 prefix of the word ids, like "count at least m".
 
+A score given for a word of a counted index (a user's ``word;score`` list over wordfreq's
+counts) becomes the smallest count with at least that score (:func:`count_for_score`), so
+the word ranks first among the words of its score.
+
 >>> score_of(1000, 10**9, scored=False)
 38
 >>> score_of(70, 10**9, scored=True)
@@ -23,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["MIN_SCORE", "MAX_SCORE", "score_of", "first_below_score"]
+__all__ = ["MIN_SCORE", "MAX_SCORE", "score_of", "first_below_score", "count_for_score"]
 
 MIN_SCORE, MAX_SCORE = 1, 100
 _ZIPF_TOP = 8.0  # the Zipf value that scores 100
@@ -51,3 +55,21 @@ def first_below_score(counts: Sequence[int], total: int, min_score: int, *,
         else:
             hi = mid
     return lo
+
+
+def count_for_score(score: int, total: int, *, scored: bool) -> int:
+    """The count a word of ``score`` (1-100) gets among ``total``: the score itself in a
+    scored index, else the smallest count (at least 1) whose score is at least ``score``."""
+    score = max(MIN_SCORE, min(MAX_SCORE, score))
+    if scored:
+        return score
+    if total <= 0:
+        return 1
+    # the formula's inverse, then a step either way for rounding at the boundaries
+    rough = total / 1e9 * 10 ** ((score - 0.5) * _ZIPF_TOP / MAX_SCORE)
+    count = max(1, math.ceil(rough))
+    while count > 1 and score_of(count - 1, total, scored=False) >= score:
+        count -= 1
+    while score_of(count, total, scored=False) < score:
+        count += 1
+    return count

@@ -53,7 +53,6 @@ from ..version import __version__
 from .freqdict import (
     FreqDict,
     file_sha256,
-    load_freqdict,
     read_freqdict,
     wordfreq_languages,
     wordfreq_text,
@@ -61,6 +60,7 @@ from .freqdict import (
 from .header import FORMAT, MAGIC, SUFFIX, Header, corrupt, encode_header, header_from, read_header
 from .index import Index
 from .state import STATE_VERSION
+from .wordlists import WordList, admitted_letters, load_list, merge_lists
 
 __all__ = ["load_index", "build_index", "read_header", "read_index", "read_index_bytes",
            "index_checksum", "save_index", "list_indexes",
@@ -98,16 +98,23 @@ def freqdict_dir() -> Path:
 
 @dataclass(frozen=True)
 class Source:
-    """A dictionary to index: its index name, its ``word count`` file, its language."""
+    """A dictionary to index: its index name, its list file (any format of
+    :mod:`.wordlists`), its language, and the user's lists laid over it (``lists``, with
+    ``lists_key`` naming each with its SHA-256: a changed list makes the index stale)."""
 
     name: str
     path: Path
     lang: str | None
     fold_yo: bool = False
+    lists: tuple[Path, ...] = ()
+    lists_key: str = ""
 
     @property
     def params(self) -> dict:
-        return {"lang": self.lang, "fold_yo": self.fold_yo}
+        params: dict = {"lang": self.lang, "fold_yo": self.fold_yo}
+        if self.lists:
+            params["lists"] = self.lists_key
+        return params
 
     @property
     def index_path(self) -> Path:
@@ -116,14 +123,42 @@ class Source:
     @property
     def rebuild_hint(self) -> str:
         spec = self.lang or shown(self.path)
-        return f"cryptocomp index build {spec}{' --fold-yo' if self.fold_yo else ''}"
+        adds = "".join(f" --add {shown(p)}" for p in self.lists)
+        return f"cryptocomp index build {spec}{' --fold-yo' if self.fold_yo else ''}{adds}"
 
 
 _LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$")
 
 
-def resolve_source(spec: str, *, fold_yo: bool = False) -> Source:
-    """Turn ``en``, ``ru``, another wordfreq code or a file path into a :class:`Source`."""
+def _lists_key(paths: tuple[Path, ...]) -> str:
+    """Each added list's SHA-256 and path, a line each (what the index's params record)."""
+    return "".join(f"{file_sha256(p)} {os.fsdecode(p)}\n" for p in paths)
+
+
+def _lists_of_key(key: str) -> tuple[Path, ...]:
+    return tuple(Path(line.partition(" ")[2]) for line in key.splitlines())
+
+
+def resolve_source(spec: str, *, fold_yo: bool = False, adds: tuple[str, ...] = ()) -> Source:
+    """Turn ``en``, ``ru``, another wordfreq code or a file path into a :class:`Source`;
+    ``adds``: the user's lists laid over it, in order (see :mod:`.wordlists`)."""
+    src = _resolve(spec, fold_yo)
+    if not adds:
+        return src
+    paths = []
+    for add in adds:
+        path = Path(add).expanduser()
+        if not os.path.exists(path):
+            raise DictionaryError(f"{shown(add)}: no such word list")
+        regular_stat(path, "word list", DictionaryError)
+        paths.append(path.resolve())
+    lists = tuple(paths)
+    tag = hashlib.sha256(b"\0".join(os.fsencode(p) for p in lists)).hexdigest()[:8]
+    return Source(f"{src.name}+{tag}", src.path, src.lang, src.fold_yo, lists,
+                  _lists_key(lists))
+
+
+def _resolve(spec: str, fold_yo: bool) -> Source:
     suffix = "+yo" if fold_yo else ""
     if _LANG_RE.match(spec) and not os.path.exists(spec):
         # an exported dictionary proves the code valid without importing wordfreq (slow)
@@ -184,7 +219,8 @@ def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str
         sections.append(data)
         offset += len(data)
     params = {"lang": index.params.get("lang"), "fold_yo": bool(index.params.get("fold_yo"))}
-    params.update((k, index.params[k]) for k in ("scored", "classes") if k in index.params)
+    params.update((k, index.params[k]) for k in ("scored", "classes", "lists")
+                  if k in index.params)
     header = {
         "format": FORMAT,
         "name": index.name,
@@ -331,7 +367,13 @@ def stale_reason(header: Header, src: Source | None = None) -> str | None:
     ``src`` defaults to the source and parameters the header records."""
     if src is None:
         params = header["params"]
-        src = Source(header["name"], Path(header["source"]), params["lang"], params["fold_yo"])
+        lists = _lists_of_key(params.get("lists", ""))
+        try:
+            key = _lists_key(lists)
+        except DictionaryError as exc:
+            return f"an added list cannot be read ({exc})"
+        src = Source(header["name"], Path(header["source"]), params["lang"], params["fold_yo"],
+                     lists, key)
     return _stale_reason(header, src)
 
 
@@ -353,15 +395,19 @@ def _stale_reason(header: Header, src: Source, sha: str | None = None) -> str | 
             return f"its dictionary cannot be read ({exc})"
     if header["source_sha256"] != sha:
         return f"its dictionary {shown(src.path)} changed"
-    if header["params"] != src.params:
+    built = {k: v for k, v in header["params"].items() if k != "scored"}  # the list's kind
+    if built.get("lists", "") != src.params.get("lists", ""):
+        return "an added list changed"
+    if built != src.params:
         return "it was built with other parameters"
     return None
 
 
 def build_index(spec: str, *, fold_yo: bool = False, progress: Progress | None = None,
-                save: bool = True) -> tuple[Index, Path | None]:
-    """Build the index of a dictionary from scratch and save it; return it and its path."""
-    src = resolve_source(spec, fold_yo=fold_yo)
+                save: bool = True, adds: tuple[str, ...] = ()) -> tuple[Index, Path | None]:
+    """Build the index of a dictionary (with the user's lists ``adds`` laid over it) from
+    scratch and save it; return it and its path."""
+    src = resolve_source(spec, fold_yo=fold_yo, adds=adds)
     return _build(src, progress, save, _ensure_freqdict(src))
 
 
@@ -369,11 +415,13 @@ def _build(src: Source, progress: Progress | None, save: bool,
            exported: _Exported | None = None) -> tuple[Index, Path | None]:
     written = exported is None or exported.written
     stat = regular_stat(src.path, "dictionary file", DictionaryError) if written else None
-    fd = exported.freqdict if exported else load_freqdict(src.path, fold_yo=src.fold_yo)
-    sha = fd.sha256
-    counts, fd.counts = fd.counts, {}  # the index copies what it needs: free the rest early
-    index = Index.from_counts(counts, name=src.name, params=src.params, progress=progress)
-    del counts, fd, exported
+    base = _base_list(src, exported)
+    sha = base.sha256
+    counts = _counts_of(src, base)
+    params = dict(src.params, **({"scored": True} if base.scored else {}))
+    del base, exported
+    index = Index.from_counts(counts, name=src.name, params=params, progress=progress)
+    del counts
     if not save or stat is None:  # an index file needs its dictionary file
         return index, None
     for directory in (index_dir(), freqdict_dir()):
@@ -389,14 +437,35 @@ def _build(src: Source, progress: Progress | None, save: bool,
     return index, src.index_path
 
 
+def _base_list(src: Source, exported: _Exported | None) -> WordList:
+    """The dictionary's list: just exported from wordfreq, or read in any list format."""
+    if exported is None:
+        return load_list(src.path, fold_yo=src.fold_yo, what="dictionary file")
+    fd = exported.freqdict
+    base = WordList(fd.counts, set(), "count", fd.source, fd.sha256)
+    fd.counts = {}  # the index copies what it needs: free the rest early
+    return base
+
+
+def _counts_of(src: Source, base: WordList) -> dict:
+    """The base list's counts with the source's added lists laid over them."""
+    if not src.lists:
+        return base.entries
+    admits = admitted_letters(set("".join(base.entries)), src.lang)
+    overlays = [load_list(p, fold_yo=src.fold_yo, admits=admits, empty_ok=True)
+                for p in src.lists]
+    return merge_lists(base, overlays)
+
+
 def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False,
-               progress: Progress | None = None) -> Index:
-    """The index of a dictionary (``"en"``, ``"ru"``, any wordfreq code or a file path),
-    loaded from its index file, built on first use, rebuilt when stale.
+               progress: Progress | None = None, adds: tuple[str, ...] = ()) -> Index:
+    """The index of a dictionary (``"en"``, ``"ru"``, any wordfreq code or a file path,
+    with the user's lists ``adds`` laid over it), loaded from its index file, built on
+    first use, rebuilt when stale.
 
     Scripts use it as ``from cryptocomp import load_index; idx = load_index("ru")``.
     """
-    src = resolve_source(spec, fold_yo=fold_yo)
+    src = resolve_source(spec, fold_yo=fold_yo, adds=adds)
     exported = _ensure_freqdict(src)
     if exported is not None:
         return _build(src, progress, True, exported)[0]

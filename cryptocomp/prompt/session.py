@@ -15,6 +15,9 @@ dictionary, the filters, the last results) and turns each line into a
 ``?р??а``, ``пере*``   words fitting a template (``?`` or ``.`` is any letter, ``*`` any
                        run of letters)
 ``:same WORD``         words with the same letter structure as WORD
+``:add WORD [SCORE]``  the personal list (:mod:`cryptocomp.index.personal`): add a word
+``:remove WORD``       or give it a score, remove one, ``:mine`` list them; results
+``:mine``              change at once, the list file is written back after each edit
 ``:command ...``       see :data:`COMMANDS`
 =====================  ==========================================================
 
@@ -38,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..domain import Progress
-from ..errors import QueryError
+from ..errors import IndexFileError, QueryError
 from ..files import shown
 from ..rendering import HelpRow, Result, Row, WordRows, per_million, plural, save_result
 from ..version import __version__
@@ -54,7 +57,10 @@ from .settings import (
 )
 
 if TYPE_CHECKING:
-    from ..index.index import Index, Matches
+    from collections.abc import Sequence
+
+    from ..index.index import Entry, Index
+    from ..index.personal import Overlay, PersonalList
     from ..index.store import Source
 
 __all__ = ["Session", "Reply", "Command", "COMMANDS", "ALIASES", "QUERY_FORMS", "help_rows",
@@ -88,20 +94,31 @@ class Session:
     """The prompt's state and the dispatch of one line; knows nothing about terminals."""
 
     def __init__(self, index: Index, source: Source | None = None, *,
-                 settings: Settings | None = None, progress: ProgressFactory | None = None):
-        """A session on ``index``; ``source`` (from store.resolve_source) names its files."""
+                 settings: Settings | None = None, progress: ProgressFactory | None = None,
+                 list_path: Path | None = None):
+        """A session on ``index``; ``source`` (from store.resolve_source) names its files;
+        ``list_path``: the personal list's file (default: the index's own, see
+        :func:`cryptocomp.index.personal.default_list_path`)."""
         self.index = index
         self.source = source
         self.settings = settings or Settings()
         self.last: Result | None = None
         self.progress: ProgressFactory = progress or _no_progress  # for long queries
+        self.list_path = list_path
+        self.overlay: Overlay = _overlay(index, list_path, self.fold_yo)
 
     @classmethod
     def open(cls, spec: Spec, *, fold_yo: bool = False, settings: Settings | None = None,
-             progress: ProgressFactory | None = None) -> Session:
+             progress: ProgressFactory | None = None, list_path: Path | None = None
+             ) -> Session:
         """A session on a dictionary, loading (on first use, building) its index."""
         source, index = _load(spec, fold_yo, progress or _no_progress)
-        return cls(index, source, settings=settings, progress=progress)
+        return cls(index, source, settings=settings, progress=progress, list_path=list_path)
+
+    @property
+    def personal(self) -> PersonalList:
+        """The user's own list laid over the dictionary."""
+        return self.overlay.personal
 
     def _check(self) -> None:
         self.settings._check()
@@ -188,7 +205,8 @@ class Session:
         if not arg:
             raise QueryError("usage: :same WORD")
         s, idx = self.settings, self.index
-        matches = idx.same_pattern(arg, s.found(idx.total))
+        view = self.overlay if self.overlay.active else idx
+        matches = view.same_pattern(arg, s.found(idx.total))
         return self._remember(self._words(f":same {arg}", matches, f"same structure as {arg}"))
 
     def _cmd_lang(self, arg: str) -> Reply:
@@ -212,7 +230,8 @@ class Session:
     def _switch(self, spec: Spec) -> Reply:
         # the old dictionary stays until the new one is fully loaded (errors, Ctrl-C)
         source, index = _load(spec, self.fold_yo, self.progress)
-        self.index, self.source, self.last = index, source, None
+        overlay = _overlay(index, self.list_path, bool(source.fold_yo))
+        self.index, self.source, self.last, self.overlay = index, source, None, overlay
         return Reply(message=f"dictionary {self.dictionary}: {plural(len(index), 'word')} · "
                                f"index {self.index_location()}")
 
@@ -298,13 +317,67 @@ class Session:
                                    f"keeps the first {n:,})")
         return Reply(message=f"saved {plural(n, noun)} to {shown(path)}")
 
+    # -- the personal list ------------------------------------------------------------------
+
+    def _word_arg(self, text: str) -> str:
+        from ..index.personal import Overlay, check_word
+
+        return check_word(text, Overlay.admits_of(self.index), fold_yo=self.fold_yo)
+
+    def _saved(self, done: str) -> Reply:
+        """Write the list back after an edit; when it cannot be, the edit stays in memory."""
+        self.last = None
+        try:
+            self.personal.save()
+        except IndexFileError as exc:
+            return Reply(message=f"{done} (in memory only: {exc})")
+        where = f" · {shown(self.personal.path)}" if self.personal.path else ""
+        return Reply(message=f"{done}{where}")
+
+    def _cmd_add(self, arg: str) -> Reply:
+        from ..index.personal import parse_score
+        from ..index.wordlists import DEFAULT_SCORE
+
+        parts = arg.split()
+        if not 1 <= len(parts) <= 2:
+            raise QueryError("usage: :add WORD [SCORE] (a score from 1 to 100, default "
+                             f"{DEFAULT_SCORE})")
+        word = self._word_arg(parts[0])
+        score = parse_score(parts[1]) if len(parts) == 2 else DEFAULT_SCORE
+        known = word in self.index
+        self.personal.add(word, score)
+        return self._saved(f"{word}: score {score} in your list"
+                           f"{'' if known else ' (added to the dictionary)'}")
+
+    def _cmd_remove(self, arg: str) -> Reply:
+        if not arg or len(arg.split()) != 1:
+            raise QueryError("usage: :remove WORD")
+        word = self._word_arg(arg)
+        self.personal.remove(word)
+        return self._saved(f"{word}: removed from the results")
+
+    def _cmd_mine(self, arg: str) -> Reply:
+        mine = self.personal
+        where = shown(mine.path) if mine.path else "memory only"
+        if not mine:
+            return Reply(message=f"your list ({where}) is empty: :add WORD [SCORE], "
+                                   ":remove WORD")
+        lo, _, hi = arg.partition("-") if arg else ("", "", "")
+        entries = mine.irange(lo.strip() or None, hi.strip() or None) if arg else \
+            mine.irange()
+        listed = ", ".join(f"{w} {s}" if s else f"-{w}" for w, s in entries)
+        return Reply(message=f"your list ({where}): {plural(len(mine.added()), 'word')} "
+                               f"scored, {len(mine.removed())} removed"
+                               + (f": {listed}" if listed else ""))
+
     # -- queries --------------------------------------------------------------------------
 
-    def _match(self, template: str) -> Matches:
+    def _match(self, template: str) -> Sequence[Entry]:
         s, idx = self.settings, self.index
-        return idx.match(template, s.found(idx.total))
+        view = self.overlay if self.overlay.active else idx
+        return view.match(template, s.found(idx.total))
 
-    def _words(self, query: str, matches: Matches, title: str) -> Result:
+    def _words(self, query: str, matches: Sequence[Entry], title: str) -> Result:
         total = self.index.total
         return Result("words", query, title, self.short_name, WordRows(matches, total),
                       len(matches))
@@ -325,7 +398,12 @@ class Session:
         if words.describe():
             title = f"{title} ({words.describe()})"
         with self.progress(f"composing {title}") as progress:
-            found = compose(text, idx, words, progress=progress)
+            if self.overlay.active:
+                found = self.overlay.compose(
+                    lambda index, w, most: compose(text, index, w, max_results=most,
+                                                   progress=progress), words)
+            else:
+                found = compose(text, idx, words, progress=progress)
         rows = [Row(c.rank, c.word, c.count, per_million(c.count, idx.total), c.puzzle,
                     c.solution, dict(c.assignment)) for c in found]
         return Result("compose", text, title, self.short_name, rows, len(rows))
@@ -348,6 +426,15 @@ def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> tuple[Source,
     source = resolve_source(spec, fold_yo=fold_yo)
     with progress(f"indexing {spec}") as callback:
         return source, load_index(spec, fold_yo=fold_yo, progress=callback)
+
+
+def _overlay(index: Index, list_path: Path | None, fold_yo: bool) -> Overlay:
+    """The index with the user's list laid over it (the list from its file, if any)."""
+    from ..index.personal import Overlay, PersonalList, default_list_path
+
+    path = list_path or default_list_path(index.name)
+    return Overlay(index, PersonalList.load(path, admits=Overlay.admits_of(index),
+                                            fold_yo=fold_yo))
 
 
 _LANGUAGES: list[str] = []
@@ -393,6 +480,13 @@ COMMANDS: dict[str, Command] = {
                          Session._cmd_excludes),
     ":length": Command("N|LO-HI|off", "composed words of this length (5, 4-6, 5-, -7)",
                        Session._cmd_length),
+    ":add": Command("WORD [SCORE]", "add WORD to your list, or give it a score (1-100, "
+                                    "default 50): results change at once",
+                    Session._cmd_add),
+    ":remove": Command("WORD", "remove WORD from the results (your list keeps it out)",
+                       Session._cmd_remove),
+    ":mine": Command("[FROM-TO]", "list your list (a-z; FROM-TO: that range of it)",
+                     Session._cmd_mine),
     ":save": Command("FILE", "save the last results, all of them (solutions: the first "
                              "10,000), to FILE.csv or FILE.json", Session._cmd_save),
     ":quit": Command("", "leave (Ctrl-D does too)", Session._cmd_quit),

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, overload
 from .text import per_million
 
 if TYPE_CHECKING:
-    from ..index.index import Entry, Matches
+    from ..index.index import Entry
 
 __all__ = ["Row", "Result", "WordRows", "Kind"]
 
@@ -46,7 +46,7 @@ class Row:
 class WordRows(Sequence):
     """The words of a Matches as Rows, converted only when read (templates can match 100k)."""
 
-    def __init__(self, matches: Matches, total: int):
+    def __init__(self, matches: Sequence[Entry], total: int):
         self._matches = matches
         self._total = total
 
