@@ -50,6 +50,7 @@ import logging
 import random
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
@@ -126,6 +127,11 @@ def clue_class(ambiguity: int, breadth: int) -> int:
     return 0 if ambiguity <= CLEAR else 1
 
 
+def _stored_key(clue: Clue) -> str:
+    """:func:`clue_key` of a stored clue, whose spaces were collapsed when it was read."""
+    return (clue[:-len(ABBR_MARK)] if clue.endswith(ABBR_MARK) else clue).casefold()
+
+
 class ClueBook:
     """word -> (senses, clues best first, their kinds).  ``ranked``: the clue order is a
     preference (a built clue file), else every clue is as good (a user's list: one of the
@@ -140,7 +146,7 @@ class ClueBook:
                        for w, (_, c) in self._entries.items()}
         self.source = source
         self.ranked = ranked
-        self._shared: dict[tuple[int, str], int] | None = None
+        self._shared: Counter[tuple[int, str]] | None = None
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -170,22 +176,25 @@ class ClueBook:
         return tuple(_printed(c, k.isupper()) for c, k in zip(self.clues(word),
                                                                self.kinds(word)))
 
-    def _table(self) -> dict[tuple[int, str], int]:
+    def _table(self) -> Counter[tuple[int, str]]:
         """(answer length, clue key) -> how many words carry that clue, and (0, clue key) ->
-        how many of any length (made on first use)."""
+        how many of any length (counted once, when first needed)."""
         if self._shared is None:
-            shared: dict[tuple[int, str], int] = {}
-            for word in self._entries:
-                n = len(word)
-                for key in {clue_key(c) for c in self.clues(word)}:
-                    shared[(n, key)] = shared.get((n, key), 0) + 1
-                    shared[(0, key)] = shared.get((0, key), 0) + 1
+            keys = [(len(w), {_stored_key(c) for c in cs}) for w, (_, cs) in
+                    self._entries.items()]
+            shared: Counter[tuple[int, str]] = Counter((n, k) for n, ks in keys for k in ks)
+            shared.update((0, k) for _, ks in keys for k in ks)
             self._shared = shared
         return self._shared
 
+    def warm(self) -> None:
+        """Count every clue's carriers now (else on the first :meth:`ambiguity`): a batch
+        counts them before its clock starts."""
+        self._table()
+
     def _carries(self, word: Word, key: str) -> bool:
         """Whether one of the word's clues has ``key``."""
-        return any(clue_key(c) == key for c in self.clues(word))
+        return any(_stored_key(c) == key for c in self.clues(word))
 
     def ambiguity(self, word: Word, clue: Clue) -> int:
         """How many other words of the book, as long as ``word``, carry ``clue``."""
@@ -204,11 +213,7 @@ class ClueBook:
         vague, long, class, gloss, order, ambiguity); a drawn one among the equally good
         of an unranked book.  ``abbreviation``: the word is one (every clue printed
         marked).  KeyError when the word has none."""
-        if word not in self._entries:
-            raise KeyError(word)
-        cands = [(p, k, i) for i, (c, k, p) in enumerate(zip(self.clues(word), self.kinds(word),
-                                                            self.printed(word)))
-                 if not clue_contains(c, word)]
+        cands = self._candidates(word)
         if not cands:
             raise KeyError(word)
         fresh = [x for x in cands if x[0] not in avoid] or cands
@@ -226,9 +231,23 @@ class ClueBook:
         best = [x for x, r in zip(fitting, ranks) if r == top]
         clue, kind, _ = best[0] if self.ranked or rng is None else rng.choice(best)
         amb = self.ambiguity(word, clue)
-        if abbreviation and not kind.isupper():
-            clue = _printed(clue, True)
+        marked = _printed(clue, True)
+        if abbreviation and not kind.isupper() and not clue_contains(marked, word):
+            clue = marked
         return clue, amb
+
+    def _candidates(self, word: Word) -> list[tuple[Clue, str, int]]:
+        """(printed clue, kind, place) of the word's clues that do not give it away."""
+        return [(p, k, i) for i, (k, p) in enumerate(zip(self.kinds(word), self.printed(word)))
+                if not clue_contains(p, word)]
+
+    def printable(self, word: Word) -> bool:
+        """Whether the word has a clue :meth:`choose` can print."""
+        if word not in self._entries:
+            return False
+        if not any(k.isupper() for k in self.kinds(word)):
+            return True  # unmarked clues were screened when the book was read or built
+        return bool(self._candidates(word))
 
     def pick(self, word: Word, rng: random.Random | None = None, *, fit: int = 40,
              avoid: Collection[Clue] = ()) -> Clue:
@@ -245,6 +264,7 @@ class ClueBook:
             assert len(kinds) == len(clues) and all(k.lower() in KINDS for k in kinds)
             for c in clues:
                 assert c.strip() and "\t" not in c and "\n" not in c
+                assert c == " ".join(c.split()), c
                 assert not clue_contains(c, word), (word, c)
 
 
@@ -343,6 +363,7 @@ def parse_compact(text: str, source: str = "clue file", *, trusted: bool = False
                     raise ClueError(f"{source}, line {n}: expected clues as 'K:clue' with K "
                                     f"one of {''.join(KINDS)} (upper case: abbreviation)")
                 kind, c = c[0], c[2:]
+            c = c if trusted else " ".join(c.split())
             if c.strip() and len(c) <= MAX_CLUE and (trusted or not clue_contains(c, word)):
                 fields.append((kind, c))
             elif c.strip() and len(c) <= MAX_CLUE:
@@ -368,13 +389,16 @@ def read_compact(path: str | Path) -> ClueBook:
 
 
 def load_clues(spec: str | Path) -> ClueBook:
-    """``wordnet`` (the shipped English clues) or a clue file of either format."""
+    """``wordnet`` (the shipped English clues) or a clue file of either format, its clues'
+    carriers counted (:meth:`ClueBook.warm`: a puzzle's clock need not count them)."""
     if str(spec) == "wordnet":
         if not WORDNET_PATH.is_file():
             raise ClueError(f"the WordNet clue file is missing ({WORDNET_PATH}); rebuild it "
                             f"with scripts/build_wordnet_clues.py")
-        return parse_compact(_text_of(WORDNET_PATH, "clue file"), "WordNet 3.0", trusted=True)
-    text = _text_of(spec, "clue file")
-    if text.startswith(CLUE_MAGIC):
-        return parse_compact(text, shown(spec))
-    return parse_clue_list(text, shown(spec))
+        book = parse_compact(_text_of(WORDNET_PATH, "clue file"), "WordNet 3.0", trusted=True)
+    else:
+        text = _text_of(spec, "clue file")
+        book = (parse_compact(text, shown(spec)) if text.startswith(CLUE_MAGIC)
+                else parse_clue_list(text, shown(spec)))
+    book.warm()
+    return book
