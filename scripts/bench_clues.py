@@ -16,10 +16,11 @@ vague here when its ambiguity is over 3 or its breadth over 20.
 Printed: median, 90th percentile (nearest rank), mean and the vague share of the
 ambiguity over every clue of the batch; 20 placed words drawn at random (seeded) with
 their clues; with ``--show WORDS`` the clue the tree's chooser gives each of those words
-(its best clue, nothing printed before); and what Russian has (its clue source).
+(its best clue, nothing printed before; ``--no-batch``: only that); and what Russian has (its
+clue source).
 
 Usage: nice python scripts/bench_clues.py [--count 20] [--size 10x10] [--seed 1]
-       [--reference FILE] [--show kt,in,beta,ti]
+       [--reference FILE] [--show kt,in,beta,ti] [--no-batch]
 """
 
 from __future__ import annotations
@@ -89,6 +90,17 @@ def summary(values: list[int]) -> str:
             f"ambiguity 0: {sum(v == 0 for v in got) / len(got):.0%}")
 
 
+def show(words: str, table: dict[str, set[str]]) -> int:
+    """Print the tree's best clue of each of the comma-separated ``words``."""
+    book = load_clues("wordnet")
+    print("best clue of given words:")
+    for word in (w for w in words.split(",") if w):
+        clue = book.pick(word) if word in book else None
+        amb = ambiguity(table, word, clue) if clue else "-"
+        print(f"  {word.upper():<9} {clue}  [{amb}]")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=20)
@@ -96,7 +108,10 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reference", type=Path, help="a second clue table to count against")
     ap.add_argument("--show", default="kt,in,beta,ti", help="words whose best clue to print")
+    ap.add_argument("--no-batch", action="store_true", help="only the best clues of --show")
     args = ap.parse_args()
+    if args.no_batch:
+        return show(args.show, read_table(WORDNET_PATH))
     start = time.process_time()
     result = arrowword(args.size, source="en", count=args.count, seed=args.seed,
                        phrases="none", workers=1)
@@ -125,14 +140,7 @@ def main() -> int:
     print("20 placed words at random:")
     for word, clue in rng.sample(placed, min(20, len(placed))):
         print(f"  {word.upper():<9} {clue}  [{ambiguity(tables['own'], word, clue)}]")
-    book = load_clues("wordnet")
-    shown = [w for w in args.show.split(",") if w]
-    if shown:
-        print("best clue of given words:")
-        for word in shown:
-            clue = book.pick(word) if word in book else None
-            amb = ambiguity(tables["own"], word, clue) if clue else "-"
-            print(f"  {word.upper():<9} {clue}  [{amb}]")
+    show(args.show, tables["own"])
     from cryptocomp.arrow.generator import ArrowParams, workshop
 
     ru = workshop(ArrowParams(10, 10, source="ru", phrases="none"))

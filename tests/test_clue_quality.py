@@ -252,3 +252,41 @@ def test_cli_prints_the_batch_ambiguity(tmp_path, capsys, book):
     assert got is not None
     line = next(x for x in err.splitlines() if "clue ambiguity" in x)
     assert f"median {got['median']:g}, 90th percentile {got['p90']:g} over {len(values)}" in line
+
+
+_V2_LINES = st.lists(st.one_of(
+    st.tuples(st.sampled_from(["cat", "dog", "ox", "Cat", "c4t", ""]),
+              st.sampled_from(["1", "0", "x", "3"]),
+              st.lists(st.tuples(st.sampled_from(["s", "H", "g", "x", "", "u"]),
+                                 st.sampled_from([":", "-", ""]),
+                                 st.sampled_from(["Feline", "Canine", "cat", "", " x "])),
+                       max_size=3))
+    .map(lambda r: "\t".join([r[0], r[1], *("".join(c) for c in r[2])])),
+    st.text(max_size=12)), max_size=6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["2", "1", "9", ""]), _V2_LINES, st.booleans())
+def test_fuzz_cli_with_a_broken_compact_clue_file(version, lines, gzipped):
+    import io
+    import tempfile
+    from contextlib import redirect_stderr, redirect_stdout
+    from pathlib import Path
+
+    text = f"{CLUE_MAGIC}\t{version}\tfuzz\n" + "\n".join(lines) + "\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        clues = Path(tmp) / "c.tsv"
+        data = text.encode("utf-8", "surrogatepass")
+        clues.write_bytes(gzip.compress(data) if gzipped else data)
+        words = Path(tmp) / "w.txt"
+        words.write_text("cat 5\ndog 4\nox 3\n", encoding="utf-8")
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            status = main(["swedish", "--size", "5x5", "--dict", str(words), "--clues",
+                           str(clues), "--phrases", "none", "--attempts", "2", "--workers", "1"])
+    assert status in (0, 2, 3), err.getvalue()
+    lines_err = err.getvalue().splitlines()
+    assert all(x.startswith("cryptocomp: ") for x in lines_err), lines_err
+    assert "Traceback" not in err.getvalue()
+    if status == 2:
+        assert sum("error" in x for x in lines_err) <= 1
