@@ -32,22 +32,11 @@ chooser can take the one fewest other answers share):
    definition split at ``;`` (examples in quotes dropped, parenthesised asides removed
    when that leaves something), shortest first.
 
-A sense is an abbreviation sense when the word (4 letters at most) has no vowel, or when a
-longer single-word lemma listed before it in the same synset (WordNet lists the full form
-first: *karat, carat, kt*) begins with the word's first letter and has the
-word's letters in order, not as its beginning (``kt`` of *karat*, ``ft`` of *foot*), or
-as its beginning in a unit's synset (WordNet's ``noun.quantity``: ``in`` of *inch*).
-
-A clue is never longer than ``--max-clue`` characters and never contains the
-answer (no token sharing a stem with it; for answers of 4+ letters not even as
-part of a longer word).  Words left without a clue are not written.
-
-Senses not fit to print are dropped: those WordNet files under the usage domains
-obscenity, profanity, ethnic slur or disparagement (``;u`` pointers), or whose gloss
-calls them an obscene, vulgar, offensive, derogatory, disparaging or contemptuous term,
-or an ethnic slur.  A word whose commonest sense or at least half of whose senses are
-dropped is left out whole (a puzzle prints the answer, whatever its clue), and no clue
-names a word left out ("kike" goes; "boy" stays, clued by its other senses).
+A sense is an abbreviation sense when the word (4 letters at most) has no vowel (``kt``,
+``tv``), or when a longer single-word lemma listed before it in the same synset (WordNet
+lists the full form first: *karat, carat, kt*) begins with the word's first letter and has
+the word's letters in order, and the word is a unit's (WordNet's ``noun.quantity``: ``in``
+of *inch*) or has no vowel but ``y`` (``yd`` of *yard*; ``het`` of *heated* is a word).
 
 Usage: python scripts/build_wordnet_clues.py [--wordnet DIR] [--out FILE]
 """
@@ -186,12 +175,11 @@ def abbreviation_sense(word: str, lemmas: list[str], unit: bool = False) -> bool
         return False
     if _VOWELS.isdisjoint(word):
         return True
-    for lemma in lemmas[:lemmas.index(word)] if word in lemmas else ():
-        if lemma == lemma.lower() and lemma.isalpha() and len(lemma) > len(word) \
-                and lemma[0] == word[0] and _in_order(word, lemma) \
-                and (unit or not lemma.startswith(word)):
-            return True
-    return False
+    if not unit and not _VOWELS.isdisjoint(word.replace("y", "")):
+        return False
+    return any(lemma == lemma.lower() and lemma.isalpha() and len(lemma) > len(word)
+               and lemma[0] == word[0] and _in_order(word, lemma)
+               for lemma in (lemmas[:lemmas.index(word)] if word in lemmas else ()))
 
 
 Sense = tuple[list[str], list[tuple[str, str]], str]
