@@ -28,9 +28,11 @@ chooser can take the one fewest other answers share):
    ranked by the synonym's own frequency (wordfreq's Zipf value) less 3 a sense
    rank, less 0.3 for a hypernym and 0.5 for a phrase; a single word of Zipf
    :data:`COMMON_ZIPF` or more is a common synonym (kind ``s``);
-2. up to :data:`MAX_GLOSSES` gloss fragments of the first :data:`GLOSS_SENSES` senses: each
-   definition split at ``;`` (examples in quotes dropped, parenthesised asides removed
-   when that leaves something), shortest first.
+2. up to :data:`MAX_GLOSSES` gloss fragments, shortest first: the first definition of each
+   of the first :data:`GLOSS_SENSES` senses (a gloss split at ``;``, examples in quotes
+   dropped, parenthesised asides removed when that leaves something; the later parts of a
+   gloss tell facts about the thing, "occurs in many breeds", and are used only for a word
+   with no other clue).
 
 A sense is an abbreviation sense when the word (4 letters at most) has no vowel (``kt``,
 ``tv``), or when a longer single-word lemma listed before it in the same synset (WordNet
@@ -193,6 +195,7 @@ def clues_for(word: str, senses: list[Sense], synsets: dict, max_clue: int,
     scored: dict[str, float] = {}
     kinds: dict[str, str] = {}
     fragments: list[tuple[str, str]] = []
+    later: list[tuple[str, str]] = []  # the later parts of glosses
     if abbr_of is None:
         abbr_of = [abbreviation_sense(word, lemmas) for lemmas, _, _ in senses]
 
@@ -212,10 +215,12 @@ def clues_for(word: str, senses: list[Sense], synsets: dict, max_clue: int,
                 for text in _synonyms(word, synsets[h][0], max_clue)[:2]:
                     offer(text, zipf(text) - 3.0 * rank - 0.3 - 0.5 * (" " in text), "h", abbr)
         if rank < GLOSS_SENSES:
-            for frag in gloss_fragments(gloss, max_clue):
+            for n, frag in enumerate(gloss_fragments(gloss, max_clue)):
                 if len(frag) <= max_clue and not clue_contains(frag, word) \
-                        and all(frag != f for _, f in fragments):
-                    fragments.append(("G" if abbr else "g", frag))
+                        and all(frag != f for _, f in fragments + later):
+                    (later if n else fragments).append(("G" if abbr else "g", frag))
+    if not scored and not fragments:
+        fragments = later  # a poor clue is better than none
     fragments.sort(key=lambda kf: len(kf[1]))
     best = sorted(scored, key=lambda t: (-scored[t], t))[:MAX_SYNONYMS]
     return [(kinds[t], t) for t in best] + [kf for kf in fragments
