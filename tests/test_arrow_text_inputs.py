@@ -150,7 +150,7 @@ def test_compact_format(tmp_path):
     book = parse_compact(good)
     assert book.ranked and book.senses("cat") == 3 and book.pick("cat") == "Feline"
     with pytest.raises(ClueError, match="version"):
-        parse_compact(f"{CLUE_MAGIC}\t2\ttest\ncat\t3\tFeline\n")
+        parse_compact(f"{CLUE_MAGIC}\t3\ttest\ncat\t3\tFeline\n")
     with pytest.raises(ClueError, match="header"):
         parse_compact("cat\t3\tFeline\n")
     for bad in ("cat\tx\tFeline", "cat\t0\tFeline", "Cat\t1\tFeline", "cat\t1"):

@@ -15,17 +15,33 @@ are dropped with one warning (a file where every clue does so is an error
 saying that).  A word's number of senses is its number of
 distinct clues.
 
-Compact clue file (version 1; the shipped WordNet clues)
+Compact clue file (version 2; the shipped WordNet clues)
 --------------------------------------------------------
-First line ``cryptocomp-clues<TAB>1<TAB><source>``; then one word a line:
-``word<TAB>senses<TAB>clue<TAB>clue...``, clues best first, ``senses`` a
-positive integer (the word's number of senses in the source).
-``scripts/build_wordnet_clues.py`` writes it from WordNet 3.0.
+First line ``cryptocomp-clues<TAB>2<TAB><source>``; then one word a line:
+``word<TAB>senses<TAB>K:clue<TAB>K:clue...``, clues best first, ``senses`` a
+positive integer (the word's number of senses in the source), ``K`` the clue's kind
+(:data:`KINDS`): ``s`` a synonym that is itself a common word, ``p`` another synonym,
+``g`` a gloss fragment, ``h`` a hypernym; in upper case when the clue comes from a sense
+in which the word is an abbreviation (it is printed marked :data:`ABBR_MARK`).
+``scripts/build_wordnet_clues.py`` writes it from WordNet 3.0.  Version 1 (no
+``K:``; every clue of unknown kind) is still read.
 
-Stems: two words *share a stem* when one contains the other (3+ letters) or
-they begin with the same ``min(4, shorter length)`` letters; this is
-deliberately conservative (``car``/``cargo`` count as sharing), so a clue that
-passes never gives its answer away.
+Choosing a clue
+---------------
+A clue's *ambiguity* is the number of other words of the book, of the same length as
+its answer, that carry the same clue (as printed, case and the abbreviation mark
+ignored): a solver reading "Unit" over two cells cannot tell KT from the other two-letter
+units.  Its *breadth* is the number of words of any length that carry it ("Bush" is
+the hypernym of a couple of hundred shrubs).  Its *class*: clear (ambiguity at most
+:data:`CLEAR`), fair (at most :data:`VAGUE`) or vague (more, or a breadth over
+:data:`BROAD`).  :meth:`ClueBook.choose` takes, among the clues that fit the cell and were
+not printed already, the first by (from an abbreviation sense, vague, longer than
+:data:`SHORT`, class, a gloss fragment, the file's order, ambiguity): plain senses before
+abbreviations, any other clue before a vague one, short before long, clear before fair, a
+word (synonym or hypernym) before a
+piece of a definition, and within that the builder's order (commoner synonyms of commoner
+senses first; crossing letters tell apart the two or three answers a clear clue may fit).
+A user's list has no order: one of its least ambiguous equally good clues is drawn.
 """
 
 from __future__ import annotations
@@ -34,6 +50,7 @@ import logging
 import random
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
@@ -44,7 +61,8 @@ from ..shipped import shipped
 
 __all__ = ["ClueBook", "ClueError", "load_clues", "read_clue_list", "read_compact",
            "parse_clue_list", "parse_compact", "shares_stem", "clue_contains", "CLUE_MAGIC",
-           "CLUE_VERSION", "WORDNET_PATH", "MAX_CLUE"]
+           "CLUE_VERSION", "WORDNET_PATH", "MAX_CLUE", "KINDS", "ABBR_MARK", "SHORT", "CLEAR",
+           "VAGUE", "BROAD", "clue_class", "clue_key"]
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +70,18 @@ Word = str
 Clue = str
 
 CLUE_MAGIC = "cryptocomp-clues"
-CLUE_VERSION = 1
+CLUE_VERSION = 2
+_READS = ("1", "2")
+# clue kinds ("u": a clue of unknown kind, from a version 1 file or a user's list)
+KINDS = {"s": "common synonym", "p": "other synonym", "g": "gloss fragment",
+         "h": "hypernym", "u": "unknown"}
+ABBR_MARK = " (abbr.)"
+SHORT = 24  # characters: a clue up to this long fits a clue cell in a few lines
+# a clue more answers of its length share than this is vague: crossing letters rarely
+# single out one answer among so many
+CLEAR = 1
+VAGUE = 3
+BROAD = 20  # a clue of more words than this, of any length, names a category, not a word
 MAX_CLUE = 200  # characters: a longer "clue" is a broken line, not a clue
 WORDNET_PATH = shipped("clues/wordnet-en.tsv.gz")
 _TOKEN = re.compile(r"\w+")
@@ -84,15 +113,40 @@ def clue_contains(clue: str, answer: str) -> bool:
     return len(answer) >= 4 and answer in "".join(ch for ch in text if ch.isalpha())
 
 
+def clue_key(printed: str) -> str:
+    """What two printed clues share when a solver cannot tell them apart (case and the
+    abbreviation mark ignored)."""
+    text = printed[:-len(ABBR_MARK)] if printed.endswith(ABBR_MARK) else printed
+    return " ".join(text.split()).casefold()
+
+
+def clue_class(ambiguity: int, breadth: int) -> int:
+    """0 clear, 1 fair, 2 vague (see the module docstring)."""
+    if ambiguity > VAGUE or breadth > BROAD:
+        return 2
+    return 0 if ambiguity <= CLEAR else 1
+
+
+def _stored_key(clue: Clue) -> str:
+    """:func:`clue_key` of a stored clue, whose spaces were collapsed when it was read."""
+    return (clue[:-len(ABBR_MARK)] if clue.endswith(ABBR_MARK) else clue).casefold()
+
+
 class ClueBook:
-    """word -> (senses, clues best first).  ``ranked``: the clue order is a preference (a
-    built clue file), else every clue is as good (a user's list: one is drawn per puzzle)."""
+    """word -> (senses, clues best first, their kinds).  ``ranked``: the clue order is a
+    preference (a built clue file), else every clue is as good (a user's list: one of the
+    least ambiguous is drawn per puzzle).  ``kinds``: word -> one :data:`KINDS` letter a
+    clue, upper case for an abbreviation sense (default: unknown kind)."""
 
     def __init__(self, entries: dict[Word, tuple[int, list[Clue]]], *, source: str,
-                 ranked: bool):
+                 ranked: bool, kinds: dict[Word, list[str]] | None = None):
         self._entries = {w: (s, tuple(c)) for w, (s, c) in entries.items() if c}
+        kinds = kinds or {}
+        self._kinds = {w: tuple(kinds.get(w) or "u" * len(c))
+                       for w, (_, c) in self._entries.items()}
         self.source = source
         self.ranked = ranked
+        self._shared: Counter[tuple[int, str]] | None = None
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -109,37 +163,115 @@ class ClueBook:
         return e[0] if e else 0
 
     def clues(self, word: Word) -> tuple[Clue, ...]:
-        """Every clue of the word, best first (empty when it has none)."""
+        """Every clue of the word, best first, as stored (empty when it has none)."""
         e = self._entries.get(word)
         return e[1] if e else ()
 
+    def kinds(self, word: Word) -> tuple[str, ...]:
+        """The kind letter of each of the word's clues (upper case: an abbreviation sense)."""
+        return self._kinds.get(word, ())
+
+    def printed(self, word: Word) -> tuple[Clue, ...]:
+        """Every clue of the word as a puzzle prints it (abbreviations marked)."""
+        return tuple(_printed(c, k.isupper()) for c, k in zip(self.clues(word),
+                                                               self.kinds(word)))
+
+    def _table(self) -> Counter[tuple[int, str]]:
+        """(answer length, clue key) -> how many words carry that clue, and (0, clue key) ->
+        how many of any length (counted once, when first needed)."""
+        if self._shared is None:
+            keys = [(len(w), {_stored_key(c) for c in cs}) for w, (_, cs) in
+                    self._entries.items()]
+            shared: Counter[tuple[int, str]] = Counter((n, k) for n, ks in keys for k in ks)
+            shared.update((0, k) for _, ks in keys for k in ks)
+            self._shared = shared
+        return self._shared
+
+    def warm(self) -> None:
+        """Count every clue's carriers now (else on the first :meth:`ambiguity`): a batch
+        counts them before its clock starts."""
+        self._table()
+
+    def _carries(self, word: Word, key: str) -> bool:
+        """Whether one of the word's clues has ``key``."""
+        return any(_stored_key(c) == key for c in self.clues(word))
+
+    def ambiguity(self, word: Word, clue: Clue) -> int:
+        """How many other words of the book, as long as ``word``, carry ``clue``."""
+        key = clue_key(clue)
+        return self._table().get((len(word), key), 0) - self._carries(word, key)
+
+    def breadth(self, clue: Clue) -> int:
+        """How many words of the book, of any length, carry ``clue``."""
+        return self._table().get((0, clue_key(clue)), 0)
+
+    def choose(self, word: Word, rng: random.Random | None = None, *, fit: int = 40,
+               avoid: Collection[Clue] = (), abbreviation: bool = False) -> tuple[Clue, int]:
+        """The clue to print and its ambiguity (see the module docstring): of the clues of
+        at most ``fit`` characters (else the shortest), those not in ``avoid`` (printed
+        already; when there is no other, those too), the first by (abbreviation sense,
+        vague, long, class, gloss, order, ambiguity); a drawn one among the equally good
+        of an unranked book.  ``abbreviation``: the word is one (every clue printed
+        marked).  KeyError when the word has none."""
+        cands = self._candidates(word)
+        if not cands:
+            raise KeyError(word)
+        fresh = [x for x in cands if x[0] not in avoid] or cands
+        fitting = [x for x in fresh if len(x[0]) <= fit] or [min(fresh, key=lambda x: len(x[0]))]
+
+        def rank(x: tuple[Clue, str, int]) -> tuple[int, ...]:
+            p, k, i = x
+            amb = self.ambiguity(word, p)
+            cls = clue_class(amb, self.breadth(p))
+            return (k.isupper(), cls == 2, len(p) > SHORT, cls, k.lower() == "g",
+                    i if self.ranked else 0, amb)
+
+        ranks = [rank(x) for x in fitting]
+        top = min(ranks)
+        best = [x for x, r in zip(fitting, ranks) if r == top]
+        clue, kind, _ = best[0] if self.ranked or rng is None else rng.choice(best)
+        amb = self.ambiguity(word, clue)
+        marked = _printed(clue, True)
+        if abbreviation and not kind.isupper() and not clue_contains(marked, word):
+            clue = marked
+        return clue, amb
+
+    def _candidates(self, word: Word) -> list[tuple[Clue, str, int]]:
+        """(printed clue, kind, place) of the word's clues that do not give it away."""
+        return [(p, k, i) for i, (k, p) in enumerate(zip(self.kinds(word), self.printed(word)))
+                if not clue_contains(p, word)]
+
+    def printable(self, word: Word) -> bool:
+        """Whether the word has a clue :meth:`choose` can print."""
+        if word not in self._entries:
+            return False
+        if not any(k.isupper() for k in self.kinds(word)):
+            return True  # unmarked clues were screened when the book was read or built
+        return bool(self._candidates(word))
+
     def pick(self, word: Word, rng: random.Random | None = None, *, fit: int = 40,
              avoid: Collection[Clue] = ()) -> Clue:
-        """The clue to print: the best one of at most ``fit`` characters (a drawn one for an
-        unranked book), else the shortest; clues in ``avoid`` (printed already) only when
-        there is no other.  KeyError when the word has none."""
-        clues = [c for c in self._entries[word][1] if not clue_contains(c, word)]
-        if not clues:
-            raise KeyError(word)
-        fresh = [c for c in clues if _printed(c) not in avoid] or clues
-        short = [c for c in fresh if len(c) <= fit] or [min(fresh, key=len)]
-        clue = short[0] if self.ranked or rng is None else rng.choice(short)
-        return _printed(clue)
+        """The clue :meth:`choose` prints.  KeyError when the word has none."""
+        return self.choose(word, rng, fit=fit, avoid=avoid)[0]
 
     def _check(self) -> None:
         """Invariants: normalised words, positive senses, clues non-empty and not giving the
-        answer away."""
+        answer away, one known kind a clue."""
         for word, (senses, clues) in self._entries.items():
             assert word == normalize(word) and word.isalpha(), word
             assert senses >= 1 and clues
+            kinds = self._kinds[word]
+            assert len(kinds) == len(clues) and all(k.lower() in KINDS for k in kinds)
             for c in clues:
                 assert c.strip() and "\t" not in c and "\n" not in c
+                assert c == " ".join(c.split()), c
                 assert not clue_contains(c, word), (word, c)
 
 
-def _printed(clue: Clue) -> Clue:
-    """A clue as printed: first letter in upper case."""
-    return clue[:1].upper() + clue[1:]
+def _printed(clue: Clue, abbreviation: bool = False) -> Clue:
+    """A clue as printed: first letter in upper case, an abbreviation's marked."""
+    text = clue[:1].upper() + clue[1:]
+    return text + ABBR_MARK if abbreviation and not text.endswith(ABBR_MARK) else text
 
 
 def _text_of(path: str | Path, what: str) -> str:
@@ -200,17 +332,19 @@ def parse_clue_list(text: str, source: str = "clue file") -> ClueBook:
 
 
 def parse_compact(text: str, source: str = "clue file", *, trusted: bool = False) -> ClueBook:
-    """A :class:`ClueBook` from the compact format (see the module docstring).  Clues that
-    give their answer away are dropped, unless the file is ``trusted`` (the shipped one,
-    screened when it was built and checked by the tests)."""
+    """A :class:`ClueBook` from the compact format, version 1 or 2 (see the module
+    docstring).  Clues that give their answer away are dropped, unless the file is
+    ``trusted`` (the shipped one, screened when it was built and checked by the tests)."""
     lines = text.splitlines()
     head = lines[0].split("\t") if lines else []
     if len(head) < 2 or head[0] != CLUE_MAGIC:
         raise ClueError(f"{source}: not a compact clue file (no '{CLUE_MAGIC}' header)")
-    if head[1] != str(CLUE_VERSION):
+    if head[1] not in _READS:
         raise ClueError(f"{source}: compact clue file version {head[1]!r}, this cryptocomp "
-                        f"reads version {CLUE_VERSION}")
+                        f"reads versions {', '.join(_READS)}")
+    kinded = head[1] != "1"
     entries: dict[Word, tuple[int, list[Clue]]] = {}
+    kinds: dict[Word, list[str]] = {}
     dropped = 0
     for n, line in enumerate(lines[1:], 2):
         parts = line.split("\t")
@@ -221,16 +355,27 @@ def parse_compact(text: str, source: str = "clue file", *, trusted: bool = False
                 continue
             raise ClueError(f"{source}, line {n}: expected 'word<TAB>senses<TAB>clue...' "
                             f"(word in lower case letters)")
-        fit = [c for c in parts[2:] if c.strip() and len(c) <= MAX_CLUE]
-        clues = [c for c in fit if trusted or not clue_contains(c, word)]
-        dropped += len(fit) - len(clues)
-        if clues:
-            entries[word] = (int(parts[1]), clues)
+        fields = []
+        for c in parts[2:]:
+            kind = "u"
+            if kinded:
+                if len(c) < 2 or c[1] != ":" or c[0].lower() not in KINDS:
+                    raise ClueError(f"{source}, line {n}: expected clues as 'K:clue' with K "
+                                    f"one of {''.join(KINDS)} (upper case: abbreviation)")
+                kind, c = c[0], c[2:]
+            c = c if trusted else " ".join(c.split())
+            if c.strip() and len(c) <= MAX_CLUE and (trusted or not clue_contains(c, word)):
+                fields.append((kind, c))
+            elif c.strip() and len(c) <= MAX_CLUE:
+                dropped += 1
+        if fields:
+            entries[word] = (int(parts[1]), [c for _, c in fields])
+            kinds[word] = [k for k, _ in fields]
     if not entries and dropped:
         raise _all_give_away(source, dropped)
     if not entries:
         raise ClueError(f"{source}: no usable clue")
-    return ClueBook(entries, source=source, ranked=True)
+    return ClueBook(entries, source=source, ranked=True, kinds=kinds)
 
 
 def read_clue_list(path: str | Path) -> ClueBook:
@@ -244,13 +389,16 @@ def read_compact(path: str | Path) -> ClueBook:
 
 
 def load_clues(spec: str | Path) -> ClueBook:
-    """``wordnet`` (the shipped English clues) or a clue file of either format."""
+    """``wordnet`` (the shipped English clues) or a clue file of either format, its clues'
+    carriers counted (:meth:`ClueBook.warm`: a puzzle's clock need not count them)."""
     if str(spec) == "wordnet":
         if not WORDNET_PATH.is_file():
             raise ClueError(f"the WordNet clue file is missing ({WORDNET_PATH}); rebuild it "
                             f"with scripts/build_wordnet_clues.py")
-        return parse_compact(_text_of(WORDNET_PATH, "clue file"), "WordNet 3.0", trusted=True)
-    text = _text_of(spec, "clue file")
-    if text.startswith(CLUE_MAGIC):
-        return parse_compact(text, shown(spec))
-    return parse_clue_list(text, shown(spec))
+        book = parse_compact(_text_of(WORDNET_PATH, "clue file"), "WordNet 3.0", trusted=True)
+    else:
+        text = _text_of(spec, "clue file")
+        book = (parse_compact(text, shown(spec)) if text.startswith(CLUE_MAGIC)
+                else parse_clue_list(text, shown(spec)))
+    book.warm()
+    return book

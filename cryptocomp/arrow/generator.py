@@ -26,6 +26,7 @@ import logging
 import math
 import random
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -42,7 +43,7 @@ from .check import puzzle_problems
 from .clues import ClueBook, load_clues
 from .mask import ArrowMask, MaskRules, penalties, search_mask
 from .phrases import PhraseBook, PhraseError, place_evenly, read_phrases, shipped_phrases
-from .puzzle import ArrowPuzzle, ArrowWord, Hidden
+from .puzzle import ArrowPuzzle, ArrowWord, Hidden, ambiguity_summary
 
 __all__ = ["ArrowParams", "ArrowError", "MaskFill", "Workshop", "attempt", "fill_attempt",
            "arrow_lexicon", "workshop", "register_workshop", "build_workshop", "check_params",
@@ -120,6 +121,9 @@ class Workshop:
     phrases: PhraseBook | None
     fold_yo: bool
     source: str
+    # words the index classes as abbreviations and not as dictionary words: their clues are
+    # printed marked (abbr.) (empty on an unclassified index)
+    abbreviations: frozenset[str] = frozenset()
 
 
 _WORKSHOPS: dict[tuple, Workshop] = {}
@@ -157,8 +161,8 @@ def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = N
         for w in clues:
             wf = w.replace("ё", "е") if fold else w
             i = index.id_of(wf)
-            if i is None or len(wf) < 2:
-                continue
+            if i is None or len(wf) < 2 or not clues.printable(w):
+                continue  # a word is placed only with a clue it can print
             # commoner words first, and among equals the words with more senses
             score = (index.counts[i] + 1) * (1 + math.log(clues.senses(w)))
             if score > counts.get(wf, -1):
@@ -190,7 +194,20 @@ def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = N
             None if params.phrases == "auto" else params.phrases)
         if path is not None:
             phrases = _phrases_for(path, sub, index, clues, fold)
-    return Workshop(sub, lexicon, clues, clue_word, phrases, fold, index.name or params.source)
+    if clues is not None:
+        clues.warm()
+    return Workshop(sub, lexicon, clues, clue_word, phrases, fold, index.name or params.source,
+                    _abbreviations(index, usable) if clues is not None else frozenset())
+
+
+def _abbreviations(index: Index, words: Collection[str]) -> frozenset[str]:
+    """The ``words`` that a classified ``index`` holds as abbreviations and not as
+    dictionary words (none when it is unclassified)."""
+    if not index.classified:
+        return frozenset()
+    plain = index.in_class("abbreviation") - index.in_class("dictionary")
+    ids = {w: index.id_of(w) for w in words}
+    return frozenset(w for w, i in ids.items() if i is not None and i in plain)
 
 
 def _phrases_for(path: str | Path, words: Index, whole: Index, clues: ClueBook | None,
@@ -336,11 +353,14 @@ def finish(params: ArrowParams, shop: Workshop, att: MaskFill, *, seed: int, att
     words = []
     printed: set[str] = set()  # one clue printed twice in a puzzle would confuse
     for word, r, c, direction, clue_cell in att.words:
-        clue = None
+        clue = ambiguity = None
         if shop.clues is not None:
-            clue = shop.clues.pick(shop.clue_word.get(word, word), rng, avoid=printed)
+            clue, ambiguity = shop.clues.choose(shop.clue_word.get(word, word), rng,
+                                                avoid=printed,
+                                                abbreviation=word in shop.abbreviations)
             printed.add(clue)
-        words.append(ArrowWord(word, clue, r, c, direction, (clue_cell[0], clue_cell[1])))
+        words.append(ArrowWord(word, clue, r, c, direction, (clue_cell[0], clue_cell[1]),
+                               ambiguity))
     hidden = None
     reading_cells = [(r, c) for r, row in enumerate(att.grid) for c, ch in enumerate(row)
                      if ch != "#"]
@@ -368,6 +388,7 @@ def finish(params: ArrowParams, shop: Workshop, att: MaskFill, *, seed: int, att
         "repairs": att.repairs,
         "fill_steps": att.fill_steps,
         "words": len(words),
+        "clue_ambiguity": ambiguity_summary(puzzle.ambiguities()),
     }
     if number is not None:
         puzzle.stats["puzzle"] = number

@@ -4,7 +4,9 @@ JSON of one puzzle (``format`` 1; one object a puzzle, JSON Lines for several):
 
 * ``format`` -- 1; ``width``, ``height`` -- cells;
 * ``grid`` -- ``height`` strings, ``#`` a clue cell, a letter otherwise;
-* ``words`` -- objects ``word``, ``clue`` (null for ``--clues none``), ``row``, ``col``
+* ``words`` -- objects ``word``, ``clue`` (null for ``--clues none``), ``ambiguity``
+  (how many other clued words of the same length carry the same clue, see
+  :mod:`.clues`; null without clues), ``row``, ``col``
   (0-based, the first letter), ``direction`` (``across``/``down``), ``clue_cell``
   (``[row, col]``), ``number`` (the clue cell's number, as printed for ``--clues none``);
 * ``hidden`` -- ``phrase`` and ``cells`` (``[row, col]`` pairs in reading order), or null;
@@ -12,27 +14,41 @@ JSON of one puzzle (``format`` 1; one object a puzzle, JSON Lines for several):
   attempts), ``penalties`` (the mask's ``total`` and its faults: ``hard``,
   ``two_letter``, ``dead_clue_cells``, ``long_words``, ``crowded``, ``islands``),
   ``phrases_fit`` (phrases of the file that fit the grid, or null), ``seed``,
-  ``repairs`` (mask repairs the filler asked for), ``fill_steps``, ``words``, and in a
-  batch ``puzzle`` (its place in the batch, from 1).  A batch's output file
+  ``repairs`` (mask repairs the filler asked for), ``fill_steps``, ``words``,
+  ``clue_ambiguity`` (``median`` and ``p90`` of its clues' ambiguity, or null without
+  clues), and in a batch ``puzzle`` (its place in the batch, from 1).  A batch's output file
   (``swedish --output``) holds these objects without ``stats.seconds`` (timings would
   make a resumed file differ from an uninterrupted one).
 """
 
 from __future__ import annotations
 
+import math
+import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .check import puzzle_quality
 
-__all__ = ["ArrowWord", "Hidden", "ArrowPuzzle", "ArrowResult", "PUZZLE_FORMAT"]
+__all__ = ["ArrowWord", "Hidden", "ArrowPuzzle", "ArrowResult", "PUZZLE_FORMAT",
+           "ambiguity_summary"]
 
 PUZZLE_FORMAT = 1
 Cell = tuple[int, int]
 
 
+def ambiguity_summary(values: Iterable[int]) -> dict[str, float] | None:
+    """``median`` and ``p90`` (nearest rank) of clue ambiguities; None for none."""
+    got = sorted(values)
+    if not got:
+        return None
+    return {"median": statistics.median(got), "p90": got[math.ceil(0.9 * len(got)) - 1]}
+
+
 @dataclass(frozen=True)
 class ArrowWord:
-    """One word of a puzzle: its letters, clue, first cell, direction and clue cell."""
+    """One word of a puzzle: its letters, clue, first cell, direction and clue cell, and
+    the clue's ambiguity (None without a clue)."""
 
     word: str
     clue: str | None
@@ -40,6 +56,7 @@ class ArrowWord:
     col: int
     direction: str
     clue_cell: Cell
+    ambiguity: int | None = None
 
     @property
     def cells(self) -> list[Cell]:
@@ -91,6 +108,10 @@ class ArrowPuzzle:
         return sorted((w for w in self.words if w.clue_cell == cell),
                       key=lambda w: w.direction != "across")
 
+    def ambiguities(self) -> list[int]:
+        """The ambiguity of each clue printed (empty without clues)."""
+        return [w.ambiguity for w in self.words if w.ambiguity is not None]
+
     def quality(self) -> dict[str, int]:
         """Soft faults counted from the grid (see :func:`.check.puzzle_quality`)."""
         return puzzle_quality(self.to_json())
@@ -103,7 +124,8 @@ class ArrowPuzzle:
             "width": self.width,
             "height": self.height,
             "grid": list(self.grid),
-            "words": [{"word": w.word, "clue": w.clue, "row": w.row, "col": w.col,
+            "words": [{"word": w.word, "clue": w.clue, "ambiguity": w.ambiguity,
+                       "row": w.row, "col": w.col,
                        "direction": w.direction, "clue_cell": list(w.clue_cell),
                        "number": numbers[w.clue_cell]} for w in self.words],
             "hidden": None if self.hidden is None else {
@@ -149,6 +171,11 @@ class ArrowResult:
     @property
     def complete(self) -> bool:
         return len(self.puzzles) == self.requested
+
+    def clue_ambiguity(self) -> dict[str, float] | None:
+        """``median`` and ``p90`` of the ambiguity of every clue of every puzzle (None
+        without clues)."""
+        return ambiguity_summary(a for p in self.puzzles for a in p.ambiguities())
 
     @property
     def puzzle(self) -> ArrowPuzzle:

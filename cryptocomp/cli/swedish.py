@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..arrow.generator import MAX_REPAIRS, MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
-from ..arrow.puzzle import ArrowPuzzle
+from ..arrow.puzzle import ArrowPuzzle, ambiguity_summary
 from ..crossword.problem import MAX_STEPS
 from ..files import check_writable, write_atomic
 from .batch import add_batch_options, run_workload
@@ -116,7 +116,10 @@ def run(args: argparse.Namespace) -> int:
              shop.source, shop.clues.source if shop.clues else "none (numbered cells)",
              f"{len(shop.phrases)} from {shop.phrases.source}" if shop.phrases else "none")
 
+    ambiguities: list[int] = []  # every clue printed in this run (summary line)
+
     def emit(i: int, puzzle: ArrowPuzzle) -> None:
+        ambiguities.extend(puzzle.ambiguities())
         show(i, puzzle)  # first: a write that fails (a full disk) does not cost the puzzle
         if args.svg or args.svg_solution:
             from ..arrow.svg import arrow_svg
@@ -155,4 +158,9 @@ def run(args: argparse.Namespace) -> int:
     log.info("%d of %d puzzles made in this run (%d attempt%s, %.1f s CPU)%s", work.finished,
              args.count, work.attempts, "s" if work.attempts != 1 else "", work.cpu,
              f"; {work.failed} found no fill" if work.failed else "")
+    spread = ambiguity_summary(ambiguities)
+    if spread is not None:
+        log.info("clue ambiguity (other clued words of the same length with the same clue): "
+                 "median %g, 90th percentile %g over %d clues", spread["median"],
+                 spread["p90"], len(ambiguities))
     return 0 if not work.failed else 3
