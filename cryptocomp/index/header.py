@@ -22,8 +22,11 @@ Header fields (:data:`SCHEMA`; every one required, no other allowed):
                       without hashing it again; else its SHA-256 decides)
 ``words``             int, the word count, 0 to 2**32 - 1
 ``params``            object ``{"lang": str | null, "fold_yo": bool}``, and where
-                      given ``"scored": bool`` (counts are 1-100 scores) and
-                      ``"classes": str`` (the class file the words were classed by)
+                      given ``"scored": bool`` (counts are 1-100 scores),
+                      ``"classes": str`` (the description of the source the words
+                      were classed by), ``"class_lang": str`` (the language whose
+                      source it is) and ``"class_file": str`` (a class file's path);
+                      see :mod:`.wordsources`
 ``state_version``     int, the layout of the sections (:mod:`.state`)
 ``created``           str, ISO 8601 time of writing
 ``cryptocomp``        str, the version that wrote the file
@@ -72,7 +75,8 @@ _SECTION = re.compile(r"^(meta|counts|words|order|by_length|by_pattern|at|having
                       r"|classes|lemmas|codes:[1-9][0-9]{0,7})$")
 REQUIRED_SECTIONS = ("meta", "counts", "words", "order", "by_length", "by_pattern", "at",
                      "having", "at_least", "classes", "lemmas")
-_OPTIONAL_PARAMS = {"scored": bool, "classes": str}  # build parameters not every index has
+# build parameters not every index has
+_OPTIONAL_PARAMS = {"scored": bool, "classes": str, "class_lang": str, "class_file": str}
 _MAX_SECTIONS = 4096
 
 
@@ -135,7 +139,11 @@ class Header:
         """The command that rebuilds this file's index."""
         params = self.fields["params"]
         spec = params["lang"] or self.fields["source"] or "SOURCE"
-        return f"cryptocomp index build {spec}{' --fold-yo' if params['fold_yo'] else ''}"
+        lang = f" --lang {params['class_lang']}" if params.get("class_lang") and \
+            not params["lang"] else ""
+        classes = f" --classes {params['class_file']}" if params.get("class_file") else ""
+        return f"cryptocomp index build {spec}{' --fold-yo' if params['fold_yo'] else ''}" \
+               f"{lang}{classes}"
 
 
 def corrupt(path: Path, why: str, hint: str | None = None) -> IndexFileError:

@@ -34,7 +34,7 @@ import os
 import pickle
 import re
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -61,6 +61,7 @@ from .freqdict import (
 from .header import FORMAT, MAGIC, SUFFIX, Header, corrupt, encode_header, header_from, read_header
 from .index import Index
 from .state import STATE_VERSION
+from .wordsources import CLASS_LANGS, check_class_lang, class_params, classifier
 
 __all__ = ["load_index", "build_index", "read_header", "read_index", "read_index_bytes",
            "index_checksum", "save_index", "list_indexes",
@@ -98,16 +99,20 @@ def freqdict_dir() -> Path:
 
 @dataclass(frozen=True)
 class Source:
-    """A dictionary to index: its index name, its ``word count`` file, its language."""
+    """A dictionary to index: its index name, its ``word count`` file, its language, and
+    the source of its word classes (:mod:`.wordsources`): a class language, a class file."""
 
     name: str
     path: Path
     lang: str | None
     fold_yo: bool = False
+    class_lang: str | None = None
+    class_file: Path | None = None
 
     @property
     def params(self) -> dict:
-        return {"lang": self.lang, "fold_yo": self.fold_yo}
+        return {"lang": self.lang, "fold_yo": self.fold_yo,
+                **class_params(self.class_lang, self.class_file)}
 
     @property
     def index_path(self) -> Path:
@@ -116,21 +121,34 @@ class Source:
     @property
     def rebuild_hint(self) -> str:
         spec = self.lang or shown(self.path)
-        return f"cryptocomp index build {spec}{' --fold-yo' if self.fold_yo else ''}"
+        lang = f" --lang {self.class_lang}" if self.class_lang and not self.lang else ""
+        classes = f" --classes {shown(self.class_file)}" if self.class_file else ""
+        return f"cryptocomp index build {spec}{' --fold-yo' if self.fold_yo else ''}" \
+               f"{lang}{classes}"
 
 
 _LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$")
 
 
-def resolve_source(spec: str, *, fold_yo: bool = False) -> Source:
-    """Turn ``en``, ``ru``, another wordfreq code or a file path into a :class:`Source`."""
+def resolve_source(spec: str, *, fold_yo: bool = False, class_lang: str | None = None,
+                   class_file: str | os.PathLike | None = None) -> Source:
+    """Turn ``en``, ``ru``, another wordfreq code or a file path into a :class:`Source`;
+    ``class_lang``: the language whose source classes a file's words (a language code's
+    own, en and ru, is the default), ``class_file``: a class file (:mod:`.classfile`)."""
     suffix = "+yo" if fold_yo else ""
+    check_class_lang(class_lang)
+    classes = _class_file(class_file)
     if _LANG_RE.match(spec) and not os.path.exists(spec):
         # an exported dictionary proves the code valid without importing wordfreq (slow)
         if not (freqdict_dir() / f"{spec}.txt").is_file() and spec not in wordfreq_languages():
             raise DictionaryError(f"unknown language {spec!r}: use one of "
                                   f"{', '.join(wordfreq_languages())} or a dictionary file path")
-        return Source(spec + suffix, freqdict_dir() / f"{spec}.txt", spec, fold_yo)
+        own = spec if spec in CLASS_LANGS else None
+        if class_lang is not None and class_lang != own:
+            raise DictionaryError(f"--lang {class_lang} is for a dictionary file: the {spec!r} "
+                                  f"list is classed as {own or 'nothing'}"
+                                  f"{'' if own else ' (give --classes FILE)'}")
+        return Source(spec + suffix, freqdict_dir() / f"{spec}.txt", spec, fold_yo, own, classes)
     path = Path(spec).expanduser()
     if not os.path.exists(path):
         raise DictionaryError(f"{shown(spec)}: no such dictionary file")
@@ -139,7 +157,16 @@ def resolve_source(spec: str, *, fold_yo: bool = False) -> Source:
     # the name's bytes: a name that is not UTF-8 has no str.encode()
     tag = hashlib.sha256(os.fsencode(resolved)).hexdigest()[:8]
     stem = re.sub(r"[^\w.-]", "_", resolved.stem)[:40] or "dict"
-    return Source(f"{stem}-{tag}{suffix}", resolved, None, fold_yo)
+    return Source(f"{stem}-{tag}{suffix}", resolved, None, fold_yo, class_lang, classes)
+
+
+def _class_file(spec: str | os.PathLike | None) -> Path | None:
+    """A class file's absolute path after checking it is a regular file (one line if not)."""
+    if spec is None:
+        return None
+    path = Path(spec).expanduser()
+    regular_stat(path, "class file", DictionaryError)
+    return path.resolve()
 
 
 @dataclass
@@ -184,7 +211,8 @@ def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str
         sections.append(data)
         offset += len(data)
     params = {"lang": index.params.get("lang"), "fold_yo": bool(index.params.get("fold_yo"))}
-    params.update((k, index.params[k]) for k in ("scored", "classes") if k in index.params)
+    params.update((k, index.params[k]) for k in ("scored", "classes", "class_lang", "class_file")
+                  if k in index.params)
     header = {
         "format": FORMAT,
         "name": index.name,
@@ -331,7 +359,13 @@ def stale_reason(header: Header, src: Source | None = None) -> str | None:
     ``src`` defaults to the source and parameters the header records."""
     if src is None:
         params = header["params"]
-        src = Source(header["name"], Path(header["source"]), params["lang"], params["fold_yo"])
+        lang = params["lang"]
+        try:
+            src = Source(header["name"], Path(header["source"]), lang, params["fold_yo"],
+                         params.get("class_lang") or (lang if lang in CLASS_LANGS else None),
+                         _class_file(params.get("class_file")))
+        except DictionaryError as exc:
+            return f"its class source cannot be read ({exc})"
     return _stale_reason(header, src)
 
 
@@ -352,15 +386,24 @@ def _stale_reason(header: Header, src: Source, sha: str | None = None) -> str | 
             return f"its dictionary cannot be read ({exc})"
     if header["source_sha256"] != sha:
         return f"its dictionary {shown(src.path)} changed"
-    if header["params"] != src.params:
+    try:
+        params = src.params
+    except DictionaryError as exc:
+        return f"its class source cannot be read ({exc})"
+    if header["params"].get("classes") != params.get("classes"):
+        return "its word classes come from another source"
+    if header["params"] != params:
         return "it was built with other parameters"
     return None
 
 
 def build_index(spec: str, *, fold_yo: bool = False, progress: Progress | None = None,
-                save: bool = True) -> tuple[Index, Path | None]:
-    """Build the index of a dictionary from scratch and save it; return it and its path."""
-    src = resolve_source(spec, fold_yo=fold_yo)
+                save: bool = True, class_lang: str | None = None,
+                class_file: str | os.PathLike | None = None) -> tuple[Index, Path | None]:
+    """Build the index of a dictionary from scratch and save it; return it and its path
+    (``class_lang``, ``class_file``: the source of its word classes, see
+    :func:`resolve_source`)."""
+    src = resolve_source(spec, fold_yo=fold_yo, class_lang=class_lang, class_file=class_file)
     return _build(src, progress, save, _ensure_freqdict(src))
 
 
@@ -371,7 +414,9 @@ def _build(src: Source, progress: Progress | None, save: bool,
     fd = exported.freqdict if exported else load_freqdict(src.path, fold_yo=src.fold_yo)
     sha = fd.sha256
     counts, fd.counts = fd.counts, {}  # the index copies what it needs: free the rest early
-    index = Index.from_counts(counts, name=src.name, params=src.params, progress=progress)
+    classify = classifier(src.class_lang, src.class_file, fold_yo=src.fold_yo)
+    index = Index.from_counts(counts, name=src.name, params=src.params, progress=progress,
+                              classify=classify)
     del counts, fd, exported
     if not save or stat is None:  # an index file needs its dictionary file
         return index, None
@@ -400,6 +445,7 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
     if exported is not None:
         return _build(src, progress, True, exported)[0]
     path = src.index_path
+    src = _as_built(src, path)
     if not rebuild and path.exists():
         header = read_header(path, hint=src.rebuild_hint)
         if not src.path.exists():
@@ -410,6 +456,25 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
             return read_index(path, header, hint=src.rebuild_hint)
         log.warning("rebuilding index %s: %s", path, reason)
     return _build(src, progress, True)[0]
+
+
+def _as_built(src: Source, path: Path) -> Source:
+    """``src`` with the class source its index file was built with (``index build
+    FILE --lang en``, ``--classes FILE``), which every later use keeps; a class file that
+    is gone is dropped with a warning (the index is rebuilt without it)."""
+    try:
+        params = read_header(path)["params"] if path.exists() else {}
+    except CryptocompError:
+        return src  # a damaged file: rebuilt (or refused) as before
+    lang, given = params.get("class_lang"), params.get("class_file")
+    if src.lang is None and lang in CLASS_LANGS:
+        src = replace(src, class_lang=lang)
+    if given:
+        try:
+            src = replace(src, class_file=_class_file(given))
+        except DictionaryError as exc:
+            log.warning("%s: the index %s is rebuilt without it", exc, shown(path))
+    return src
 
 
 def list_indexes(directory: Path | None = None) -> list[tuple[Path, Header | CryptocompError]]:

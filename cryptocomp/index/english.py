@@ -1,0 +1,203 @@
+"""The English source of word classes: ENABLE, WordNet 3.0 and SCOWL, as shipped data.
+
+The data (``cryptocomp/data/classes/``, built by ``scripts/build_english_classes.py``
+from Debian's ``wordnet-base`` and ``wamerican``; licences beside it) is read at run time
+and nothing else: ``enable1.txt`` (ENABLE, public domain), ``en-classes.txt.gz`` (a class
+file, :mod:`.classfile`), ``en-morphy.txt.gz`` (WordNet's lemmas and exception lists)
+and ``offensive-en.txt`` (ours).
+
+The classes of a word (lower case, as the index spells it):
+
+``dictionary``    an ENABLE word; a WordNet lemma or SCOWL word written in lower case;
+                  an inflection of a dictionary lemma found by :func:`morphy`
+``name``          a WordNet lemma or SCOWL word written capitalised (Monet, Paris)
+``abbreviation``  a WordNet lemma or SCOWL word written in capitals (PCM, ATM), or
+                  written in lower case with no vowel (a e i o u y) and not in ENABLE
+                  (kt, mph: ENABLE's brr, hmm and nth stay dictionary words); the
+                  plural in -s of one that is no other word (pcms)
+``offensive``     a WordNet lemma whose commonest sense, or half of whose senses, WordNet
+                  files under the usage domains obscenity, profanity, ethnic slur or
+                  disparagement (or glosses as an obscene, vulgar, offensive or
+                  derogatory term); a word of ``offensive-en.txt``; and their inflections
+``lemma``         a dictionary word that is its own base form (:func:`morphy`)
+
+``en-morphy.txt.gz`` format (version 1)::
+
+    # cryptocomp morphy 1
+    lemma<TAB>parts          a WordNet lemma and its parts of speech (n v a r)
+    form<TAB>part<TAB>bases  an exception: an irregular form, its part of speech, its bases
+
+``offensive-en.txt`` and ``offensive-ru.txt`` (version 1): a first line
+``# cryptocomp offensive 1``, then one lower-case lemma a line (``#`` starts a comment);
+a line ``-lemma`` takes a lemma a source marks offensive out of the class (WordNet files
+"taco" and "shrimp" under disparagement for a sense that is not their commonest use).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from ..domain import Word
+from ..errors import DictionaryError
+from ..shipped import shipped
+from .alphabet import ALPHABETS
+from .classes import Classification, classification_of
+from .classfile import ClassFile, parse_classes
+
+__all__ = ["MORPHY_HEADER", "POS_LETTERS", "OFFENSIVE_HEADER", "is_abbreviation_form",
+           "morphy", "english_classes", "english_source", "read_offensive"]
+
+MORPHY_HEADER = "# cryptocomp morphy 1"
+OFFENSIVE_HEADER = "# cryptocomp offensive 1"
+POS_LETTERS = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
+_VOWELS = frozenset("aeiouy")
+# WordNet's detachment rules (morphy(7WN)) by part of speech, in its order; "es" -> "" only
+# after the letters English spells -es after (goes, fixes), which keeps "dones" from "don"
+_RULES: dict[str, tuple[tuple[str, str], ...]] = {
+    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+          ("men", "man"), ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+          ("ing", "e"), ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+}
+_ES_AFTER = ("s", "x", "z", "ch", "sh", "o")
+# the rules by the last letter of their suffix, in their order: most words end in a letter
+# no suffix ends in and need no rule tried
+_BY_LAST: dict[str, list[tuple[str, int, str, str, bool]]] = {}
+for _pos, _rules in _RULES.items():
+    for _suffix, _ending in _rules:
+        _BY_LAST.setdefault(_suffix[-1], []).append(
+            (_suffix, len(_suffix), _ending, _pos, _suffix == "es" and not _ending))
+
+
+def is_abbreviation_form(word: str, enable: set[str] | frozenset[str]) -> bool:
+    """Whether a word written in lower case reads as an abbreviation: no vowel, not ENABLE's."""
+    return not (_VOWELS & set(word)) and word not in enable
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """The shipped English data, read once."""
+
+    enable: frozenset[str]
+    classes: ClassFile                         # en-classes.txt.gz
+    lemmas: dict[str, str]                     # WordNet lemma -> its parts of speech
+    exceptions: dict[str, list[str]]           # irregular form -> its bases (any part)
+    offensive: frozenset[str]                  # offensive-en.txt
+    exempt: frozenset[str]                     # its "-lemma" lines
+    source: str
+
+
+def read_offensive(name: str) -> tuple[frozenset[str], frozenset[str], str]:
+    """(the lemmas of a shipped offensive list, the lemmas it takes out of the class, its
+    SHA-256's first 8 hex digits)."""
+    path = shipped(f"classes/{name}")
+    data = path.read_bytes()
+    lines = data.decode("utf-8").splitlines()
+    if not lines or lines[0].strip() != OFFENSIVE_HEADER:
+        raise DictionaryError(f"{path}: not a version 1 offensive list (first line "
+                              f"{OFFENSIVE_HEADER!r})")
+    words = {w.split("#", 1)[0].strip().lower() for w in lines[1:]} - {"", "-"}
+    out = frozenset(w for w in words if not w.startswith("-"))
+    return out, frozenset(w[1:] for w in words - out), hashlib.sha256(data).hexdigest()[:8]
+
+
+def _first_lines(path_name: str, n: int) -> list[str]:
+    with gzip.open(shipped(path_name), "rt", encoding="utf-8") as fh:
+        return [fh.readline().rstrip("\n") for _ in range(n)]
+
+
+def english_source() -> str:
+    """The description of the English source (changes when any shipped part does)."""
+    data = _first_lines("classes/en-classes.txt.gz", 2)[1].lstrip("# ").removeprefix("en: ")
+    _, _, tag = read_offensive("offensive-en.txt")
+    return f"ENABLE, {data}, offensive-en {tag}"
+
+
+@cache
+def _tables() -> _Tables:
+    enable = frozenset(shipped("enable1.txt").read_text(encoding="ascii").split())
+    raw = gzip.decompress(shipped("classes/en-classes.txt.gz").read_bytes())
+    classes = parse_classes(raw, "en-classes.txt.gz", alphabet=ALPHABETS["en"])
+    lines = gzip.decompress(shipped("classes/en-morphy.txt.gz").read_bytes()).decode("ascii")
+    rows = lines.splitlines()
+    if not rows or rows[0] != MORPHY_HEADER:
+        raise DictionaryError(f"en-morphy.txt.gz: not a version 1 morphy file "
+                              f"(first line {MORPHY_HEADER!r})")
+    lemmas: dict[str, str] = {}
+    exceptions: dict[str, list[str]] = {}
+    for number, row in enumerate(rows[1:], 2):
+        parts = row.split("\t")
+        if len(parts) == 2:
+            lemmas[parts[0]] = parts[1]
+        elif len(parts) == 3:
+            exceptions.setdefault(parts[0], []).extend(parts[2].split())
+        else:
+            raise DictionaryError(f"en-morphy.txt.gz: line {number}: expected 2 or 3 fields")
+    offensive, exempt, _ = read_offensive("offensive-en.txt")
+    return _Tables(enable, classes, lemmas, exceptions, offensive, exempt, english_source())
+
+
+def morphy(word: str, lemmas: dict[str, str], exceptions: dict[str, list[str]]) -> str | None:
+    """The base form of ``word`` as WordNet's morphy finds it, or None: the word itself when
+    it is a lemma; else the first base of its exceptions; else the first detachment (noun,
+    verb, adjective rules in order) that leaves a lemma of that part of speech."""
+    if word in lemmas:
+        return word
+    bases = exceptions.get(word)
+    if bases:
+        return bases[0]
+    for suffix, cut, ending, pos, after_es in _BY_LAST.get(word[-1:], ()):
+        if len(word) > cut + 1 and word.endswith(suffix):
+            base = word[:-cut] + ending
+            if after_es and not base.endswith(_ES_AFTER):
+                continue
+            if pos in lemmas.get(base, ""):
+                return base
+    return None
+
+
+def english_classes(words: Sequence[Word], extra: ClassFile | None = None) -> Classification:
+    """The classification of ranked English ``words`` (see the module docstring); ``extra``
+    (a user's class file) overrides the classes of the words it names."""
+    t = _tables()
+    given, enable, lemmas, exceptions = t.classes.classes, t.enable, t.lemmas, t.exceptions
+    offensive, exempt = t.offensive, t.exempt
+    empty: frozenset[str] = frozenset()
+    dictionary = frozenset({"dictionary"})
+    out: dict[Word, frozenset[str]] = {}
+    bases: dict[Word, Word] = {}
+    for word in words:
+        cls = given.get(word, empty)
+        if word in enable:
+            cls = cls | dictionary
+        base = morphy(word, lemmas, exceptions) if word.isascii() else None
+        if base is not None and base != word:
+            of_base = given.get(base, empty)
+            if base in enable:
+                of_base = of_base | dictionary
+            if "dictionary" in of_base and not cls - {"offensive"}:
+                cls = cls | dictionary  # an inflection the lists miss
+            if "offensive" in of_base or base in offensive:
+                cls = cls | {"offensive"}
+            if base in exempt:
+                cls = cls - {"offensive"}
+            if "dictionary" in cls:
+                bases[word] = base
+        elif not cls and word.endswith("s") and "abbreviation" in given.get(word[:-1], empty):
+            cls = frozenset({"abbreviation"})
+        if word in offensive or (word.endswith("s") and word[:-1] in offensive):
+            cls = cls | {"offensive"}
+        if word in exempt:
+            cls = cls - {"offensive"}
+        if cls:
+            out[word] = cls
+    source = t.source
+    if extra is not None:
+        out.update(extra.classes)
+        bases.update(extra.lemmas)
+    return classification_of(words, out, source=source, lemmas=bases)
