@@ -292,3 +292,11 @@ def test_cli_index_build_and_info_show_the_classes(wordlist, tmp_path, _isolated
     assert as_json["classes"]["name"] == 3 and as_json["classes"]["unknown"] == 0
     bad = _cli("index", "build", str(wordlist), "--lang", "xx", home=_isolated_home)
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
+
+
+def test_a_batch_style_freshness_check_keeps_the_class_source(wordlist):
+    """stale_reason with a source resolved without class options (as the batch runner does)
+    judges the index as load_index would: fresh, not rebuilt every run."""
+    _, path = build_index(str(wordlist), class_lang="en")
+    src = resolve_source(str(wordlist))
+    assert stale_reason(read_header(path), src) is None

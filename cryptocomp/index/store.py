@@ -356,7 +356,8 @@ def temporaries() -> list[tuple[Path, int]]:
 def stale_reason(header: Header, src: Source | None = None) -> str | None:
     """Why :func:`load_index` would rebuild this index file, or None when it is fresh.
 
-    ``src`` defaults to the source and parameters the header records."""
+    ``src`` defaults to the source and parameters the header records; a given one keeps
+    the class source the header records, as :func:`load_index` does."""
     if src is None:
         params = header["params"]
         lang = params["lang"]
@@ -366,6 +367,8 @@ def stale_reason(header: Header, src: Source | None = None) -> str | None:
                          _class_file(params.get("class_file")))
         except DictionaryError as exc:
             return f"its class source cannot be read ({exc})"
+    else:  # as load_index: the class source the index was built with is kept
+        src = _adopt(src, header["params"], src.index_path)
     return _stale_reason(header, src)
 
 
@@ -459,13 +462,18 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
 
 
 def _as_built(src: Source, path: Path) -> Source:
-    """``src`` with the class source its index file was built with (``index build
-    FILE --lang en``, ``--classes FILE``), which every later use keeps; a class file that
-    is gone is dropped with a warning (the index is rebuilt without it)."""
+    """``src`` with the class source its index file was built with (see :func:`_adopt`)."""
     try:
         params = read_header(path)["params"] if path.exists() else {}
     except CryptocompError:
         return src  # a damaged file: rebuilt (or refused) as before
+    return _adopt(src, params, path)
+
+
+def _adopt(src: Source, params: dict, path: Path) -> Source:
+    """``src`` with the class source of an index built with ``params`` (``index build FILE
+    --lang en``, ``--classes FILE``), which every later use keeps; a class file that is
+    gone is dropped with a warning (the index is rebuilt without it)."""
     lang, given = params.get("class_lang"), params.get("class_file")
     if src.lang is None and lang in CLASS_LANGS:
         src = replace(src, class_lang=lang)
