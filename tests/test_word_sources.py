@@ -300,3 +300,14 @@ def test_a_batch_style_freshness_check_keeps_the_class_source(wordlist):
     _, path = build_index(str(wordlist), class_lang="en")
     src = resolve_source(str(wordlist))
     assert stale_reason(read_header(path), src) is None
+
+
+def test_russian_obscene_forms_the_dictionary_lacks_are_offensive():
+    from cryptocomp.index.russian import russian_classes
+
+    words = ["заебал", "выебоны", "себе", "небо", "хуже", "спасибо", "абырвалг"]
+    idx = _index(words, lambda ws: russian_classes(ws))
+    assert _classes(idx, "заебал") == {"offensive"} == _classes(idx, "выебоны")
+    for word in ("себе", "небо", "хуже", "спасибо"):
+        assert "offensive" not in _classes(idx, word), word
+    assert _classes(idx, "абырвалг") == set()

@@ -19,7 +19,8 @@ The classes of a word (lower case, as the index spells it):
                   files under the usage domains obscenity, profanity, ethnic slur or
                   disparagement (or glosses as an obscene, vulgar, offensive or
                   derogatory term); a word of ``offensive-en.txt``; and their inflections
-``lemma``         a dictionary word that is its own base form (:func:`morphy`)
+``lemma``         a word that is its own base form: every word but the inflections of
+                  dictionary words :func:`morphy` finds a base for (ran: run)
 
 ``en-morphy.txt.gz`` format (version 1)::
 

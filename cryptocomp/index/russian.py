@@ -16,14 +16,17 @@ of a parse decide:
 ``lemma``         a word that is its own normal form (pymorphy3's, of its first
                   dictionary parse, else its first parse)
 
-A word with no parse is ``unknown`` (unless the offensive list names it).  With ``fold_yo``
-the lemmas and the list are folded as the words are (ё as е).
+A word with no parse is ``unknown``, and ``offensive`` too when the list names it or it
+starts with an obscene root (:data:`MAT_ROOTS`, after an optional verb prefix: the forms
+OpenCorpora lacks, such as "заебал").  With ``fold_yo`` the lemmas and the list are folded
+as the words are (ё as е).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Sequence
 from functools import cache
 from importlib import metadata
@@ -40,6 +43,10 @@ __all__ = ["russian_classes", "russian_source"]
 
 log = logging.getLogger(__name__)
 
+# the obscene roots an unknown word may start with, after one of the common verb prefixes
+# (never "с": "себе")
+MAT_ROOTS = re.compile(r"^(?:вы|за|на|от|отъ|по|у|раз|разъ|об|объ|до|про|под|подъ|съ|въ)?"
+                       r"(?:ху[йеёяи]|пизд|[её]б[алнуиёо]|бля[дт]|залуп|муда|муди|пид[оа]р)")
 _NAME_TAGS = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
 _ABBR_TAGS = frozenset({"Abbr", "Init"})
 _NAME, _ABBR, _OBSC, _PLAIN = 1, 2, 4, 8  # a word's flags (a parse's are the first three)
@@ -141,7 +148,7 @@ def russian_classes(words: Sequence[Word], *, fold_yo: bool = False,
             if found:
                 form, hits = found[0]  # the first spelling with ё the dictionary knows
         if hits is None:
-            if word in offensive and word not in exempt:
+            if (word in offensive or MAT_ROOTS.match(word)) and word not in exempt:
                 out[word] = frozenset({"offensive"})
             continue
         flags, parse = _flags(hits, parse_of, dictionary)
