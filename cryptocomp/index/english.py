@@ -28,16 +28,12 @@ The classes of a word (lower case, as the index spells it):
     lemma<TAB>parts          a WordNet lemma and its parts of speech (n v a r)
     form<TAB>part<TAB>bases  an exception: an irregular form, its part of speech, its bases
 
-``offensive-en.txt`` and ``offensive-ru.txt`` (version 1): a first line
-``# cryptocomp offensive 1``, then one lower-case lemma a line (``#`` starts a comment);
-a line ``-lemma`` takes a lemma a source marks offensive out of the class (WordNet files
-"taco" and "shrimp" under disparagement for a sense that is not their commonest use).
+The offensive lists' format is :mod:`.classdata`'s.
 """
 
 from __future__ import annotations
 
 import gzip
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -46,14 +42,14 @@ from ..domain import Word
 from ..errors import DictionaryError
 from ..shipped import shipped
 from .alphabet import ALPHABETS
+from .classdata import english_source, read_offensive
 from .classes import Classification, classification_of
 from .classfile import ClassFile, parse_classes
 
-__all__ = ["MORPHY_HEADER", "POS_LETTERS", "OFFENSIVE_HEADER", "is_abbreviation_form",
-           "morphy", "english_classes", "english_source", "read_offensive"]
+__all__ = ["MORPHY_HEADER", "POS_LETTERS", "is_abbreviation_form", "morphy",
+           "english_classes"]
 
 MORPHY_HEADER = "# cryptocomp morphy 1"
-OFFENSIVE_HEADER = "# cryptocomp offensive 1"
 POS_LETTERS = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
 _VOWELS = frozenset("aeiouy")
 # WordNet's detachment rules (morphy(7WN)) by part of speech, in its order; "es" -> "" only
@@ -91,32 +87,6 @@ class _Tables:
     offensive: frozenset[str]                  # offensive-en.txt
     exempt: frozenset[str]                     # its "-lemma" lines
     source: str
-
-
-def read_offensive(name: str) -> tuple[frozenset[str], frozenset[str], str]:
-    """(the lemmas of a shipped offensive list, the lemmas it takes out of the class, its
-    SHA-256's first 8 hex digits)."""
-    path = shipped(f"classes/{name}")
-    data = path.read_bytes()
-    lines = data.decode("utf-8").splitlines()
-    if not lines or lines[0].strip() != OFFENSIVE_HEADER:
-        raise DictionaryError(f"{path}: not a version 1 offensive list (first line "
-                              f"{OFFENSIVE_HEADER!r})")
-    words = {w.split("#", 1)[0].strip().lower() for w in lines[1:]} - {"", "-"}
-    out = frozenset(w for w in words if not w.startswith("-"))
-    return out, frozenset(w[1:] for w in words - out), hashlib.sha256(data).hexdigest()[:8]
-
-
-def _first_lines(path_name: str, n: int) -> list[str]:
-    with gzip.open(shipped(path_name), "rt", encoding="utf-8") as fh:
-        return [fh.readline().rstrip("\n") for _ in range(n)]
-
-
-def english_source() -> str:
-    """The description of the English source (changes when any shipped part does)."""
-    data = _first_lines("classes/en-classes.txt.gz", 2)[1].lstrip("# ").removeprefix("en: ")
-    _, _, tag = read_offensive("offensive-en.txt")
-    return f"ENABLE, {data}, offensive-en {tag}"
 
 
 @cache

@@ -24,22 +24,18 @@ as the words are (ё as е).
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Sequence
 from functools import cache
-from importlib import metadata
-from pathlib import Path
 from typing import Any
 
 from ..domain import Word
-from ..errors import DictionaryError
+from .classdata import read_offensive, russian_dictionary, russian_source
 from .classes import Classification, classification_of
 from .classfile import ClassFile
-from .english import read_offensive
 
-__all__ = ["russian_classes", "russian_source"]
+__all__ = ["russian_classes"]
 
 log = logging.getLogger(__name__)
 
@@ -95,29 +91,9 @@ def _classes(flags: int) -> frozenset[str]:
                      if flags & bit)
 
 
-def _dicts_path() -> Path:
-    try:
-        import pymorphy3_dicts_ru
-    except ImportError:
-        raise DictionaryError("the Russian word classes need pymorphy3 and its dictionary: "
-                              "pip install 'pymorphy3[fast]'") from None
-    return Path(pymorphy3_dicts_ru.get_path())
-
-
-@cache
-def russian_source() -> str:
-    """The description of the Russian source (changes with pymorphy3, its dictionary or
-    the shipped offensive list)."""
-    meta = dict(json.loads((_dicts_path() / "meta.json").read_text(encoding="utf-8")))
-    _, _, tag = read_offensive("offensive-ru.txt")
-    return (f"pymorphy3 {metadata.version('pymorphy3')}, OpenCorpora "
-            f"{meta.get('source_version', '?')} (revision {meta.get('source_revision', '?')}), "
-            f"offensive-ru {tag}")
-
-
 @cache
 def _analyzer() -> Any:
-    _dicts_path()
+    russian_dictionary()
     import pymorphy3
 
     return pymorphy3.MorphAnalyzer(lang="ru")

@@ -448,9 +448,9 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
     if exported is not None:
         return _build(src, progress, True, exported)[0]
     path = src.index_path
-    src = _as_built(src, path)
     if not rebuild and path.exists():
         header = read_header(path, hint=src.rebuild_hint)
+        src = _adopt(src, header["params"], path)
         if not src.path.exists():
             raise DictionaryError(f"{shown(src.path)}: the dictionary of index {shown(path)} "
                                   f"is gone")
@@ -458,6 +458,8 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
         if reason is None:
             return read_index(path, header, hint=src.rebuild_hint)
         log.warning("rebuilding index %s: %s", path, reason)
+    else:
+        src = _as_built(src, path)
     return _build(src, progress, True)[0]
 
 

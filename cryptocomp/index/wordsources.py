@@ -26,6 +26,7 @@ from ..domain import Word
 from ..errors import DictionaryError
 from ..files import read_bytes, shown
 from .alphabet import ALPHABETS
+from .classdata import english_source, russian_source
 from .classes import Classification, classification_of
 from .classfile import ClassFile, read_class_file
 
@@ -47,13 +48,7 @@ def _file_digest(path: Path) -> str:
 
 
 def _lang_source(lang: str) -> str:
-    if lang == "en":
-        from .english import english_source
-
-        return english_source()
-    from .russian import russian_source
-
-    return russian_source()
+    return english_source() if lang == "en" else russian_source()
 
 
 def _describe(lang: str | None, class_file: Path | None, digest: str | None) -> str:
