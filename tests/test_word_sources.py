@@ -12,6 +12,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cryptocomp.errors import DictionaryError
 from cryptocomp.index import Index, build_index, load_index
@@ -311,3 +313,40 @@ def test_russian_obscene_forms_the_dictionary_lacks_are_offensive():
     for word in ("себе", "небо", "хуже", "спасибо"):
         assert "offensive" not in _classes(idx, word), word
     assert _classes(idx, "абырвалг") == set()
+
+
+def _plain_morphy(word, lemmas, exceptions):
+    """WordNet's rules tried one by one in their order (the oracle of the dispatch by last
+    letter)."""
+    rules = {"n": [("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
+                   ("shes", "sh"), ("men", "man"), ("ies", "y")],
+             "v": [("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+                   ("ing", "e"), ("ing", "")],
+             "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")]}
+    if word in lemmas:
+        return word
+    if exceptions.get(word):
+        return exceptions[word][0]
+    for pos, pairs in rules.items():
+        for suffix, ending in pairs:
+            if len(word) > len(suffix) + 1 and word.endswith(suffix):
+                base = word[:-len(suffix)] + ending
+                if suffix == "es" and not ending and \
+                        not base.endswith(("s", "x", "z", "ch", "sh", "o")):
+                    continue
+                if pos in lemmas.get(base, ""):
+                    return base
+    return None
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet="abcdeghimnorstxyz", min_size=1, max_size=9))
+def test_morphy_against_its_rules_one_by_one(english, word):
+    _, _, lemmas, exceptions = english
+    assert morphy(word, lemmas, exceptions) == _plain_morphy(word, lemmas, exceptions)
+
+
+def test_morphy_against_its_rules_on_the_enable_words(english):
+    _, enable, lemmas, exceptions = english
+    for word in sorted(enable)[::37]:
+        assert morphy(word, lemmas, exceptions) == _plain_morphy(word, lemmas, exceptions), word
