@@ -110,8 +110,8 @@ def classes_of_written(forms: set[str], enable: set[str]) -> set[str]:
         low = form.lower()
         if form == low:
             out.add("abbreviation" if is_abbreviation_form(low, enable) else "dictionary")
-        elif len(form) >= 2 and form.isupper():
-            out.add("abbreviation")
+        elif len(form) >= 2 and (form.isupper() or (form[:-1].isupper() and form[-1] == "s")):
+            out.add("abbreviation")  # ATM, and SCOWL's plurals: UFOs, PCs
         else:
             out.add("name")
     return out

@@ -93,13 +93,14 @@ def test_english_classes_match_the_shipped_data_on_a_sample(english):
 def test_english_spot_checks():
     junk = ["morey", "edson", "ansys", "takei", "mlas", "iiie", "atl", "sts", "contai"]
     words = [*junk, "monet", "pcms", "paris", "rose", "kt", "mph", "running", "run", "ran", "fucks",
-             "taco", "boy", "the"]
+             "taco", "boy", "the", "dvds", "ufos"]
     idx = _index(words, lambda ws: english_classes(ws))
     for word in junk:
         assert "dictionary" not in _classes(idx, word), word
     assert _classes(idx, "monet") == {"name"}
     assert {"dictionary", "name"} <= _classes(idx, "rose")
-    assert _classes(idx, "kt") == {"abbreviation"} and _classes(idx, "mph") == {"abbreviation"}
+    for word in ("kt", "mph", "dvds", "ufos"):
+        assert _classes(idx, word) == {"abbreviation"}, word
     assert "offensive" in _classes(idx, "fucks")
     assert "offensive" not in _classes(idx, "taco") | _classes(idx, "boy")
     groups = idx.lemma_groups()

@@ -11,14 +11,17 @@ The classes of a word (lower case, as the index spells it):
 ``dictionary``    an ENABLE word; a WordNet lemma or SCOWL word written in lower case;
                   an inflection of a dictionary lemma found by :func:`morphy`
 ``name``          a WordNet lemma or SCOWL word written capitalised (Monet, Paris)
-``abbreviation``  a WordNet lemma or SCOWL word written in capitals (PCM, ATM), or
+``abbreviation``  a WordNet lemma or SCOWL word written in capitals (ATM, UFOs), or
                   written in lower case with no vowel (a e i o u y) and not in ENABLE
                   (kt, mph: ENABLE's brr, hmm and nth stay dictionary words); the
-                  plural in -s of one that is no other word (pcms)
-``offensive``     a WordNet lemma whose commonest sense, or half of whose senses, WordNet
-                  files under the usage domains obscenity, profanity, ethnic slur or
+                  plural in -s of one that is no other word (dvds)
+``offensive``     a WordNet lemma whose commonest sense, or every sense, WordNet files
+                  under the usage domains obscenity, profanity, ethnic slur or
                   disparagement (or glosses as an obscene, vulgar, offensive or
-                  derogatory term); a word of ``offensive-en.txt``; and their inflections
+                  derogatory term; "boy" has such a sense and stays a plain word); a
+                  word of ``offensive-en.txt``; and their inflections; less the words
+                  that list takes out ("taco": WordNet's order of senses puts the
+                  slur first)
 ``lemma``         a word that is its own base form: every word but the inflections of
                   dictionary words :func:`morphy` finds a base for (ran: run)
 
@@ -138,28 +141,18 @@ def english_classes(words: Sequence[Word], extra: ClassFile | None = None) -> Cl
     t = _tables()
     given, enable, lemmas, exceptions = t.classes.classes, t.enable, t.lemmas, t.exceptions
     offensive, exempt = t.offensive, t.exempt
-    empty: frozenset[str] = frozenset()
-    dictionary = frozenset({"dictionary"})
     out: dict[Word, frozenset[str]] = {}
     bases: dict[Word, Word] = {}
     for word in words:
-        cls = given.get(word, empty)
+        cls = given.get(word, _EMPTY)
         if word in enable:
-            cls = cls | dictionary
+            cls = cls | _DICTIONARY
         base = morphy(word, lemmas, exceptions) if word.isascii() else None
         if base is not None and base != word:
-            of_base = given.get(base, empty)
-            if base in enable:
-                of_base = of_base | dictionary
-            if "dictionary" in of_base and not cls - {"offensive"}:
-                cls = cls | dictionary  # an inflection the lists miss
-            if "offensive" in of_base or base in offensive:
-                cls = cls | {"offensive"}
-            if base in exempt:
-                cls = cls - {"offensive"}
+            cls = _with_base(cls, word, base, t)
             if "dictionary" in cls:
                 bases[word] = base
-        elif not cls and word.endswith("s") and "abbreviation" in given.get(word[:-1], empty):
+        elif not cls and word.endswith("s") and "abbreviation" in given.get(word[:-1], _EMPTY):
             cls = frozenset({"abbreviation"})
         if word in offensive or (word.endswith("s") and word[:-1] in offensive):
             cls = cls | {"offensive"}
@@ -167,8 +160,30 @@ def english_classes(words: Sequence[Word], extra: ClassFile | None = None) -> Cl
             cls = cls - {"offensive"}
         if cls:
             out[word] = cls
-    source = t.source
     if extra is not None:
         out.update(extra.classes)
         bases.update(extra.lemmas)
-    return classification_of(words, out, source=source, lemmas=bases)
+    return classification_of(words, out, source=t.source, lemmas=bases)
+
+
+_EMPTY: frozenset[str] = frozenset()
+_DICTIONARY = frozenset({"dictionary"})
+
+
+def _with_base(cls: frozenset[str], word: Word, base: Word, t: _Tables) -> frozenset[str]:
+    """The classes of ``word`` (``cls`` as the lists say) given that ``base`` is its base
+    form: a form the lists miss is what its base is (a dictionary word, an abbreviation's
+    plural), and the form of an offensive lemma is offensive."""
+    of_base = t.classes.classes.get(base, _EMPTY)
+    if base in t.enable:
+        of_base = of_base | _DICTIONARY
+    if not cls - {"offensive"}:
+        if "dictionary" in of_base:
+            cls = cls | _DICTIONARY
+        elif "abbreviation" in of_base and word.endswith("s"):
+            cls = cls | {"abbreviation"}
+    if "offensive" in of_base or base in t.offensive:
+        cls = cls | {"offensive"}
+    if base in t.exempt:
+        cls = cls - {"offensive"}
+    return cls
