@@ -38,8 +38,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "ENABLE, WordNet, SCOWL; ru: pymorphy3); en and ru lists always are")
     b.add_argument("--classes", metavar="FILE", default=None,
                    help="a class file (word<TAB>class[,class...][<TAB>lemma], README: "
-                        "\"Word classes\"): adds to and overrides the language's classes; "
-                        "the only source for other languages")
+                        "\"Word-class sources\"): adds to and overrides the language's "
+                        "classes; the only source for other languages")
     b.set_defaults(run=run_build)
     ls = isub.add_parser("list", help="list the index files")
     ls.add_argument("--json", action="store_true", help="print a JSON array")
