@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import CryptocompError, IndexFileError
 from ..files import shown
+from ..index.classes import CLASS_NAMES
 from ..index.store import (
     SUFFIX,
     Header,
@@ -20,6 +21,7 @@ from ..index.store import (
     stale_reason,
     temporaries,
 )
+from ..index.wordsources import CLASS_LANGS
 from ..rendering import index_built_line, index_info_lines, index_list_lines
 from .options import print_json, print_lines, progress_bar
 
@@ -35,6 +37,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a list of your own laid over the dictionary, in order (word;score "
                         "overrides a word's score, score 0 or a line -word removes it); "
                         "repeatable")
+    b.add_argument("--lang", choices=CLASS_LANGS, default=None,
+                   help="class a dictionary file's words by this language's source (en: "
+                        "ENABLE, WordNet, SCOWL; ru: pymorphy3); en and ru lists always are")
+    b.add_argument("--classes", metavar="FILE", default=None,
+                   help="a class file (word<TAB>class[,class...][<TAB>lemma], README: "
+                        "\"Word-class sources\"): adds to and overrides the language's "
+                        "classes; the only source for other languages")
     b.set_defaults(run=run_build)
     ls = isub.add_parser("list", help="list the index files")
     ls.add_argument("--json", action="store_true", help="print a JSON array")
@@ -51,7 +60,8 @@ def run_build(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with progress_bar(f"indexing {args.source}") as progress:
         index, path = build_index(args.source, fold_yo=args.fold_yo, progress=progress,
-                                  adds=tuple(args.add))
+                                  adds=tuple(args.add), class_lang=args.lang,
+                                  class_file=args.classes)
     where = shown(path) if path else "memory only (could not write the index directory)"
     seconds = time.perf_counter() - start
     print(index_built_line(index.name, len(index), seconds, where))
@@ -112,10 +122,14 @@ def run_info(args: argparse.Namespace) -> int:
                                                f"{index.max_length}",
         **{k: v for k, v in index.stats().items() if k not in ("words", "lengths")},
         "top_words": index.matches(index.all_ids()).words(10),
+        "class_source": index.class_source or "none (unclassified: every word is admitted)",
+        "classes": {name: len(index.in_class(name)) for name in CLASS_NAMES
+                    if index.classified},
         "stale_temporaries": [f"{shown(p)} ({size / 1e6:.1f} MB)" for p, size in temporaries()],
     })
     if args.json:
         print_json(info)
         return 0
+    info["classes"] = ", ".join(f"{k} {v:,}" for k, v in info["classes"].items()) or "none"
     print_lines(index_info_lines(info))
     return 0

@@ -22,10 +22,12 @@ Header fields (:data:`SCHEMA`; every one required, no other allowed):
                       without hashing it again; else its SHA-256 decides)
 ``words``             int, the word count, 0 to 2**32 - 1
 ``params``            object ``{"lang": str | null, "fold_yo": bool}``, and where
-                      given ``"scored": bool`` (counts are 1-100 scores) and
-                      ``"classes": str`` (the class file the words were classed by)
-                      and ``"lists": str`` (the user's lists laid over the
-                      dictionary: a line ``sha256 path`` each, :mod:`.store`)
+                      given ``"scored": bool`` (counts are 1-100 scores),
+                      ``"classes": str`` (the description of the source the words
+                      were classed by), ``"class_lang": str`` (the language whose
+                      source it is), ``"class_file": str`` (a class file's path; see
+                      :mod:`.wordsources`) and ``"lists": str`` (the user's lists laid
+                      over the dictionary: a line ``sha256 path`` each, :mod:`.store`)
 ``state_version``     int, the layout of the sections (:mod:`.state`)
 ``created``           str, ISO 8601 time of writing
 ``cryptocomp``        str, the version that wrote the file
@@ -77,7 +79,8 @@ _SECTION = re.compile(r"^(meta|counts|words|order|by_length|by_pattern|at|having
 REQUIRED_SECTIONS = ("meta", "counts", "words", "order", "by_length", "by_pattern", "at",
                      "having", "at_least")
 # build parameters not every index has
-_OPTIONAL_PARAMS = {"scored": bool, "classes": str, "lists": str}
+_OPTIONAL_PARAMS = {"scored": bool, "classes": str, "class_lang": str, "class_file": str,
+                    "lists": str}
 _MAX_SECTIONS = 4096
 
 
@@ -142,7 +145,11 @@ class Header:
         spec = params["lang"] or self.fields["source"] or "SOURCE"
         adds = "".join(f" --add {line.partition(' ')[2]}"
                        for line in params.get("lists", "").splitlines())
-        return f"cryptocomp index build {spec}{' --fold-yo' if params['fold_yo'] else ''}{adds}"
+        lang = f" --lang {params['class_lang']}" if params.get("class_lang") and \
+            not params["lang"] else ""
+        classes = f" --classes {params['class_file']}" if params.get("class_file") else ""
+        return f"cryptocomp index build {spec}{' --fold-yo' if params['fold_yo'] else ''}" \
+               f"{lang}{classes}{adds}"
 
 
 def corrupt(path: Path, why: str, hint: str | None = None) -> IndexFileError:

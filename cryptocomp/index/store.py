@@ -34,7 +34,7 @@ import os
 import pickle
 import re
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -61,6 +61,7 @@ from .header import FORMAT, MAGIC, SUFFIX, Header, corrupt, encode_header, heade
 from .index import Index
 from .state import STATE_VERSION
 from .wordlists import WordList, admitted_letters, load_list, merge_lists
+from .wordsources import CLASS_LANGS, check_class_lang, class_params, classifier
 
 __all__ = ["load_index", "build_index", "read_header", "read_index", "read_index_bytes",
            "index_checksum", "save_index", "list_indexes",
@@ -99,19 +100,23 @@ def freqdict_dir() -> Path:
 @dataclass(frozen=True)
 class Source:
     """A dictionary to index: its index name, its list file (any format of
-    :mod:`.wordlists`), its language, and the user's lists laid over it (``lists``, with
+    :mod:`.wordlists`), its language, the source of its word classes (:mod:`.wordsources`:
+    a class language, a class file), and the user's lists laid over it (``lists``, with
     ``lists_key`` naming each with its SHA-256: a changed list makes the index stale)."""
 
     name: str
     path: Path
     lang: str | None
     fold_yo: bool = False
+    class_lang: str | None = None
+    class_file: Path | None = None
     lists: tuple[Path, ...] = ()
     lists_key: str = ""
 
     @property
     def params(self) -> dict:
-        params: dict = {"lang": self.lang, "fold_yo": self.fold_yo}
+        params: dict = {"lang": self.lang, "fold_yo": self.fold_yo,
+                        **class_params(self.class_lang, self.class_file)}
         if self.lists:
             params["lists"] = self.lists_key
         return params
@@ -123,8 +128,11 @@ class Source:
     @property
     def rebuild_hint(self) -> str:
         spec = self.lang or shown(self.path)
+        lang = f" --lang {self.class_lang}" if self.class_lang and not self.lang else ""
+        classes = f" --classes {shown(self.class_file)}" if self.class_file else ""
         adds = "".join(f" --add {shown(p)}" for p in self.lists)
-        return f"cryptocomp index build {spec}{' --fold-yo' if self.fold_yo else ''}{adds}"
+        return f"cryptocomp index build {spec}{' --fold-yo' if self.fold_yo else ''}" \
+               f"{lang}{classes}{adds}"
 
 
 _LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$")
@@ -139,10 +147,14 @@ def _lists_of_key(key: str) -> tuple[Path, ...]:
     return tuple(Path(line.partition(" ")[2]) for line in key.splitlines())
 
 
-def resolve_source(spec: str, *, fold_yo: bool = False, adds: tuple[str, ...] = ()) -> Source:
+def resolve_source(spec: str, *, fold_yo: bool = False, class_lang: str | None = None,
+                   class_file: str | os.PathLike | None = None,
+                   adds: tuple[str, ...] = ()) -> Source:
     """Turn ``en``, ``ru``, another wordfreq code or a file path into a :class:`Source`;
+    ``class_lang``: the language whose source classes a file's words (a language code's
+    own, en and ru, is the default), ``class_file``: a class file (:mod:`.classfile`);
     ``adds``: the user's lists laid over it, in order (see :mod:`.wordlists`)."""
-    src = _resolve(spec, fold_yo)
+    src = _resolve(spec, fold_yo, class_lang, class_file)
     if not adds:
         return src
     paths = []
@@ -154,18 +166,26 @@ def resolve_source(spec: str, *, fold_yo: bool = False, adds: tuple[str, ...] = 
         paths.append(path.resolve())
     lists = tuple(paths)
     tag = hashlib.sha256(b"\0".join(os.fsencode(p) for p in lists)).hexdigest()[:8]
-    return Source(f"{src.name}+{tag}", src.path, src.lang, src.fold_yo, lists,
-                  _lists_key(lists))
+    return replace(src, name=f"{src.name}+{tag}", lists=lists, lists_key=_lists_key(lists))
 
 
-def _resolve(spec: str, fold_yo: bool) -> Source:
+def _resolve(spec: str, fold_yo: bool, class_lang: str | None,
+             class_file: str | os.PathLike | None) -> Source:
+    """The :class:`Source` of a dictionary without added lists."""
     suffix = "+yo" if fold_yo else ""
+    check_class_lang(class_lang)
+    classes = _class_file(class_file)
     if _LANG_RE.match(spec) and not os.path.exists(spec):
         # an exported dictionary proves the code valid without importing wordfreq (slow)
         if not (freqdict_dir() / f"{spec}.txt").is_file() and spec not in wordfreq_languages():
             raise DictionaryError(f"unknown language {spec!r}: use one of "
                                   f"{', '.join(wordfreq_languages())} or a dictionary file path")
-        return Source(spec + suffix, freqdict_dir() / f"{spec}.txt", spec, fold_yo)
+        own = spec if spec in CLASS_LANGS else None
+        if class_lang is not None and class_lang != own:
+            raise DictionaryError(f"--lang {class_lang} is for a dictionary file: the {spec!r} "
+                                  f"list is classed as {own or 'nothing'}"
+                                  f"{'' if own else ' (give --classes FILE)'}")
+        return Source(spec + suffix, freqdict_dir() / f"{spec}.txt", spec, fold_yo, own, classes)
     path = Path(spec).expanduser()
     if not os.path.exists(path):
         raise DictionaryError(f"{shown(spec)}: no such dictionary file")
@@ -174,7 +194,16 @@ def _resolve(spec: str, fold_yo: bool) -> Source:
     # the name's bytes: a name that is not UTF-8 has no str.encode()
     tag = hashlib.sha256(os.fsencode(resolved)).hexdigest()[:8]
     stem = re.sub(r"[^\w.-]", "_", resolved.stem)[:40] or "dict"
-    return Source(f"{stem}-{tag}{suffix}", resolved, None, fold_yo)
+    return Source(f"{stem}-{tag}{suffix}", resolved, None, fold_yo, class_lang, classes)
+
+
+def _class_file(spec: str | os.PathLike | None) -> Path | None:
+    """A class file's absolute path after checking it is a regular file (one line if not)."""
+    if spec is None:
+        return None
+    path = Path(spec).expanduser()
+    regular_stat(path, "class file", DictionaryError)
+    return path.resolve()
 
 
 @dataclass
@@ -219,7 +248,8 @@ def save_index(index: Index, path: Path, *, source: str = "", source_sha256: str
         sections.append(data)
         offset += len(data)
     params = {"lang": index.params.get("lang"), "fold_yo": bool(index.params.get("fold_yo"))}
-    params.update((k, index.params[k]) for k in ("scored", "classes", "lists")
+    params.update((k, index.params[k]) for k in ("scored", "classes", "class_lang", "class_file",
+                                                 "lists")
                   if k in index.params)
     header = {
         "format": FORMAT,
@@ -364,16 +394,24 @@ def temporaries() -> list[tuple[Path, int]]:
 def stale_reason(header: Header, src: Source | None = None) -> str | None:
     """Why :func:`load_index` would rebuild this index file, or None when it is fresh.
 
-    ``src`` defaults to the source and parameters the header records."""
+    ``src`` defaults to the source and parameters the header records; a given one keeps
+    the class source the header records, as :func:`load_index` does."""
     if src is None:
         params = header["params"]
+        lang = params["lang"]
         lists = _lists_of_key(params.get("lists", ""))
         try:
             key = _lists_key(lists)
         except DictionaryError as exc:
             return f"an added list cannot be read ({exc})"
-        src = Source(header["name"], Path(header["source"]), params["lang"], params["fold_yo"],
-                     lists, key)
+        try:
+            src = Source(header["name"], Path(header["source"]), lang, params["fold_yo"],
+                         params.get("class_lang") or (lang if lang in CLASS_LANGS else None),
+                         _class_file(params.get("class_file")), lists, key)
+        except DictionaryError as exc:
+            return f"its class source cannot be read ({exc})"
+    else:  # as load_index: the class source the index was built with is kept
+        src = _adopt(src, header["params"], src.index_path)
     return _stale_reason(header, src)
 
 
@@ -395,19 +433,29 @@ def _stale_reason(header: Header, src: Source, sha: str | None = None) -> str | 
             return f"its dictionary cannot be read ({exc})"
     if header["source_sha256"] != sha:
         return f"its dictionary {shown(src.path)} changed"
+    try:
+        params = src.params
+    except DictionaryError as exc:
+        return f"its class source cannot be read ({exc})"
     built = {k: v for k, v in header["params"].items() if k != "scored"}  # the list's kind
-    if built.get("lists", "") != src.params.get("lists", ""):
+    if built.get("lists", "") != params.get("lists", ""):
         return "an added list changed"
-    if built != src.params:
+    if built.get("classes") != params.get("classes"):
+        return "its word classes come from another source"
+    if built != params:
         return "it was built with other parameters"
     return None
 
 
 def build_index(spec: str, *, fold_yo: bool = False, progress: Progress | None = None,
-                save: bool = True, adds: tuple[str, ...] = ()) -> tuple[Index, Path | None]:
-    """Build the index of a dictionary (with the user's lists ``adds`` laid over it) from
-    scratch and save it; return it and its path."""
-    src = resolve_source(spec, fold_yo=fold_yo, adds=adds)
+                save: bool = True, class_lang: str | None = None,
+                class_file: str | os.PathLike | None = None,
+                adds: tuple[str, ...] = ()) -> tuple[Index, Path | None]:
+    """Build the index of a dictionary from scratch and save it; return it and its path
+    (``class_lang``, ``class_file``: the source of its word classes, see
+    :func:`resolve_source`; ``adds``: the user's lists laid over it)."""
+    src = resolve_source(spec, fold_yo=fold_yo, class_lang=class_lang, class_file=class_file,
+                         adds=adds)
     return _build(src, progress, save, _ensure_freqdict(src))
 
 
@@ -420,7 +468,9 @@ def _build(src: Source, progress: Progress | None, save: bool,
     counts = _counts_of(src, base)
     params = dict(src.params, **({"scored": True} if base.scored else {}))
     del base, exported
-    index = Index.from_counts(counts, name=src.name, params=params, progress=progress)
+    classify = classifier(src.class_lang, src.class_file, fold_yo=src.fold_yo)
+    index = Index.from_counts(counts, name=src.name, params=params, progress=progress,
+                              classify=classify)
     del counts
     if not save or stat is None:  # an index file needs its dictionary file
         return index, None
@@ -472,6 +522,7 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
     path = src.index_path
     if not rebuild and path.exists():
         header = read_header(path, hint=src.rebuild_hint)
+        src = _adopt(src, header["params"], path)
         if not src.path.exists():
             raise DictionaryError(f"{shown(src.path)}: the dictionary of index {shown(path)} "
                                   f"is gone")
@@ -479,7 +530,33 @@ def load_index(spec: str = "en", *, fold_yo: bool = False, rebuild: bool = False
         if reason is None:
             return read_index(path, header, hint=src.rebuild_hint)
         log.warning("rebuilding index %s: %s", path, reason)
+    else:
+        src = _as_built(src, path)
     return _build(src, progress, True)[0]
+
+
+def _as_built(src: Source, path: Path) -> Source:
+    """``src`` with the class source its index file was built with (see :func:`_adopt`)."""
+    try:
+        params = read_header(path)["params"] if path.exists() else {}
+    except CryptocompError:
+        return src  # a damaged file: rebuilt (or refused) as before
+    return _adopt(src, params, path)
+
+
+def _adopt(src: Source, params: dict, path: Path) -> Source:
+    """``src`` with the class source of an index built with ``params`` (``index build FILE
+    --lang en``, ``--classes FILE``), which every later use keeps; a class file that is
+    gone is dropped with a warning (the index is rebuilt without it)."""
+    lang, given = params.get("class_lang"), params.get("class_file")
+    if src.lang is None and lang in CLASS_LANGS:
+        src = replace(src, class_lang=lang)
+    if given:
+        try:
+            src = replace(src, class_file=_class_file(given))
+        except DictionaryError as exc:
+            log.warning("%s: the index %s is rebuilt without it", exc, shown(path))
+    return src
 
 
 def list_indexes(directory: Path | None = None) -> list[tuple[Path, Header | CryptocompError]]:
