@@ -10,8 +10,8 @@ Reads a WordNet 3.0 database (``wndb(5WN)``, Debian's ``wordnet-base``; default
     a class file (:mod:`cryptocomp.index.classfile`, version 1) of the words the two
     sources class, lower-cased, letters a-z only: ``word<TAB>class[,class...]``.  The
     rules are :mod:`cryptocomp.index.english`'s docstring (``dictionary``, ``name``,
-    ``abbreviation``, ``offensive``); ENABLE is not repeated here (it ships whole as
-    ``data/enable1.txt``).
+    ``abbreviation``, ``offensive``); ENABLE (shipped whole as ``data/enable1.txt``) is
+    read for the ``dictionary`` rule, which needs two of the three lists.
 ``en-morphy.txt.gz``
     WordNet's morphology for :func:`cryptocomp.index.english.morphy` (format in that
     module): every single-word lemma with its parts of speech, and the exception lists.
@@ -32,7 +32,7 @@ from benchkit import ROOT
 
 from cryptocomp.files import write_atomic
 from cryptocomp.index.classfile import CLASSFILE_HEADER
-from cryptocomp.index.english import MORPHY_HEADER, POS_LETTERS, is_abbreviation_form
+from cryptocomp.index.english import MORPHY_HEADER, POS_LETTERS, is_abbreviation_form, morphy
 
 POS = ("noun", "verb", "adj", "adv")
 _LETTERS = re.compile(r"^[A-Za-z]+$")
@@ -104,12 +104,14 @@ def read_exceptions(wn: Path) -> list[tuple[str, str, list[str]]]:
 
 
 def classes_of_written(forms: set[str], enable: set[str]) -> set[str]:
-    """The classes of one lower-cased lemma from its written forms (see english's docstring)."""
+    """The name and abbreviation classes of one lower-cased lemma from its written forms
+    (see english's docstring; ``dictionary`` is decided by :func:`corroborated`)."""
     out: set[str] = set()
     for form in forms:
         low = form.lower()
         if form == low:
-            out.add("abbreviation" if is_abbreviation_form(low, enable) else "dictionary")
+            if is_abbreviation_form(low, enable):
+                out.add("abbreviation")
         elif len(form) >= 2 and (form.isupper() or (form[:-1].isupper() and form[-1] == "s")):
             out.add("abbreviation")  # ATM, and SCOWL's plurals: UFOs, PCs
         else:
@@ -117,14 +119,39 @@ def classes_of_written(forms: set[str], enable: set[str]) -> set[str]:
     return out
 
 
+def corroborated(enable: set[str], scowl: set[str], wordnet: set[str], poses: dict[str, str],
+                 exceptions: list[tuple[str, str, list[str]]]) -> set[str]:
+    """The dictionary words: written in lower case in at least two of ENABLE, SCOWL and
+    WordNet (a WordNet lemma, or a form whose base :func:`morphy` finds among them), and
+    not read as an abbreviation.  One dictionary alone lists too many rarities (ENABLE's
+    redes, WordNet's hovea) to print them by default."""
+    bases: dict[str, list[str]] = {}
+    for _, form, forms in exceptions:
+        bases.setdefault(form, []).extend(forms)
+    out = set()
+    for word in enable | scowl | wordnet:
+        base = morphy(word, poses, bases)
+        votes = (word in enable) + (word in scowl) + (base is not None and base in wordnet)
+        if votes >= 2 and not is_abbreviation_form(word, enable):
+            out.add(word)
+    return out
+
+
 def build(wn: Path, scowl: Path) -> tuple[list[str], list[str], dict[str, int]]:
     """(class file lines, morphy file lines, counts by class)."""
     enable = set((ROOT / "cryptocomp" / "data" / "enable1.txt").read_text().split())
     written, unfit, senses, poses = read_wordnet(wn)
+    wordnet_lower = {w for w, forms in written.items() if w in forms}
+    scowl_lower = set()
     for line in scowl.read_text(encoding="utf-8").splitlines():
         if _LETTERS.match(line):
             written.setdefault(line.lower(), set()).add(line)
+            if line.islower():
+                scowl_lower.add(line)
+    exceptions = read_exceptions(wn)
     classes: dict[str, set[str]] = {w: classes_of_written(f, enable) for w, f in written.items()}
+    for word in corroborated(enable, scowl_lower, wordnet_lower, poses, exceptions):
+        classes.setdefault(word, set()).add("dictionary")
     for word, order in senses.items():
         bad = [unfit[s] for s in order]
         # a word is offensive when its commonest sense is, or all its senses are ("boy"
@@ -135,11 +162,13 @@ def build(wn: Path, scowl: Path) -> tuple[list[str], list[str], dict[str, int]]:
     lines = []
     for word in sorted(classes):
         names = sorted(classes[word])
+        if not names:
+            continue  # a word one list alone has, and no name: unknown
         for n in names:
             counts[n] = counts.get(n, 0) + 1
         lines.append(f"{word}\t{','.join(names)}")
     morphy = [f"{w}\t{p}" for w, p in sorted(poses.items())]
-    morphy += [f"{w}\t{p}\t{' '.join(b)}" for p, w, b in read_exceptions(wn)]
+    morphy += [f"{w}\t{p}\t{' '.join(b)}" for p, w, b in exceptions]
     return lines, morphy, counts
 
 

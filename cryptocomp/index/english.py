@@ -2,14 +2,17 @@
 
 The data (``cryptocomp/data/classes/``, built by ``scripts/build_english_classes.py``
 from Debian's ``wordnet-base`` and ``wamerican``; licences beside it) is read at run time
-and nothing else: ``enable1.txt`` (ENABLE, public domain), ``en-classes.txt.gz`` (a class
-file, :mod:`.classfile`), ``en-morphy.txt.gz`` (WordNet's lemmas and exception lists)
-and ``offensive-en.txt`` (ours).
+and nothing else: ``en-classes.txt.gz`` (a class file, :mod:`.classfile`, whose
+``dictionary`` rule read ENABLE, shipped as ``enable1.txt``, when it was built),
+``en-morphy.txt.gz`` (WordNet's lemmas and exception lists) and ``offensive-en.txt``
+(ours).
 
 The classes of a word (lower case, as the index spells it):
 
-``dictionary``    an ENABLE word; a WordNet lemma or SCOWL word written in lower case;
-                  an inflection of a dictionary lemma found by :func:`morphy`
+``dictionary``    a word written in lower case in at least two of ENABLE, SCOWL and
+                  WordNet (a lemma, or a form whose base :func:`morphy` finds there):
+                  one list alone holds too many rarities (ENABLE's redes, WordNet's
+                  hovea) to print them by default
 ``name``          a WordNet lemma or SCOWL word written capitalised (Monet, Paris)
 ``abbreviation``  a WordNet lemma or SCOWL word written in capitals (ATM, UFOs), or
                   written in lower case with no vowel (a e i o u y) and not in ENABLE
@@ -83,7 +86,6 @@ def is_abbreviation_form(word: str, enable: set[str] | frozenset[str]) -> bool:
 class _Tables:
     """The shipped English data, read once."""
 
-    enable: frozenset[str]
     classes: ClassFile                         # en-classes.txt.gz
     lemmas: dict[str, str]                     # WordNet lemma -> its parts of speech
     exceptions: dict[str, list[str]]           # irregular form -> its bases (any part)
@@ -94,7 +96,6 @@ class _Tables:
 
 @cache
 def _tables() -> _Tables:
-    enable = frozenset(shipped("enable1.txt").read_text(encoding="ascii").split())
     raw = gzip.decompress(shipped("classes/en-classes.txt.gz").read_bytes())
     classes = parse_classes(raw, "en-classes.txt.gz", alphabet=ALPHABETS["en"])
     lines = gzip.decompress(shipped("classes/en-morphy.txt.gz").read_bytes()).decode("ascii")
@@ -113,7 +114,7 @@ def _tables() -> _Tables:
         else:
             raise DictionaryError(f"en-morphy.txt.gz: line {number}: expected 2 or 3 fields")
     offensive, exempt, _ = read_offensive("offensive-en.txt")
-    return _Tables(enable, classes, lemmas, exceptions, offensive, exempt, english_source())
+    return _Tables(classes, lemmas, exceptions, offensive, exempt, english_source())
 
 
 def morphy(word: str, lemmas: dict[str, str], exceptions: dict[str, list[str]]) -> str | None:
@@ -139,14 +140,12 @@ def english_classes(words: Sequence[Word], extra: ClassFile | None = None) -> Cl
     """The classification of ranked English ``words`` (see the module docstring); ``extra``
     (a user's class file) overrides the classes of the words it names."""
     t = _tables()
-    given, enable, lemmas, exceptions = t.classes.classes, t.enable, t.lemmas, t.exceptions
+    given, lemmas, exceptions = t.classes.classes, t.lemmas, t.exceptions
     offensive, exempt = t.offensive, t.exempt
     out: dict[Word, frozenset[str]] = {}
     bases: dict[Word, Word] = {}
     for word in words:
         cls = given.get(word, _EMPTY)
-        if word in enable:
-            cls = cls | _DICTIONARY
         base = morphy(word, lemmas, exceptions) if word.isascii() else None
         if base is not None and base != word:
             cls = _with_base(cls, word, base, t)
@@ -167,21 +166,15 @@ def english_classes(words: Sequence[Word], extra: ClassFile | None = None) -> Cl
 
 
 _EMPTY: frozenset[str] = frozenset()
-_DICTIONARY = frozenset({"dictionary"})
 
 
 def _with_base(cls: frozenset[str], word: Word, base: Word, t: _Tables) -> frozenset[str]:
     """The classes of ``word`` (``cls`` as the lists say) given that ``base`` is its base
-    form: a form the lists miss is what its base is (a dictionary word, an abbreviation's
-    plural), and the form of an offensive lemma is offensive."""
+    form: a plural the lists miss of an abbreviation is one, and the form of an offensive
+    lemma is offensive (a dictionary word needs two lists: the shipped data says which)."""
     of_base = t.classes.classes.get(base, _EMPTY)
-    if base in t.enable:
-        of_base = of_base | _DICTIONARY
-    if not cls - {"offensive"}:
-        if "dictionary" in of_base:
-            cls = cls | _DICTIONARY
-        elif "abbreviation" in of_base and word.endswith("s"):
-            cls = cls | {"abbreviation"}
+    if not cls - {"offensive"} and "abbreviation" in of_base and word.endswith("s"):
+        cls = cls | {"abbreviation"}
     if "offensive" in of_base or base in t.offensive:
         cls = cls | {"offensive"}
     if base in t.exempt:
