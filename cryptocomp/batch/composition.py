@@ -46,6 +46,7 @@ from ..cryptarithm.compose import (
 )
 from ..cryptarithm.expr import MAX_LETTERS, Puzzle, parse
 from ..errors import ExpressionError, QueryError
+from ..index.classes import DEFAULTS
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
 from .workload import Task, Unit, Unordered, json_object, pack
@@ -170,9 +171,16 @@ def _options(job: ComposeJob) -> dict:
     """A job's options as a batch's identity has always named them (``limit`` the
     dictionary cut, ``top`` the results shown): batches written before resume."""
     words = job.words
-    return {"limit": words.top, "min_count": words.min_count, "min_length": words.min_length,
-            "max_length": words.max_length, "contains": words.contains,
-            "excludes": words.excludes, "top": job.shown, "json": job.json}
+    out = {"limit": words.top, "min_count": words.min_count, "min_length": words.min_length,
+           "max_length": words.max_length, "contains": words.contains,
+           "excludes": words.excludes, "top": job.shown, "json": job.json}
+    # named only when not the default, so that the batches of the default resume as before
+    classes = words.with_classes(DEFAULTS["compose"]).classes
+    if classes != DEFAULTS["compose"]:
+        out["classes"] = classes.describe() if classes is not None else None
+    if words.min_score is not None:
+        out["min_score"] = words.min_score
+    return out
 
 
 class ComposeWorkload(Unordered):

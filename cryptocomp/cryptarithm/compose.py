@@ -67,6 +67,7 @@ import numpy as np
 
 from ..domain import Progress, Word
 from ..errors import ExpressionError
+from ..index.classes import DEFAULTS
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
 from . import permutations as perms
@@ -261,9 +262,10 @@ def compose(expr: str, index: Index, words: WordFilter = ALL_WORDS, *,
     ``words``: which dictionary words may fill the unknown (a
     :class:`~cryptocomp.index.wordfilter.WordFilter`: length range, the ``top`` most
     frequent, a ``min_count``, letters the word must (a repeated letter counts) or must
-    not contain); ``max_results``: at most N results.  A template in place of ``?``
-    (``send+more=m????``) constrains the word too.  ``progress(done, total)`` is called
-    per block.
+    not contain, the word classes admitted: by default ``DEFAULTS["compose"]``, dictionary
+    words only, on a classified index); ``max_results``: at most N results.  A template in
+    place of ``?`` (``send+more=m????``) constrains the word too.  ``progress(done,
+    total)`` is called per block.
     """
     return compose_puzzle(parse(expr, fold_yo=index.fold_yo), index, words,
                           max_results=max_results, progress=progress)
@@ -316,7 +318,9 @@ def compose_alike(puzzles: list[Puzzle], index: Index, words: WordFilter = ALL_W
         raise ValueError("compose_alike takes puzzles with one alike_key")
     if max_results is not None and max_results < 0:
         raise ExpressionError("max_results must not be negative", None, rep.text)
-    words = words.spelt(fold_yo=index.fold_yo)  # ё of the letters as the dictionary spells it
+    # a filter naming no word classes takes the composer's default (dictionary words only);
+    # ё of the letters as the dictionary spells it
+    words = words.with_classes(DEFAULTS["compose"]).spelt(fold_yo=index.fold_yo)
     left, right = rep.sides
     hole_side, known_side = (left, right) if has_hole(left) else (right, left)
     bounds = hole_bounds(hole_side, bound(known_side))

@@ -1,8 +1,45 @@
-"""Small pieces of text every result shows: counts with their noun, frequencies per million."""
+"""Small pieces of text every result shows: counts with their noun, frequencies per million,
+the word classes of a word."""
 
 from __future__ import annotations
 
-__all__ = ["per_million", "per_million_text", "plural"]
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..domain import Word, WordId
+    from ..index.classes import WordClasses
+    from ..index.index import Index
+
+__all__ = ["per_million", "per_million_text", "plural", "ClassColumn", "class_column"]
+
+
+class ClassColumn:
+    """The word classes of the words of a result, for its class column (and JSON field)."""
+
+    def __init__(self, index: Index):
+        self.index = index
+
+    def of(self, i: WordId) -> list[str]:
+        """The classes of word id ``i`` (see :meth:`~cryptocomp.index.index.Index.classes_of`)."""
+        return list(self.index.classes_of(i))
+
+    def text(self, i: WordId) -> str:
+        """The classes of word id ``i`` joined by commas."""
+        return ",".join(self.index.classes_of(i))
+
+    def of_word(self, word: Word) -> list[str]:
+        """The classes of a word of the index (none for a word it lacks)."""
+        i = self.index.id_of(word)
+        return [] if i is None else self.of(i)
+
+
+def class_column(index: Index, classes: WordClasses | None) -> ClassColumn | None:
+    """The class column of results that ``classes`` admitted from ``index`` (None: every
+    word), or None when results need none: the index is unclassified, or only dictionary
+    words are admitted."""
+    if not index.classified or (classes is not None and classes.only_dictionary):
+        return None
+    return ClassColumn(index)
 
 
 def per_million(count: int, total: int) -> float:
