@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", default=None, metavar="N",
                    help="only the N most frequent words of the dictionary (N >= 1), or off "
                         "(the default)")
+    p.add_argument("--words", default=None, metavar="CLASSES",
+                   help="word classes queries use (as :words): dictionary, name, ..., all, or "
+                        "default (compose and templates: dictionary)")
     p.add_argument("--no-history", action="store_true", help="keep no history file")
     return p
 
@@ -50,6 +53,7 @@ def run(argv: list[str]) -> int:
         delayed_progress,
         history_path,
         interact,
+        parse_classes,
         parse_limit,
         parse_minfreq,
         parse_top,
@@ -64,7 +68,8 @@ def run(argv: list[str]) -> int:
         (INTERACTIVE_TOP if interactive else None),
         minfreq=parse_minfreq(args.minfreq, "--minfreq") if args.minfreq is not None else None,
         words=WordFilter(top=parse_limit(args.limit, "--limit") if args.limit is not None
-                         else None))
+                         else None),
+        classes=parse_classes(args.words, "--words") if args.words is not None else None)
     progress = delayed_progress() if is_terminal(sys.stderr) else None
     session = Session.open(dict_spec(args), fold_yo=args.fold_yo, progress=progress,
                            settings=settings)
