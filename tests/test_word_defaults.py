@@ -306,3 +306,20 @@ def test_the_arrow_words_take_the_swedish_default():
         shop = build_workshop(params, idx)
         ok = _admitted(idx, classes or DEFAULTS["swedish"], None)
         assert len(shop.index) and set(shop.index.words) <= ok
+
+
+def test_compose_batch_takes_the_default_and_shows_the_class(classified, tmp_path, capsys):
+    path, idx = classified
+    left, right = tmp_path / "left.txt", tmp_path / "right.txt"
+    left.write_text("send\n", encoding="utf-8")
+    right.write_text("more\n", encoding="utf-8")
+    base = ["compose", "--batch", str(left), str(right), "--ops", "+", "--dict", str(path),
+            "--jobs", "1"]
+    _, out, _ = _run(capsys, *base)
+    rows = [line.split("\t") for line in out.splitlines() if not line.startswith("#")]
+    assert rows and all(len(r) == 3 for r in rows)
+    assert {r[0].split("=")[1] for r in rows} <= _admitted(idx, DEFAULTS["compose"], None)
+    _, out, _ = _run(capsys, *base, "--words", "name", "--json")
+    doc = json.loads(out.splitlines()[0])
+    got = {r["word"]: r["classes"] for r in doc["results"]}
+    assert got["monet"] == ["name"] and all(c == ["name"] for c in got.values())

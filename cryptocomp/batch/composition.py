@@ -121,6 +121,10 @@ class ComposeJob:
 
     def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
         out: list[bytes | None] = [None] * len(items)
+        # the words' classes go with the results when more than dictionary words may come
+        classes = self.words.with_classes(DEFAULTS["compose"]).classes
+        named = index if index.classified and classes is not None and \
+            not classes.only_dictionary else None
         alike: dict[str, list[tuple[int, Puzzle]]] = {}
         for i, query in enumerate(items):
             try:
@@ -137,25 +141,32 @@ class ComposeJob:
                 # composed alone, each error names its own query's text and column
                 for i, puzzle in members:
                     try:
-                        out[i] = self.render(items[i], compose_puzzle(puzzle, index, self.words))
+                        out[i] = self.render(items[i], compose_puzzle(puzzle, index, self.words),
+                                             named)
                     except _QUERY_ERRORS as exc:
                         out[i] = self.render_error(items[i], exc)
                 continue
             for (i, _), results in zip(members, found):
-                out[i] = self.render(items[i], results)
+                out[i] = self.render(items[i], results, named)
         return out
 
-    def render(self, query: str, results: list[Composed]) -> bytes:
-        """One query's group."""
+    def render(self, query: str, results: list[Composed], named: Index | None = None) -> bytes:
+        """One query's group (each word's classes from ``named``, when given)."""
         shown = results if self.shown is None else results[:self.shown]
         if self.json:
-            doc = {"query": query, "count": len(results), "results": [r.to_json() for r in shown]}
+            rows = [r.to_json() for r in shown]
+            if named is not None:
+                for row, r in zip(rows, shown):
+                    row["classes"] = list(named.classes_of(r.rank - 1))
+            doc = {"query": query, "count": len(results), "results": rows}
             return (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
         n = len(results)
         head = f"# {query}: {n} puzzle{'s' if n != 1 else ''}"
         if len(shown) < n:
             head += f" ({len(shown)} shown)"
-        lines = [head] + [f"{r.puzzle}\t{r.solution}\t{r.count}" for r in shown]
+        lines = [head] + [f"{r.puzzle}\t{r.solution}\t{r.count}" + (
+            "" if named is None else "\t" + ",".join(named.classes_of(r.rank - 1)))
+            for r in shown]
         return ("\n".join(lines) + "\n").encode("utf-8")
 
     def render_error(self, query: str, exc: Exception) -> bytes:
