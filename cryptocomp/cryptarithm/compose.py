@@ -61,13 +61,15 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import overload
 
 import numpy as np
 
 from ..domain import Progress, Word
 from ..errors import ExpressionError
-from ..index.classes import DEFAULTS
+from ..index.classes import CLASS_NAMES, DEFAULTS, WordClasses
+from ..index.encoding import Encoded
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
 from . import permutations as perms
@@ -79,6 +81,7 @@ __all__ = ["Composed", "compose", "compose_puzzle", "compose_alike", "alike_key"
            "check_composable"]
 
 log = logging.getLogger(__name__)
+_EVERY = WordClasses(frozenset(CLASS_NAMES))  # every word
 
 _FILTER_BITS = 22     # size of the bit table pre-filtering assignment keys before the exact join
 # candidate words of puzzles composed together at most: about 100 bytes each while held
@@ -411,11 +414,22 @@ def _candidates(index: Index, puzzle: Puzzle, words: WordFilter, lo: int, hi: in
     lo..hi: the author's filter on it (bitmap intersections, before the join) and the
     puzzle's script choose the words the index gives encoded."""
     wanted = candidate_ids(index, puzzle, words) & index.written_in(puzzle.script)
+    # the words of the admitted classes in the puzzle's script, encoded once per index: a
+    # query's candidates are cut from these (a cut of every word's codes would cost each
+    # query a copy of most of them)
+    key = (words.classes, puzzle.script)
+    pool = index.derived(("compose-pool", key), lambda: index.admitted(
+        words.classes or _EVERY) & index.written_in(puzzle.script))
     groups = []
     for n in range(lo, hi + 1):
-        if not wanted.intersect(index.by_length(n)):
+        part = wanted & index.by_length(n)
+        if not part:
             continue
-        ids, codes, first = index.encoded(n, wanted)
+        enc: Encoded = index.derived(("compose-encoded", key, n), partial(index.encoded, n, pool))
+        if len(part) < len(enc.ids):
+            enc = enc.take(np.searchsorted(enc.ids, np.frombuffer(part.to_array(),
+                                                                   dtype=np.uint32)))
+        ids, codes, first = enc
         if len(ids):
             groups.append((n, ids, codes, first))
     return groups
