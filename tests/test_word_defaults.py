@@ -323,3 +323,35 @@ def test_compose_batch_takes_the_default_and_shows_the_class(classified, tmp_pat
     doc = json.loads(out.splitlines()[0])
     got = {r["word"]: r["classes"] for r in doc["results"]}
     assert got["monet"] == ["name"] and all(c == ["name"] for c in got.values())
+
+
+def test_the_rich_tables_have_the_class_column():
+    from rich.console import Console
+
+    from cryptocomp.prompt import result_table
+    from cryptocomp.rendering import (
+        ClassColumn,
+        compose_table,
+        fill_parts,
+        rack_table,
+        words_table,
+    )
+
+    counts, facts = _facts()
+    idx = _classified(counts, facts, "small")
+    every = WordFilter(classes=EVERY)
+    names = ClassColumn(idx)
+    console = Console(width=200, record=True)
+    found = compose("send+more", idx, every)
+    plays = list(rack_words("mnoe?", "en", idx, words=every))
+    parts = [*compose_table("send+more", len(found), found, idx.total, names),
+             *words_table("small", 3, idx.match("???", every)[:3], idx.total, names),
+             *rack_table("mnoe?", "en", "small", len(plays), plays, names),
+             *fill_parts(fill(square_grid(2), idx, every), names)]
+    session = Session(idx, settings=Settings(classes=WordClasses.parse("all")))
+    parts.append(result_table(session.execute("SEND+MORE").result, None))
+    for part in parts:
+        console.print(part)
+    text = console.export_text()
+    assert text.count("classes") == 4 and "name" in text and "offensive" in text
+    assert "not dictionary words:" in text or "every answer is a dictionary word" in text
