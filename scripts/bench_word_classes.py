@@ -14,8 +14,9 @@ Each tree runs in its own process (``PYTHONPATH``), rounds alternating between t
 figure is the median over rounds of each round's median of ``--runs`` timed calls (CPU
 seconds of the query: the machine is shared).  In each process the default also alternates,
 call by call, with every class admitted (no intersection: today's path); on a shared
-machine their ratio ("in-proc", of the last tree) is the steadier figure.  The trees must read the same index format:
-the index of ``--lang`` is built once, in the CRYPTOCOMP_HOME of the run.
+machine their ratio ("in-proc", of the last tree) is the steadier figure.  The trees must
+read the same index format: the index of ``--lang`` is built once, in the CRYPTOCOMP_HOME
+of the run.
 """
 
 from __future__ import annotations
