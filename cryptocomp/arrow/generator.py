@@ -36,9 +36,10 @@ from ..crossword.lexicon import Lexicon
 from ..crossword.problem import MAX_STEPS
 from ..errors import CryptocompError
 from ..files import shown
+from ..index.classes import DEFAULTS, WordClasses
 from ..index.index import Index
 from ..index.store import load_index
-from ..index.wordfilter import WordFilter
+from ..index.wordfilter import WordFilter, select
 from .check import puzzle_problems
 from .clues import ClueBook, load_clues
 from .mask import ArrowMask, MaskRules, penalties, search_mask
@@ -77,6 +78,8 @@ class ArrowParams:
     clues: str = "auto"  # wordnet | none | a clue file | auto (wordnet for English, else none)
     phrases: str = "auto"  # a phrase file | none | auto (the shipped one for the language)
     top: int | None = None  # only the N best-ranked usable words
+    classes: WordClasses | None = None  # word classes admitted (None: DEFAULTS["swedish"])
+    min_score: int | None = None  # only words scoring at least this (1-100)
     steps: int = 1000  # fill step budget (words and letters placed) per fill
     repairs: int = 2  # mask repairs the filler may ask for in one attempt (README: measured)
     rules: MaskRules | None = None  # None: rules_for(width, height)
@@ -91,7 +94,7 @@ class ArrowParams:
 
     def resource_key(self) -> tuple:
         return (self.key, self.source, self.fold_yo, self.clues, self.phrases, self.top,
-                self.mask_rules().max_len)
+                self.mask_rules().max_len, self.classes, self.min_score)
 
 
 def check_params(params: ArrowParams) -> None:
@@ -106,6 +109,8 @@ def check_params(params: ArrowParams) -> None:
         raise ArrowError(f"repairs must be 0 to {MAX_REPAIRS:,}, not {params.repairs}")
     if params.top is not None and params.top < 1:
         raise ArrowError("the word source (top) must keep at least 1 word")
+    if params.min_score is not None and not 1 <= params.min_score <= 100:
+        raise ArrowError(f"the minimum score must be 1 to 100, not {params.min_score}")
 
 
 # -- resources -----------------------------------------------------------------------------
@@ -148,7 +153,8 @@ def register_workshop(params: ArrowParams, shop: Workshop) -> None:
 
 def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = None,
                    phrases: PhraseBook | None = None) -> Workshop:
-    """Rank the usable words of ``index`` and load clues and phrases as ``params`` say."""
+    """Rank the usable words of ``index`` (of the word classes and minimum score
+    ``params`` admit) and load clues and phrases as ``params`` say."""
     lang = index.params.get("lang")
     lang = lang if isinstance(lang, str) else None
     fold = bool(index.params.get("fold_yo")) or params.fold_yo
@@ -157,11 +163,13 @@ def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = N
         clues = load_clues(spec)
     counts: dict[str, float] = {}
     clue_word: dict[str, str] = {}
+    allowed = select(index, WordFilter(min_score=params.min_score,
+                                       classes=params.classes or DEFAULTS["swedish"]))
     if clues is not None:
         for w in clues:
             wf = w.replace("ё", "е") if fold else w
             i = index.id_of(wf)
-            if i is None or len(wf) < 2 or not clues.printable(w):
+            if i is None or len(wf) < 2 or i not in allowed or not clues.printable(w):
                 continue  # a word is placed only with a clue it can print
             # commoner words first, and among equals the words with more senses
             score = (index.counts[i] + 1) * (1 + math.log(clues.senses(w)))
@@ -177,7 +185,7 @@ def build_workshop(params: ArrowParams, index: Index, clues: ClueBook | None = N
         for i, w in enumerate(index.words):
             if len(counts) >= limit:
                 break
-            if len(w) >= 2 and w.isalpha() and len(set(w)) > 1 \
+            if len(w) >= 2 and w.isalpha() and len(set(w)) > 1 and i in allowed \
                     and (vowels is None or not vowels.isdisjoint(w)):
                 counts[w] = index.counts[i] + 1
     usable = {w: c for w, c in counts.items() if w.isalpha()}

@@ -32,6 +32,7 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
+from ..index.classes import DEFAULTS, WordClasses
 from ..index.index import Index
 from ..index.wordfilter import WordFilter
 from .workload import Task, Unit, Unordered, json_object, pack
@@ -126,15 +127,17 @@ class AttemptsWorkload(Unordered):
 def fill_attempt(index: Index, params: dict, seed: int) -> Attempt:
     """One fill of ``params["grid"]`` with ``seed`` (the other params are
     :func:`cryptocomp.crossword.fill`'s options and its :class:`WordFilter`'s ``top``,
-    ``min_count``, ``min_length``, ``max_length``); the worker keeps the word lists between
-    attempts."""
+    ``min_count``, ``min_length``, ``max_length``, ``min_score``, ``classes``); the worker
+    keeps the word lists between attempts."""
     from ..crossword import fill
     from ..crossword.grid import format_text
     from ..crossword.lexicon import Lexicon
 
+    classes = params.get("classes")  # text (WordClasses.parse), None: the fill default
     words = WordFilter(top=params.get("top"), min_count=params.get("min_count"),
                        min_length=params.get("min_length", 1),
-                       max_length=params.get("max_length"))
+                       max_length=params.get("max_length"), min_score=params.get("min_score"),
+                       classes=WordClasses.parse(classes) if classes else DEFAULTS["fill"])
     # kept with the index (a worker's cached index lives for the batch), not by id()
     lex = index.derived(("fill-lexicon", words), lambda: Lexicon(index, words))
     options = {k: params[k] for k in ("engine", "count", "steps", "seconds", "lookahead",

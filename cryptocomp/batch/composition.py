@@ -46,6 +46,7 @@ from ..cryptarithm.compose import (
 )
 from ..cryptarithm.expr import MAX_LETTERS, Puzzle, parse
 from ..errors import ExpressionError, QueryError
+from ..index.classes import DEFAULTS
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
 from .workload import Task, Unit, Unordered, json_object, pack
@@ -120,6 +121,10 @@ class ComposeJob:
 
     def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
         out: list[bytes | None] = [None] * len(items)
+        # the words' classes go with the results when more than dictionary words may come
+        classes = self.words.with_classes(DEFAULTS["compose"]).classes
+        named = index if index.classified and classes is not None and \
+            not classes.only_dictionary else None
         alike: dict[str, list[tuple[int, Puzzle]]] = {}
         for i, query in enumerate(items):
             try:
@@ -136,25 +141,32 @@ class ComposeJob:
                 # composed alone, each error names its own query's text and column
                 for i, puzzle in members:
                     try:
-                        out[i] = self.render(items[i], compose_puzzle(puzzle, index, self.words))
+                        out[i] = self.render(items[i], compose_puzzle(puzzle, index, self.words),
+                                             named)
                     except _QUERY_ERRORS as exc:
                         out[i] = self.render_error(items[i], exc)
                 continue
             for (i, _), results in zip(members, found):
-                out[i] = self.render(items[i], results)
+                out[i] = self.render(items[i], results, named)
         return out
 
-    def render(self, query: str, results: list[Composed]) -> bytes:
-        """One query's group."""
+    def render(self, query: str, results: list[Composed], named: Index | None = None) -> bytes:
+        """One query's group (each word's classes from ``named``, when given)."""
         shown = results if self.shown is None else results[:self.shown]
         if self.json:
-            doc = {"query": query, "count": len(results), "results": [r.to_json() for r in shown]}
+            rows = [r.to_json() for r in shown]
+            if named is not None:
+                for row, r in zip(rows, shown):
+                    row["classes"] = list(named.classes_of(r.rank - 1))
+            doc = {"query": query, "count": len(results), "results": rows}
             return (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
         n = len(results)
         head = f"# {query}: {n} puzzle{'s' if n != 1 else ''}"
         if len(shown) < n:
             head += f" ({len(shown)} shown)"
-        lines = [head] + [f"{r.puzzle}\t{r.solution}\t{r.count}" for r in shown]
+        lines = [head] + [f"{r.puzzle}\t{r.solution}\t{r.count}" + (
+            "" if named is None else "\t" + ",".join(named.classes_of(r.rank - 1)))
+            for r in shown]
         return ("\n".join(lines) + "\n").encode("utf-8")
 
     def render_error(self, query: str, exc: Exception) -> bytes:
@@ -170,9 +182,16 @@ def _options(job: ComposeJob) -> dict:
     """A job's options as a batch's identity has always named them (``limit`` the
     dictionary cut, ``top`` the results shown): batches written before resume."""
     words = job.words
-    return {"limit": words.top, "min_count": words.min_count, "min_length": words.min_length,
-            "max_length": words.max_length, "contains": words.contains,
-            "excludes": words.excludes, "top": job.shown, "json": job.json}
+    out = {"limit": words.top, "min_count": words.min_count, "min_length": words.min_length,
+           "max_length": words.max_length, "contains": words.contains,
+           "excludes": words.excludes, "top": job.shown, "json": job.json}
+    # named only when not the default, so that the batches of the default resume as before
+    classes = words.with_classes(DEFAULTS["compose"]).classes
+    if classes != DEFAULTS["compose"]:
+        out["classes"] = classes.describe() if classes is not None else None
+    if words.min_score is not None:
+        out["min_score"] = words.min_score
+    return out
 
 
 class ComposeWorkload(Unordered):

@@ -12,11 +12,13 @@ from ..errors import CryptocompError, QueryError
 from ..files import read_text, shown
 from ..index.alphabet import normalize, refusal_warning, word_problem
 from ..index.wordfilter import WordFilter, letters_of
-from ..rendering import compose_lines, compose_table, solve_lines
+from ..rendering import class_column, compose_json, compose_lines, compose_table, solve_lines
 from .batch import add_batch_options, run_workload
 from .options import (
     add_dict_options,
     add_list_option,
+    add_word_options,
+    chosen_classes,
     is_terminal,
     limit,
     no_result,
@@ -61,6 +63,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "'ee' means at least two e)")
     p.add_argument("--excludes", default="", metavar="LETTERS",
                    help="only words containing none of these letters")
+    add_word_options(p, "compose")
     p.add_argument("--json", action="store_true",
                    help="print a JSON array (--batch: JSON Lines, one object a query)")
     add_dict_options(p)
@@ -92,7 +95,8 @@ def _words(args: argparse.Namespace) -> WordFilter:
     before the index loads."""
     return WordFilter(top=args.limit, min_count=args.min_count, min_length=args.min_length,
                       max_length=args.max_length, contains=args.contains,
-                      excludes=args.excludes)
+                      excludes=args.excludes, classes=chosen_classes(args, "compose"),
+                      min_score=args.min_score)
 
 
 def run_compose(args: argparse.Namespace) -> int:
@@ -120,12 +124,13 @@ def run_compose(args: argparse.Namespace) -> int:
         else:
             results = compose_puzzle(puzzle, index, words, progress=progress)
     shown = results[:top] if top is not None else results
+    classes = class_column(index, words.classes)
     if args.json:
-        print_json([r.to_json() for r in shown])
+        print_json(compose_json(shown, classes))
     elif is_terminal():
-        print_rich(compose_table(args.expr, len(results), shown, index.total))
+        print_rich(compose_table(args.expr, len(results), shown, index.total, classes))
     else:
-        print_lines(compose_lines(shown))
+        print_lines(compose_lines(shown, classes))
     if not results:
         return no_result(f"{puzzle}: 0 puzzles in {index.name} (no word completes it to a "
                          f"puzzle with exactly one solution)")

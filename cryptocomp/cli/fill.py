@@ -22,8 +22,9 @@ from ..crossword.grid import Grid, GridError, format_text
 from ..crossword.problem import MAX_FILLS, MAX_STEPS
 from ..crossword.square import MAX_SQUARE, MIN_SQUARE, square_grid
 from ..files import check_writable, shown, write_atomic
+from ..index.classes import DEFAULTS
 from ..index.wordfilter import WordFilter
-from ..rendering import fill_parts, fill_text
+from ..rendering import class_column, fill_json, fill_parts, fill_text
 from ..shipped import shipped
 from .batch import add_batch_options, run_workload
 from .options import (
@@ -31,6 +32,8 @@ from .options import (
     MAX_SEED,
     MIN_SEED,
     add_dict_options,
+    add_word_options,
+    chosen_classes,
     is_terminal,
     live_progress,
     open_index,
@@ -60,6 +63,7 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
     whole(p, "--max-length", 1, default=None, metavar="L", help="longest word allowed")
     p.add_argument("--no-two", action="store_true",
                    help="2-letter words are not allowed (same as --min-length 3)")
+    add_word_options(p, "fill")
     whole(p, "--count", 1, MAX_FILLS, default=1, metavar="K",
           help="find K different fills (kept in memory and printed at the end)")
     whole(p, "--steps", 0, MAX_STEPS, default=None, metavar="N",
@@ -157,7 +161,8 @@ def _words(args: argparse.Namespace) -> WordFilter:
     """The words a fill may use, as the options say (--no-two: at least 3 letters)."""
     return WordFilter(top=args.top, min_count=args.min_count,
                       min_length=max(args.min_length, 3 if args.no_two else 1),
-                      max_length=args.max_length)
+                      max_length=args.max_length, min_score=args.min_score,
+                      classes=chosen_classes(args, args.kind))
 
 
 def _run_attempts(args: argparse.Namespace, grid: Grid) -> int:
@@ -172,6 +177,12 @@ def _run_attempts(args: argparse.Namespace, grid: Grid) -> int:
               "max_length": words.max_length, "steps": args.steps, "seconds": args.time,
               "lookahead": args.order == "lookahead",
               "letter_branch": args.letter_branch, "strategy": args.strategy}
+    # the word classes and score are named only when not the default, so that the batches
+    # of the default resume as before
+    if words.classes != DEFAULTS[args.kind]:
+        params["classes"] = words.classes.describe() if words.classes else None
+    if words.min_score is not None:
+        params["min_score"] = words.min_score
     identity = {k: v for k, v in params.items() if k != "grid"}
     identity["grid"] = format_text(grid)
     work = AttemptsWorkload(args.kind, AttemptJob(fill_attempt, params, json=args.json),
@@ -197,12 +208,13 @@ def _run(args: argparse.Namespace, grid: Grid, *, title: str) -> int:
                       seed=args.seed, lookahead=args.order == "lookahead",
                       letter_branch=args.letter_branch, strategy=args.strategy,
                       improve=args.improve, progress=progress)
+    classes = class_column(index, words.classes)
     if args.json:
-        print_json(result.to_json())
+        print_json(fill_json(result, classes))
     elif is_terminal():
-        print_rich(fill_parts(result))
+        print_rich(fill_parts(result, classes))
     else:
-        sys.stdout.write(fill_text(result))
+        sys.stdout.write(fill_text(result, classes))
     # after the result is shown: a write that fails (a full disk) does not cost the fill
     _write_files(args, result, clues, title)
     return _EXIT[result.status]

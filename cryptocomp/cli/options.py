@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 from .. import files
 from ..domain import Progress
 from ..errors import CryptocompError, QueryError
+from ..index.classes import CLASS_NAMES, DEFAULTS, WordClasses
 from ..index.index import Index
 from ..index.store import load_index
 from ..numbers import MAX_WHOLE, NumberError, bounds_text, read_real, read_whole, shown
@@ -111,6 +112,34 @@ def limit(text: str) -> int | None:
     from ..prompt.settings import parse_limit
 
     return parse_limit(text, "--limit")
+
+
+def word_classes(text: str) -> WordClasses:
+    """An argparse type for --words: class names separated by commas, or all (see
+    :class:`~cryptocomp.index.classes.WordClasses`); one line for a class that is none."""
+    try:
+        return WordClasses.parse(text)
+    except CryptocompError as exc:
+        raise UsageError(f"--words: {exc}") from None
+
+
+def add_word_options(parser: argparse._ActionsContainer, command: str, *,
+                     score: bool = True) -> None:
+    """--words CLASSES (the default of ``command`` in ``DEFAULTS``) and, with ``score``,
+    --min-score N: which kinds of dictionary word the command may use."""
+    parser.add_argument("--words", type=word_classes, default=None, metavar="CLASSES",
+                        help=f"word classes to use, separated by commas: "
+                             f"{', '.join(CLASS_NAMES)}, or all (every class but offensive, "
+                             f"which is used only when named); default: "
+                             f"{DEFAULTS[command].describe()}")
+    if score:
+        whole(parser, "--min-score", 1, 100, default=None, metavar="N",
+              help="only words scoring at least N on the 1-100 scale")
+
+
+def chosen_classes(args: argparse.Namespace, command: str) -> WordClasses:
+    """The word classes the options admit: --words, else the default of ``command``."""
+    return getattr(args, "words", None) or DEFAULTS[command]
 
 
 def no_result(message: str) -> int:

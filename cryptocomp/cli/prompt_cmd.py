@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", dest="personal_list", default=None, metavar="FILE",
                    help="your own word list, edited with :add and :remove (default: "
                         "lists/<index name>.txt in the data directory)")
+    p.add_argument("--words", default=None, metavar="CLASSES",
+                   help="word classes queries use (as :words): dictionary, name, ..., all, or "
+                        "default (compose and templates: dictionary)")
     p.add_argument("--no-history", action="store_true", help="keep no history file")
     return p
 
@@ -54,6 +57,7 @@ def run(argv: list[str]) -> int:
         delayed_progress,
         history_path,
         interact,
+        parse_classes,
         parse_limit,
         parse_minfreq,
         parse_top,
@@ -68,7 +72,8 @@ def run(argv: list[str]) -> int:
         (INTERACTIVE_TOP if interactive else None),
         minfreq=parse_minfreq(args.minfreq, "--minfreq") if args.minfreq is not None else None,
         words=WordFilter(top=parse_limit(args.limit, "--limit") if args.limit is not None
-                         else None))
+                         else None),
+        classes=parse_classes(args.words, "--words") if args.words is not None else None)
     progress = delayed_progress() if is_terminal(sys.stderr) else None
     mine = Path(args.personal_list).expanduser() if args.personal_list else None
     session = Session.open(dict_spec(args), fold_yo=args.fold_yo, progress=progress,

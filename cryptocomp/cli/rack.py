@@ -15,13 +15,16 @@ import sys
 from ..errors import DictionaryError
 from ..index.index import Index
 from ..index.store import resolve_source
-from ..rendering import bag_lines, plural, rack_lines, rack_table
+from ..index.wordfilter import WordFilter
+from ..rendering import bag_lines, class_column, plural, rack_json, rack_lines, rack_table
 from ..shipped import shipped
 from ..tiles.bag import MAX_TILES, best_bag
 from ..tiles.rack import rack_words
 from ..tiles.tiles import TileSet, tileset, tileset_names
 from .options import (
     add_dict_options,
+    add_word_options,
+    chosen_classes,
     is_terminal,
     no_result,
     open_index,
@@ -75,6 +78,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _tile_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tiles", default="en", metavar="SET",
                    help=f"tile set: {', '.join(tileset_names())} (default en)")
+    add_word_options(p, "rack")
+
+
+def _words(args: argparse.Namespace) -> WordFilter:
+    """The words a rack or the bag may use, as --words and --min-score say."""
+    return WordFilter(classes=chosen_classes(args, "rack"), min_score=args.min_score)
 
 
 def _open(args: argparse.Namespace) -> tuple[TileSet, Index]:
@@ -106,17 +115,19 @@ def _default_language(tiles: TileSet) -> str:
 
 def run_rack(args: argparse.Namespace) -> int:
     tiles, index = _open(args)
-    plays = rack_words(args.letters, tiles, index)
+    words = _words(args)
+    plays = rack_words(args.letters, tiles, index, words=words)
+    classes = class_column(index, words.classes)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     shown = plays[:top] if top is not None else list(plays)
     none = f"no word of {index.name} can be built from {args.letters} ({tiles.name} tiles)"
     if args.json:
-        print_json([p.to_json() for p in shown])
+        print_json(rack_json(shown, classes))
         return 0 if plays else no_result(none)
     if not is_terminal():
-        print_lines(rack_lines(shown))
+        print_lines(rack_lines(shown, classes))
         return 0 if plays else no_result(none)
-    print_rich(rack_table(args.letters, tiles.name, index.name, len(plays), shown))
+    print_rich(rack_table(args.letters, tiles.name, index.name, len(plays), shown, classes))
     return 0 if plays else 1
 
 
@@ -127,7 +138,8 @@ def run_bag(args: argparse.Namespace) -> int:
     progress = (lambda message: log.info("bag: %s", message)) if is_terminal(sys.stderr) \
         else None
     result = best_bag(tiles, index, max_length=args.max_length,
-                      time_limit=args.time_limit or None, progress=progress)
+                      time_limit=args.time_limit or None, progress=progress,
+                      allowed=_words(args))
     if result is None:
         print(f"cryptocomp: no solution: the {tiles.name} bag cannot be used up with words of "
               f"{index.name} (at most {plural(args.max_length, 'tile')} each)", file=sys.stderr)

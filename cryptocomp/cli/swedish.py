@@ -25,6 +25,7 @@ from .options import (
     MAX_SEED,
     MIN_SEED,
     add_dict_options,
+    add_word_options,
     dict_spec,
     print_json,
     seconds,
@@ -61,6 +62,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     whole(p, "--top", 1, default=None, metavar="N",
           help="use only the N best-ranked usable words (default: every clued word; 30000 "
                "with --clues none)")
+    add_word_options(p, "swedish")
     whole(p, "--steps", 1, MAX_STEPS, default=1000, metavar="N",
           help="fill step budget of one attempt (default 1000)")
     whole(p, "--repairs", 0, MAX_REPAIRS, default=2, metavar="N",
@@ -109,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
             check_writable(path)
     params = ArrowParams(width, height, source=dict_spec(args), fold_yo=args.fold_yo,
                          clues=args.clues, phrases=args.phrases, top=args.top,
-                         steps=args.steps, repairs=args.repairs)
+                         steps=args.steps, repairs=args.repairs, classes=args.words,
+                         min_score=args.min_score)
     check_params(params)
     shop = workshop(params)  # loads dictionary, clues and phrases: errors surface before work
     log.info("words: %d usable (%s), clues: %s, phrases: %s", len(shop.index),

@@ -6,10 +6,12 @@ import argparse
 
 from ..errors import QueryError
 from ..index.wordfilter import WordFilter
-from ..rendering import words_json, words_lines, words_table
+from ..rendering import class_column, words_json, words_lines, words_table
 from .options import (
     add_dict_options,
     add_list_option,
+    add_word_options,
+    chosen_classes,
     is_terminal,
     limit,
     no_result,
@@ -39,6 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "off: every word, the default)")
     whole(p, "--min-count", 0, default=None, metavar="C",
           help="only words whose count is at least C")
+    add_word_options(p, "words")
     p.add_argument("--json", action="store_true", help="print a JSON array")
     add_dict_options(p)
     add_list_option(p)
@@ -48,7 +51,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if bool(args.template) == bool(args.same_pattern):
         raise QueryError("give a TEMPLATE or --same-pattern WORD (one of them)")
-    words = WordFilter(top=args.limit, min_count=args.min_count)  # --limit: the dictionary cut
+    # --limit: the dictionary cut
+    words = WordFilter(top=args.limit, min_count=args.min_count, min_score=args.min_score,
+                       classes=chosen_classes(args, "words"))
     index = open_index(args)
     overlay = personal_overlay(args, index)
     view = overlay if overlay is not None else index
@@ -60,11 +65,12 @@ def run(args: argparse.Namespace) -> int:
     shown = matches[:top] if top is not None else list(matches)
     what = f"no word of {index.name} fits {args.template}" if args.template else \
         f"no word of {index.name} has the letter structure of {args.same_pattern}"
+    classes = class_column(index, words.classes)
     if args.json:
-        print_json(words_json(shown))
+        print_json(words_json(shown, classes))
         return 0 if matches else no_result(what)
     if not is_terminal():
-        print_lines(words_lines(shown))
+        print_lines(words_lines(shown, classes))
         return 0 if matches else no_result(what)
-    print_rich(words_table(index.name, len(matches), shown, index.total))
+    print_rich(words_table(index.name, len(matches), shown, index.total, classes))
     return 0 if matches else 1

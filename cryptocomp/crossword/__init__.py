@@ -15,6 +15,7 @@ import logging
 import math
 from collections.abc import Callable
 
+from ..index.classes import DEFAULTS
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
 from .csp import STRATEGIES, load_engine, solve_csp
@@ -45,8 +46,9 @@ def fill(grid: Grid, index: Index | Lexicon, words: WordFilter = ALL_WORDS, *,
          strategy: str = "auto", improve: float | None = None,
          progress: Callable[[SearchProgress], None] | None = None) -> FillResult:
     """Fill ``grid`` from ``index`` (the words passing ``words``: its ``top`` most frequent,
-    ``min_count``, ``min_length``..``max_length`` letters) with up to ``count`` different
-    fills.
+    ``min_count``, ``min_score``, ``min_length``..``max_length`` letters, its word classes;
+    a filter naming none takes ``DEFAULTS["fill"]``, dictionary words and names) with up
+    to ``count`` different fills (a :class:`Lexicon` given is used as it is).
 
     ``engine`` is ``csp``, ``sat`` or ``auto`` (the CSP first; SAT when the CSP runs
     out of its share, to finish or to prove that no fill exists).  ``steps`` bounds
@@ -78,7 +80,8 @@ def fill(grid: Grid, index: Index | Lexicon, words: WordFilter = ALL_WORDS, *,
             raise GridError(f"improving a fill goes with one fill (count 1), not {count}")
     load_engine()  # before the budget starts: compiling once after installing is not search
     budget = Budget(steps=steps, seconds=seconds)
-    lex = index if isinstance(index, Lexicon) else Lexicon(index, words)
+    lex = index if isinstance(index, Lexicon) else \
+        Lexicon(index, words.with_classes(DEFAULTS["fill"]))
     grid = grid.spelt(fold_yo=lex.index.fold_yo)  # a given ё as the words spell it
     prob = Problem(grid, lex)
     # with an improvement to come, the failure weights the CSP learns of the grid carry over

@@ -26,8 +26,9 @@ _EMPTY = FrozenBitMap()
 
 
 class Lexicon:
-    """Words of ``index`` that pass a filter's length range and frequency cut (its ``top``
-    most frequent, count >= ``min_count``; a fill's words have no letter conditions)."""
+    """Words of ``index`` that pass a filter's length range, frequency cut (its ``top``
+    most frequent, count >= ``min_count``, score >= ``min_score``) and word classes (a
+    fill's words have no letter conditions)."""
 
     def __init__(self, index: Index, words: WordFilter = ALL_WORDS):
         if words.contains or words.excludes:
@@ -41,6 +42,10 @@ class Lexicon:
         self.max_length = index.max_length if words.max_length is None else words.max_length
         self.alphabet = index.alphabet
         self._prefix = FrozenBitMap(range(self.kept)) if self.kept < len(index) else None
+        if words.classes is not None and len(index.admitted(words.classes)) < len(index):
+            # one more intersection with the words of the admitted classes
+            admitted = index.admitted(words.classes)
+            self._prefix = admitted if self._prefix is None else self._prefix & admitted
         self._base = lru_cache(maxsize=None)(self._compute_base)
         self._at = lru_cache(maxsize=None)(self._compute_at)
 
@@ -48,7 +53,8 @@ class Lexicon:
         if not isinstance(word, str):
             return False
         i = self.index.id_of(word)
-        return i is not None and i < self.kept and self.min_length <= len(word) <= self.max_length
+        return i is not None and i < self.kept and self.min_length <= len(word) <= self.max_length \
+            and (self._prefix is None or i in self._prefix)
 
     def base(self, n: int) -> FrozenBitMap:
         """Ids of every usable word of ``n`` letters."""
@@ -74,6 +80,9 @@ class Lexicon:
                     f"commonest, {self.index.word(0)!r}, has {self.index.counts[0]:,})")
         if self.kept == 0:
             return f"top {top} keeps no word of {name}"
+        if self._prefix is not None and not self._prefix:
+            classes = self.filter.classes.describe() if self.filter.classes else "no"
+            return f"no word of {name} is of the word classes {classes}"
         lo, hi = self.min_length, self.max_length
         if hi >= self.index.max_length:
             letters = f"{lo} letter{'s' if lo > 1 else ''} or more"

@@ -61,12 +61,15 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import overload
 
 import numpy as np
 
 from ..domain import Progress, Word
 from ..errors import ExpressionError
+from ..index.classes import CLASS_NAMES, DEFAULTS, WordClasses
+from ..index.encoding import Encoded
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
 from . import permutations as perms
@@ -78,6 +81,7 @@ __all__ = ["Composed", "compose", "compose_puzzle", "compose_alike", "alike_key"
            "check_composable"]
 
 log = logging.getLogger(__name__)
+_EVERY = WordClasses(frozenset(CLASS_NAMES))  # every word
 
 _FILTER_BITS = 22     # size of the bit table pre-filtering assignment keys before the exact join
 # candidate words of puzzles composed together at most: about 100 bytes each while held
@@ -261,9 +265,10 @@ def compose(expr: str, index: Index, words: WordFilter = ALL_WORDS, *,
     ``words``: which dictionary words may fill the unknown (a
     :class:`~cryptocomp.index.wordfilter.WordFilter`: length range, the ``top`` most
     frequent, a ``min_count``, letters the word must (a repeated letter counts) or must
-    not contain); ``max_results``: at most N results.  A template in place of ``?``
-    (``send+more=m????``) constrains the word too.  ``progress(done, total)`` is called
-    per block.
+    not contain, the word classes admitted: by default ``DEFAULTS["compose"]``, dictionary
+    words only, on a classified index); ``max_results``: at most N results.  A template in
+    place of ``?`` (``send+more=m????``) constrains the word too.  ``progress(done,
+    total)`` is called per block.
     """
     return compose_puzzle(parse(expr, fold_yo=index.fold_yo), index, words,
                           max_results=max_results, progress=progress)
@@ -316,7 +321,9 @@ def compose_alike(puzzles: list[Puzzle], index: Index, words: WordFilter = ALL_W
         raise ValueError("compose_alike takes puzzles with one alike_key")
     if max_results is not None and max_results < 0:
         raise ExpressionError("max_results must not be negative", None, rep.text)
-    words = words.spelt(fold_yo=index.fold_yo)  # ё of the letters as the dictionary spells it
+    # a filter naming no word classes takes the composer's default (dictionary words only);
+    # ё of the letters as the dictionary spells it
+    words = words.with_classes(DEFAULTS["compose"]).spelt(fold_yo=index.fold_yo)
     left, right = rep.sides
     hole_side, known_side = (left, right) if has_hole(left) else (right, left)
     bounds = hole_bounds(hole_side, bound(known_side))
@@ -407,11 +414,22 @@ def _candidates(index: Index, puzzle: Puzzle, words: WordFilter, lo: int, hi: in
     lo..hi: the author's filter on it (bitmap intersections, before the join) and the
     puzzle's script choose the words the index gives encoded."""
     wanted = candidate_ids(index, puzzle, words) & index.written_in(puzzle.script)
+    # the words of the admitted classes in the puzzle's script, encoded once per index: a
+    # query's candidates are cut from these (a cut of every word's codes would cost each
+    # query a copy of most of them)
+    key = (words.classes, puzzle.script)
+    pool = index.derived(("compose-pool", key), lambda: index.admitted(
+        words.classes or _EVERY) & index.written_in(puzzle.script))
     groups = []
     for n in range(lo, hi + 1):
-        if not wanted.intersect(index.by_length(n)):
+        part = wanted & index.by_length(n)
+        if not part:
             continue
-        ids, codes, first = index.encoded(n, wanted)
+        enc: Encoded = index.derived(("compose-encoded", key, n), partial(index.encoded, n, pool))
+        if len(part) < len(enc.ids):
+            enc = enc.take(np.searchsorted(enc.ids, np.frombuffer(part.to_array(),
+                                                                   dtype=np.uint32)))
+        ids, codes, first = enc
         if len(ids):
             groups.append((n, ids, codes, first))
     return groups

@@ -44,6 +44,7 @@ from .settings import (
                   MAX_MINFREQ,
                   MIN_MINFREQ,
                   Settings,
+                  parse_classes,
                   parse_limit,
                   parse_minfreq,
                   parse_top,
@@ -54,4 +55,4 @@ __all__ = ["Session", "Settings", "Result", "Row", "Reply", "Command", "COMMANDS
            "parse_top", "parse_minfreq", "parse_limit", "result_table", "help_table",
            "plain_lines", "result_json", "save_result", "render_ansi", "error_text",
            "banner_text", "Screen", "respond", "interact", "run_lines", "completer",
-           "open_history", "history_path", "delayed_progress"]
+           "open_history", "history_path", "delayed_progress", "parse_classes"]

@@ -43,12 +43,22 @@ from typing import TYPE_CHECKING, Any
 from ..domain import Progress
 from ..errors import IndexFileError, QueryError
 from ..files import shown
-from ..rendering import HelpRow, Result, Row, WordRows, per_million, plural, save_result
+from ..rendering import (
+    HelpRow,
+    Result,
+    Row,
+    WordRows,
+    class_column,
+    per_million,
+    plural,
+    save_result,
+)
 from ..version import __version__
 from .settings import (
     Settings,
     fraction_text,
     length_words,
+    parse_classes,
     parse_length,
     parse_letters,
     parse_limit,
@@ -304,6 +314,27 @@ class Session:
             return Reply(message="composed words of any length")
         return Reply(message=f"composed words of {length_words(length)}")
 
+    def _cmd_words(self, arg: str) -> Reply:
+        if not arg:
+            return Reply(message=f"word classes: {self._classes_text()} (:words CLASSES or "
+                                   f":words default)")
+        self.settings = replace(self.settings, classes=parse_classes(arg))
+        return Reply(message=f"word classes: {self._classes_text()}")
+
+    def _classes_text(self) -> str:
+        """The word classes queries use, in a few words."""
+        from ..index.classes import DEFAULTS
+
+        chosen = self.settings.classes
+        if chosen is not None:
+            text = chosen.describe()
+        else:
+            text = (f"the defaults (compose {DEFAULTS['compose'].describe()}, templates "
+                    f"{DEFAULTS['words'].describe()})")
+        if not self.index.classified:
+            text += f"; {self.dictionary} is unclassified: every word passes"
+        return text
+
     def _cmd_save(self, arg: str) -> Reply:
         if not arg:
             raise QueryError("usage: :save FILE.csv or :save FILE.json")
@@ -378,9 +409,11 @@ class Session:
         return view.match(template, s.found(idx.total))
 
     def _words(self, query: str, matches: Sequence[Entry], title: str) -> Result:
-        total = self.index.total
-        return Result("words", query, title, self.short_name, WordRows(matches, total),
-                      len(matches))
+        total, s = self.index.total, self.settings
+        classes = class_column(self.index, s.found(total).classes)
+        return Result("words", query, title, self.short_name,
+                      WordRows(matches, total, classes), len(matches),
+                      class_column=classes is not None)
 
     def _puzzle(self, text: str) -> Result:
         from ..cryptarithm.expr import parse
@@ -404,9 +437,13 @@ class Session:
                                                    progress=progress), words)
             else:
                 found = compose(text, idx, words, progress=progress)
+        classes = class_column(idx, words.classes)
         rows = [Row(c.rank, c.word, c.count, per_million(c.count, idx.total), c.puzzle,
-                    c.solution, dict(c.assignment)) for c in found]
-        return Result("compose", text, title, self.short_name, rows, len(rows))
+                    c.solution, dict(c.assignment),
+                    None if classes is None else tuple(classes.of(c.rank - 1, c.word)))
+                for c in found]
+        return Result("compose", text, title, self.short_name, rows, len(rows),
+                      class_column=classes is not None)
 
     def _solve(self, text: str) -> Result:
         from ..cryptarithm.solve import solve
@@ -487,6 +524,10 @@ COMMANDS: dict[str, Command] = {
                        Session._cmd_remove),
     ":mine": Command("[FROM-TO]", "list your list (a-z; FROM-TO: that range of it)",
                      Session._cmd_mine),
+    ":words": Command("CLASSES|default", "word classes queries use: dictionary, name, "
+                                         "abbreviation, unknown, lemma, offensive (only when "
+                                         "named) or all, separated by commas",
+                      Session._cmd_words),
     ":save": Command("FILE", "save the last results, all of them (solutions: the first "
                              "10,000), to FILE.csv or FILE.json", Session._cmd_save),
     ":quit": Command("", "leave (Ctrl-D does too)", Session._cmd_quit),

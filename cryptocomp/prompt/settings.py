@@ -8,11 +8,13 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..errors import CryptocompError, QueryError
+from ..index.classes import DEFAULTS, WordClasses
 from ..index.wordfilter import ALL_WORDS, WordFilter, letters_of
 from ..numbers import MAX_CHARS, NumberError, is_ratio, is_real, read_whole, shown
 
 __all__ = ["Settings", "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "parse_top",
-           "parse_minfreq", "parse_limit", "parse_letters", "parse_length", "fraction_text"]
+           "parse_minfreq", "parse_limit", "parse_letters", "parse_length", "fraction_text",
+           "parse_classes"]
 
 INTERACTIVE_TOP = 20  # rows shown at the prompt unless :top says otherwise
 # :minfreq bounds, per million: no word is used more than a million times per million, and
@@ -31,6 +33,7 @@ class Settings:
     shown: int | None = INTERACTIVE_TOP  # rows shown (:top); None: every row
     minfreq: Fraction | None = None  # per million; None: no threshold
     words: WordFilter = ALL_WORDS  # :limit, :contains, :excludes, :length (never a min_count)
+    classes: WordClasses | None = None  # :words; None: each query's default (DEFAULTS)
 
     def _check(self) -> None:
         assert self.shown is None or self.shown >= 1, self.shown
@@ -39,6 +42,7 @@ class Settings:
         w = self.words
         assert w.top is None or w.top >= 1, w.top
         assert w.min_count is None, w.min_count  # the minfreq of each dictionary
+        assert w.classes is None, w.classes  # the settings' classes, or each query's default
         lo, hi = w.min_length, w.max_length
         assert (lo is None or lo >= 1) and (hi is None or hi >= (lo or 1)), (lo, hi)
 
@@ -57,11 +61,13 @@ class Settings:
     def found(self, total: int) -> WordFilter:
         """The words a template or structure query lists, in a dictionary of ``total``: the
         prefix and the frequency threshold (the letters and lengths are for composing)."""
-        return WordFilter(top=self.words.top, min_count=self.min_count(total))
+        return WordFilter(top=self.words.top, min_count=self.min_count(total),
+                          classes=self.classes or DEFAULTS["words"])
 
     def composed(self, total: int) -> WordFilter:
         """The words a composed puzzle's unknown may take, in a dictionary of ``total``."""
-        return replace(self.words, min_count=self.min_count(total))
+        return replace(self.words, min_count=self.min_count(total),
+                       classes=self.classes or DEFAULTS["compose"])
 
     def describe(self) -> str:
         """The filters in a few words, for the toolbar."""
@@ -77,6 +83,8 @@ class Settings:
             parts.append(f"excludes {w.excludes}")
         if self.length != (None, None):
             parts.append(f"length {length_text(self.length)}")
+        if self.classes is not None:
+            parts.append(f"words {self.classes.describe()}")
         return " · ".join(parts)
 
 
@@ -164,6 +172,17 @@ _MIN_DECIMAL, _MAX_DECIMAL = Decimal("1e-30"), Decimal(1_000_000)  # exact copie
 def _minfreq_range(name: str, shown: str) -> QueryError:
     return QueryError(f"{name} is in uses per million, from 1e-30 to 1,000,000 "
                       f"(every word), or off, not {shown}")
+
+
+def parse_classes(arg: str, name: str = ":words") -> WordClasses | None:
+    """The argument of :words: word classes separated by commas, all, or default (None:
+    each query's default)."""
+    if arg.strip().lower() in ("default", *_OFF):
+        return None
+    try:
+        return WordClasses.parse(arg)
+    except CryptocompError as exc:
+        raise QueryError(f"{name}: {exc}") from None
 
 
 def parse_limit(arg: str, name: str = ":limit") -> int | None:

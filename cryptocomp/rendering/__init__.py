@@ -13,14 +13,16 @@ below the prompt and the CLI, which it never imports.
 
 from __future__ import annotations
 
-from .grids import fill_parts, fill_text
+from .grids import fill_json, fill_parts, fill_text
 from .listings import (
     bag_lines,
+    compose_json,
     compose_lines,
     compose_table,
     index_built_line,
     index_info_lines,
     index_list_lines,
+    rack_json,
     rack_lines,
     rack_table,
     solve_lines,
@@ -43,7 +45,7 @@ from .tables import (
     summary,
 )
 from .terminal import ColorSystem, banner_text, error_text, render_ansi
-from .text import per_million, per_million_text, plural
+from .text import ClassColumn, class_column, per_million, per_million_text, plural
 
 __all__ = ["Result", "Row", "WordRows", "Kind", "JSON_FORMAT", "TABLE_CHUNK", "HelpRow",
            "summary", "result_table", "result_parts", "plain_lines", "result_json",
@@ -51,4 +53,5 @@ __all__ = ["Result", "Row", "WordRows", "Kind", "JSON_FORMAT", "TABLE_CHUNK", "H
            "error_text", "banner_text", "per_million", "per_million_text", "plural",
            "compose_lines", "compose_table", "solve_lines", "words_lines", "words_json",
            "words_table", "rack_lines", "rack_table", "bag_lines", "index_built_line",
-           "index_list_lines", "index_info_lines", "fill_text", "fill_parts"]
+           "index_list_lines", "index_info_lines", "fill_text", "fill_parts",
+           "compose_json", "rack_json", "fill_json", "ClassColumn", "class_column"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .text import per_million, plural
+from .text import ClassColumn, per_million, plural
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from ..index import Entry
     from ..tiles import BagResult, Play
 
-__all__ = ["compose_lines", "compose_table", "solve_lines", "words_lines", "words_json",
-           "words_table", "rack_lines", "rack_table", "bag_lines", "index_built_line",
-           "index_list_lines", "index_info_lines"]
+__all__ = ["compose_lines", "compose_json", "compose_table", "solve_lines", "words_lines",
+           "words_json", "words_table", "rack_lines", "rack_json", "rack_table", "bag_lines",
+           "index_built_line", "index_list_lines", "index_info_lines"]
 
 
 def _table(title: str, columns: Sequence[tuple[str, dict]], rows: Sequence[Sequence[str]],
@@ -38,21 +38,42 @@ def _table(title: str, columns: Sequence[tuple[str, dict]], rows: Sequence[Seque
     return [table] if more is None else [table, more]
 
 
+def _class_head(classes: ClassColumn | None) -> list[tuple[str, dict]]:
+    """The class column's heading, when there is one."""
+    return [] if classes is None else [("classes", {"style": "dim"})]
+
+
+def _class_cell(classes: ClassColumn | None, i: int, word: str) -> tuple[str, ...]:
+    """The class cell of ``word`` (id ``i``), when there is a column."""
+    return () if classes is None else (classes.text(i, word),)
+
+
 # -- compose and solve -------------------------------------------------------------------
 
-def compose_lines(shown: Sequence[Composed]) -> list[str]:
-    """``compose`` piped: ``puzzle solution count``, one line a puzzle."""
+def compose_lines(shown: Sequence[Composed], classes: ClassColumn | None = None) -> list[str]:
+    """``compose`` piped: ``puzzle solution count`` (and the word's ``classes`` when given),
+    one line a puzzle."""
+    if classes is not None:
+        return [f"{r.puzzle}\t{r.solution}\t{r.count}\t{classes.text(r.rank - 1, r.word)}"
+                for r in shown]
     return [f"{r.puzzle}\t{r.solution}\t{r.count}" for r in shown]
 
 
+def compose_json(shown: Sequence[Composed], classes: ClassColumn | None = None) -> list[dict]:
+    """``compose --json``: one object a puzzle (a ``classes`` field when given)."""
+    if classes is None:
+        return [r.to_json() for r in shown]
+    return [{**r.to_json(), "classes": classes.of(r.rank - 1, r.word)} for r in shown]
+
+
 def compose_table(query: str, found: int, shown: Sequence[Composed],
-                  total: int) -> list[RenderableType]:
+                  total: int, classes: ClassColumn | None = None) -> list[RenderableType]:
     """``compose`` on a terminal: the ``shown`` of ``found`` puzzles, frequencies per million
-    of a dictionary whose counts add up to ``total``."""
-    rows = [(str(r.rank), r.puzzle, r.solution, f"{per_million(r.count, total):.3f}")
-            for r in shown]
+    of a dictionary whose counts add up to ``total`` (a class column when given)."""
+    rows = [(str(r.rank), r.puzzle, r.solution, f"{per_million(r.count, total):.3f}",
+             *_class_cell(classes, r.rank - 1, r.word)) for r in shown]
     columns = [("rank", {"justify": "right"}), ("puzzle", {"style": "bold"}), ("solution", {}),
-               ("per million", {"justify": "right"})]
+               ("per million", {"justify": "right"}), *_class_head(classes)]
     more = f"… and {found - len(shown)} more (use --top N)" if found > len(shown) else None
     return _table(f"{query}: {plural(found, 'puzzle')} with one solution", columns, rows, more)
 
@@ -67,40 +88,61 @@ def solve_lines(solved: Solved) -> list[str]:
 
 # -- words ------------------------------------------------------------------------------
 
-def words_lines(shown: Sequence[Entry]) -> list[str]:
-    """``words`` piped: ``word count``, one line a word."""
+def words_lines(shown: Sequence[Entry], classes: ClassColumn | None = None) -> list[str]:
+    """``words`` piped: ``word count`` (and its ``classes`` when given), one line a word."""
+    if classes is not None:
+        return [f"{e.word}\t{e.count}\t{classes.text(e.id, e.word)}" for e in shown]
     return [f"{e.word}\t{e.count}" for e in shown]
 
 
-def words_json(shown: Sequence[Entry]) -> list[dict]:
-    """``words --json``: one object a word."""
+def words_json(shown: Sequence[Entry], classes: ClassColumn | None = None) -> list[dict]:
+    """``words --json``: one object a word (a ``classes`` field when given)."""
+    if classes is not None:
+        return [{"word": e.word, "count": e.count, "rank": e.rank,
+                 "classes": classes.of(e.id, e.word)} for e in shown]
     return [{"word": e.word, "count": e.count, "rank": e.rank} for e in shown]
 
 
 def words_table(dictionary: str, found: int, shown: Sequence[Entry],
-                total: int) -> list[RenderableType]:
+                total: int, classes: ClassColumn | None = None) -> list[RenderableType]:
     """``words`` on a terminal: the ``shown`` of ``found`` words of ``dictionary``, whose
-    counts add up to ``total``."""
-    rows = [(str(e.rank), e.word, f"{per_million(e.count, total):.3f}") for e in shown]
+    counts add up to ``total`` (a class column when given)."""
+    rows = [(str(e.rank), e.word, f"{per_million(e.count, total):.3f}",
+             *_class_cell(classes, e.id, e.word)) for e in shown]
     columns = [("rank", {"justify": "right"}), ("word", {"style": "bold"}),
-               ("per million", {"justify": "right"})]
+               ("per million", {"justify": "right"}), *_class_head(classes)]
     more = f"… and {found - len(shown)} more (use --top N)" if found > len(shown) else None
     return _table(f"{plural(found, 'word')} in {dictionary}", columns, rows, more)
 
 
 # -- rack and bag -----------------------------------------------------------------------
 
-def rack_lines(shown: Sequence[Play]) -> list[str]:
-    """``rack`` piped: ``score word tiles blanks``, one line a play."""
+def rack_lines(shown: Sequence[Play], classes: ClassColumn | None = None) -> list[str]:
+    """``rack`` piped: ``score word tiles blanks`` (and the word's ``classes`` when given),
+    one line a play."""
+    if classes is not None:
+        return [f"{p.score}\t{p.word}\t{p.display()}\t{''.join(p.blanks)}\t"
+                f"{classes.text(p.id, p.word)}" for p in shown]
     return [f"{p.score}\t{p.word}\t{p.display()}\t{''.join(p.blanks)}" for p in shown]
 
 
+def rack_json(shown: Sequence[Play], classes: ClassColumn | None = None) -> list[dict]:
+    """``rack --json``: one object a play (a ``classes`` field when given)."""
+    if classes is None:
+        return [p.to_json() for p in shown]
+    return [{**p.to_json(), "classes": classes.of(p.id, p.word)} for p in shown]
+
+
 def rack_table(letters: str, tiles: str, dictionary: str, found: int,
-               shown: Sequence[Play]) -> list[RenderableType]:
-    """``rack`` on a terminal: the ``shown`` of ``found`` plays of the rack ``letters``."""
-    rows = [(str(p.score), p.word, p.display(), str(p.rank)) for p in shown]
+               shown: Sequence[Play], classes: ClassColumn | None = None
+               ) -> list[RenderableType]:
+    """``rack`` on a terminal: the ``shown`` of ``found`` plays of the rack ``letters`` (a
+    class column when given)."""
+    rows = [(str(p.score), p.word, p.display(), str(p.rank), *_class_cell(classes, p.id, p.word))
+            for p in shown]
     columns = [("score", {"justify": "right"}), ("word", {"style": "bold"}),
-               ("tiles (blanks lower case)", {}), ("rank", {"justify": "right"})]
+               ("tiles (blanks lower case)", {}), ("rank", {"justify": "right"}),
+               *_class_head(classes)]
     more = f"… and {found - len(shown):,} more (use --top N)" if found > len(shown) else None
     return _table(f"{plural(found, 'word')} from {letters} ({tiles} tiles, {dictionary})",
                   columns, rows, more)

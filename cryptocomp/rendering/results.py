@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
-from .text import per_million
+from .text import ClassColumn, per_million
 
 if TYPE_CHECKING:
     from ..index.index import Entry
@@ -31,24 +31,28 @@ class Row:
     puzzle: str = ""  # in letters, e.g. "send+more=money"
     solution: str = ""  # in digits, e.g. "9567+1085=10652"
     assignment: dict[str, int] | None = None
+    classes: tuple[str, ...] | None = None  # the word's classes, when results show them
 
     def to_json(self, kind: Kind) -> dict:
-        """The row as a JSON object with the fields its kind has."""
+        """The row as a JSON object with the fields its kind has (``classes`` when known)."""
         if kind == "solve":
             return {"solution": self.solution, "assignment": self.assignment}
         out: dict[str, object] = {"rank": self.rank, "word": self.word, "count": self.count,
                                   "per_million": self.per_million}
         if kind == "compose":
             out.update(puzzle=self.puzzle, solution=self.solution, assignment=self.assignment)
+        if self.classes is not None:
+            out["classes"] = list(self.classes)
         return out
 
 
 class WordRows(Sequence):
     """The words of a Matches as Rows, converted only when read (templates can match 100k)."""
 
-    def __init__(self, matches: Sequence[Entry], total: int):
+    def __init__(self, matches: Sequence[Entry], total: int, classes: ClassColumn | None = None):
         self._matches = matches
         self._total = total
+        self._classes = classes  # the words' classes, when results show them
 
     def __len__(self) -> int:
         return len(self._matches)
@@ -68,7 +72,8 @@ class WordRows(Sequence):
         return (self._row(e) for e in self._matches)
 
     def _row(self, e: Entry) -> Row:
-        return Row(e.rank, e.word, e.count, per_million(e.count, self._total))
+        classes = None if self._classes is None else tuple(self._classes.of(e.id, e.word))
+        return Row(e.rank, e.word, e.count, per_million(e.count, self._total), classes=classes)
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,7 @@ class Result:
     rows: Sequence[Row]
     total: int  # len(rows) for compose/words; the exact solution count for solve
     # (a solve stores at most max(SOLUTIONS_KEPT, :top) rows: total may exceed len(rows))
+    class_column: bool = False  # the rows carry their words' classes: a column shows them
 
     def _check(self) -> None:
         assert self.kind in ("compose", "solve", "words"), self.kind

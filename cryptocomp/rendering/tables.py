@@ -73,7 +73,9 @@ def result_parts(result: Result, top: int | None, *,
                  ("per million", "right", "")]
         if result.kind == "compose":
             heads += [("puzzle", "left", ""), ("solution", "left", "green")]
-        cells = [_cells(row, result.kind) for row in shown]
+        if result.class_column:
+            heads.append(("classes", "left", "dim"))
+        cells = [_cells(row, result.kind) + _class_cell(row, result) for row in shown]
     widths = [max(map(cell_len, {h[0], *(c[j] for c in cells)})) for j, h in enumerate(heads)]
     yield Text(summary(result), style="bold")
     step = chunk or TABLE_CHUNK
@@ -89,6 +91,11 @@ def result_parts(result: Result, top: int | None, *,
 def _cells(row: Row, kind: str) -> tuple[str, ...]:
     cells = (f"{row.rank:,}", row.word, per_million_text(row.per_million))
     return cells + (row.puzzle, row.solution) if kind == "compose" else cells
+
+
+def _class_cell(row: Row, result: Result) -> tuple[str, ...]:
+    """The row's class cell, when its result has a class column."""
+    return (",".join(row.classes or ()),) if result.class_column else ()
 
 
 def _table(heads: list[tuple[str, Justify, str]], widths: list[int],
@@ -141,6 +148,7 @@ def plain_lines(result: Result, top: int | None) -> list[str]:
         cells = [str(row.rank), row.word, f"{row.per_million:.6g}"]
         if result.kind == "compose":
             cells += [row.puzzle, row.solution]
+        cells += _class_cell(row, result)
         lines.append("\t".join(cells))
     return lines
 
@@ -175,8 +183,10 @@ def _csv_text(result: Result) -> str:
     else:
         composed = result.kind == "compose"
         head = ["rank", "word", "count", "per_million"]
-        writer.writerow(head + (["puzzle", "solution"] if composed else []))
+        classes = ["classes"] if result.class_column else []
+        writer.writerow(head + (["puzzle", "solution"] if composed else []) + classes)
         for row in result.rows:
             cells = [row.rank, row.word, row.count, f"{row.per_million:.6g}"]
-            writer.writerow(cells + ([row.puzzle, row.solution] if composed else []))
+            writer.writerow(cells + ([row.puzzle, row.solution] if composed else [])
+                            + list(_class_cell(row, result)))
     return out.getvalue()

@@ -1,8 +1,52 @@
-"""Small pieces of text every result shows: counts with their noun, frequencies per million."""
+"""Small pieces of text every result shows: counts with their noun, frequencies per million,
+the word classes of a word."""
 
 from __future__ import annotations
 
-__all__ = ["per_million", "per_million_text", "plural"]
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..domain import Word, WordId
+    from ..index.classes import WordClasses
+    from ..index.index import Index
+
+__all__ = ["per_million", "per_million_text", "plural", "ClassColumn", "class_column"]
+
+
+class ClassColumn:
+    """The word classes of the words of a result, for its class column (and JSON field)."""
+
+    def __init__(self, index: Index):
+        self.index = index
+
+    def of(self, i: WordId, word: Word) -> list[str]:
+        """The classes of ``word``, whose id is ``i`` in the index (a word laid over it by
+        the user's list has another id or none: it is looked up, and one the index lacks
+        is the user's dictionary word)."""
+        if not (0 <= i < len(self.index)) or self.index.word(i) != word:
+            j = self.index.id_of(word)
+            if j is None:
+                return ["dictionary"]
+            i = j
+        return list(self.index.classes_of(i))
+
+    def text(self, i: WordId, word: Word) -> str:
+        """The classes of ``word`` (id ``i``) joined by commas."""
+        return ",".join(self.of(i, word))
+
+    def of_word(self, word: Word) -> list[str]:
+        """The classes of a word of the index (none for a word it lacks)."""
+        i = self.index.id_of(word)
+        return [] if i is None else list(self.index.classes_of(i))
+
+
+def class_column(index: Index, classes: WordClasses | None) -> ClassColumn | None:
+    """The class column of results that ``classes`` admitted from ``index`` (None: every
+    word), or None when results need none: the index is unclassified, or only dictionary
+    words are admitted."""
+    if not index.classified or (classes is not None and classes.only_dictionary):
+        return None
+    return ClassColumn(index)
 
 
 def per_million(count: int, total: int) -> float:

@@ -75,7 +75,9 @@ from dataclasses import dataclass, field
 
 from ..domain import Word
 from ..errors import CryptocompError
+from ..index.classes import DEFAULTS
 from ..index.index import Index
+from ..index.wordfilter import ALL_WORDS, WordFilter
 from .bagsearch import BagSearch
 from .tiles import Face, Rack, TileSet, Tiling, show_tiles, tileset
 
@@ -212,8 +214,10 @@ def _bag_words(search: BagSearch) -> list[BagWord]:
 
 def best_bag(tiles: TileSet | str, index: Index, *, max_length: int = 15,
              time_limit: float | None = 60.0, bag: Rack | None = None,
-             progress: Callable[[str], None] | None = None) -> BagResult | None:
-    """The best whole-bag solution (the rules above), proved optimal unless the time limit
+             progress: Callable[[str], None] | None = None,
+             allowed: WordFilter = ALL_WORDS) -> BagResult | None:
+    """The best whole-bag solution (the rules above) in words passing ``allowed`` (a filter
+    naming no word classes takes ``DEFAULTS["rack"]``), proved optimal unless the time limit
     (wall-clock seconds; None for none) ran out first; None when the tiles cannot all be used
     (proved).  A limit that runs out before any solution gives ``found`` False and the bound."""
     ts = tileset(tiles)
@@ -227,7 +231,8 @@ def best_bag(tiles: TileSet | str, index: Index, *, max_length: int = 15,
     if bag is not None:  # a smaller bag: the same rules on a sub-multiset of the set
         ts = TileSet(ts.name, ts.language, ts.source, {f: bag.counts.get(f, 0) for f in ts.counts},
                      dict(ts.values), bag.blanks)
-    search = BagSearch(ts, index, max_length, time_limit, progress)
+    search = BagSearch(ts, index, max_length, time_limit, progress,
+                       allowed.with_classes(DEFAULTS["rack"]))
     search.run()
     seconds = time.perf_counter() - search.started
     ceiling = max_length * search.total_value

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import CryptocompError
 from ..index.index import Index
+from ..index.wordfilter import ALL_WORDS, WordFilter
 from .bagwords import BagWords, Candidate, Phase
 from .tiles import TileSet
 
@@ -78,8 +79,9 @@ class BagSearch:
     """The branch and bound of the module docstring over one tile set and index."""
 
     def __init__(self, ts: TileSet, index: Index, max_length: int, time_limit: float | None,
-                 progress: Callable[[str], None] | None):
+                 progress: Callable[[str], None] | None, words: WordFilter = ALL_WORDS):
         self.ts = ts
+        self.allowed = words  # the words the bag may use
         self.faces = list(ts.counts)
         if len(self.faces) > 62:
             raise CryptocompError(f"the {ts.name} set has {len(self.faces)} faces; at most 62 "
@@ -111,7 +113,7 @@ class BagSearch:
     def _collect(self, index: Index) -> None:
         """The dictionary's fitting tilings as phases by length (:class:`.bagwords.BagWords`);
         the time limit covers this preparation too."""
-        words = BagWords(self.ts, index, self.faces, self.L, self._out_of_time)
+        words = BagWords(self.ts, index, self.faces, self.L, self._out_of_time, self.allowed)
         self.timed_out = not words.complete
         self.words = words
         self.phases = words.phases

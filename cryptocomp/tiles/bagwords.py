@@ -20,6 +20,7 @@ import numpy as np
 
 from ..domain import Word
 from ..index.index import Index
+from ..index.wordfilter import ALL_WORDS, WordFilter
 from .tiles import TileSet, Tiling
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ class BagWords:
     preparation stops and :attr:`complete` is False."""
 
     def __init__(self, ts: TileSet, index: Index, faces: list, longest: int,
-                 out_of_time: Callable[[], bool]):
+                 out_of_time: Callable[[], bool], words: WordFilter = ALL_WORDS):
         from .rack import RackSolver
 
         self.ts, self.index, self.L = ts, index, longest
@@ -117,7 +118,7 @@ class BagWords:
         self._any: dict[tuple[int, int], int] = {}  # -> its key in the phase
         self.count = 0
         self.lengths: list[int] = []
-        solver = RackSolver(ts, index)
+        solver = RackSolver(ts, index, words)
         # the words the whole bag can spell (exactly so for single-letter faces, a superset
         # otherwise); sets that fold letters count them first, word length by word length
         try:

@@ -40,7 +40,9 @@ from pyroaring import FrozenBitMap
 from ..domain import Word
 from ..index import Encoded
 from ..index.alphabet import spell
+from ..index.classes import DEFAULTS
 from ..index.index import Index
+from ..index.wordfilter import ALL_WORDS, WordFilter, select
 from .tiles import BLANK, Face, Rack, TileSet, Tiling, show_tiles, tileset
 
 __all__ = ["Play", "Plays", "RackSolver", "rack_words", "play_of", "Word", "Score"]
@@ -104,9 +106,10 @@ def play_of(word: Word, rack: Rack, tiles: TileSet, *, count: int = 0, id: int =
 class RackSolver:
     """Rack queries on one index with one tile set (holds what both share)."""
 
-    def __init__(self, tiles: TileSet | str, index: Index):
+    def __init__(self, tiles: TileSet | str, index: Index, words: WordFilter = ALL_WORDS):
         self.tiles = tileset(tiles)
         self.index = index
+        self._words = select(index, words)  # the words a rack may play (the filter's)
         alphabet = index.alphabet
         written = {c: self.tiles.letter(c) for c in alphabet}
         # words with a letter the set cannot write (by its spelling rules) never play
@@ -206,7 +209,6 @@ class RackSolver:
         """Ids of words whose character deficit against the rack is small enough: exactly the
         playable words for single-letter sets, a superset otherwise.  ``poll(words)`` hears
         of the words counted on the way (it may raise to stop)."""
-        idx = self.index
         have: dict[str, int] = {}
         for face, n in rack.counts.items():
             for c in face:
@@ -229,7 +231,7 @@ class RackSolver:
                             running[k] = running[k] | (running[k - 1] & units)
                     running[0] = running[0] | units
             over = running[limit]
-        return idx.all_ids() - over - self._unspellable
+        return self._words - over - self._unspellable
 
     def solve(self, rack: Rack | str, *, max_results: int | None = None) -> Plays:
         """Every playable word, best score first (ties: more frequent first); the first
@@ -504,13 +506,15 @@ def _faces(rack: Rack) -> list[Face]:
 
 
 def rack_words(rack: Rack | str | Sequence[Face], tiles: TileSet | str, index: Index, *,
-               max_results: int | None = None) -> Plays:
-    """Every word of ``index`` playable from ``rack`` with ``tiles``, best score first (the
-    first ``max_results`` when given)."""
+               max_results: int | None = None, words: WordFilter = ALL_WORDS) -> Plays:
+    """Every word of ``index`` passing ``words`` (a filter naming no word classes takes
+    ``DEFAULTS["rack"]``, dictionary words) playable from ``rack`` with ``tiles``, best
+    score first (the first ``max_results`` when given)."""
     tiles = tileset(tiles)
     if isinstance(rack, str):
         rack = spell(rack, fold_yo=index.fold_yo)  # a rack's ё as the words spell it
     elif not isinstance(rack, Rack):
         rack = tiles.parse_rack([spell(face, fold_yo=index.fold_yo) for face in rack])
     # a solver costs a few bitmap unions: the index keeps the encoded words it scores from
-    return RackSolver(tiles, index).solve(rack, max_results=max_results)
+    return RackSolver(tiles, index, words.with_classes(DEFAULTS["rack"])).solve(
+        rack, max_results=max_results)
