@@ -12,6 +12,8 @@ structures.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
 from functools import lru_cache
 
 from pyroaring import FrozenBitMap
@@ -29,7 +31,9 @@ class Lexicon:
     """Words of ``index`` that pass a filter's length range and frequency cut (its ``top``
     most frequent, count >= ``min_count``; a fill's words have no letter conditions)."""
 
-    def __init__(self, index: Index, words: WordFilter = ALL_WORDS):
+    def __init__(self, index: Index, words: WordFilter = ALL_WORDS, *,
+                 exclude: Iterable[WordId] = (), prefer: Iterable[WordId] = (),
+                 include: Iterable[WordId] = ()):
         if words.contains or words.excludes:
             raise ValueError("a fill's words take a length range and a frequency cut, not "
                              "letters to contain or exclude")
@@ -41,6 +45,10 @@ class Lexicon:
         self.max_length = index.max_length if words.max_length is None else words.max_length
         self.alphabet = index.alphabet
         self._prefix = FrozenBitMap(range(self.kept)) if self.kept < len(index) else None
+        # the words a caller leaves out, prefers, or must have whatever the cut (theme words)
+        self.excluded = FrozenBitMap(exclude)
+        self.preferred = FrozenBitMap(prefer) - self.excluded
+        self.included = FrozenBitMap(include) - self.excluded
         self._base = lru_cache(maxsize=None)(self._compute_base)
         self._at = lru_cache(maxsize=None)(self._compute_at)
 
@@ -48,7 +56,24 @@ class Lexicon:
         if not isinstance(word, str):
             return False
         i = self.index.id_of(word)
-        return i is not None and i < self.kept and self.min_length <= len(word) <= self.max_length
+        if i is None or i in self.excluded:
+            return False
+        return i in self.included or (i < self.kept
+                                      and self.min_length <= len(word) <= self.max_length)
+
+    def with_words(self, *, exclude: Iterable[WordId] = (), prefer: Iterable[WordId] = (),
+                   include: Iterable[WordId] = ()) -> Lexicon:
+        """This lexicon with those words left out, preferred, or kept whatever the cut
+        (added to its own; see :mod:`.rules`)."""
+        return Lexicon(self.index, self.filter, exclude=self.excluded | FrozenBitMap(exclude),
+                       prefer=self.preferred | FrozenBitMap(prefer),
+                       include=self.included | FrozenBitMap(include))
+
+    def cut(self, min_count: int) -> Lexicon:
+        """This lexicon cut to its words of count ``min_count`` or more (the words it must
+        keep whatever the cut still in)."""
+        return Lexicon(self.index, replace(self.filter, top=self.kept, min_count=min_count),
+                       exclude=self.excluded, prefer=self.preferred, include=self.included)
 
     def base(self, n: int) -> FrozenBitMap:
         """Ids of every usable word of ``n`` letters."""
@@ -61,6 +86,10 @@ class Lexicon:
     def longest(self) -> int:
         """The length of the longest usable word (0 when none)."""
         return max((n for n in self.index.lengths() if self.base(n)), default=0)
+
+    def is_preferred(self, n: int) -> FrozenBitMap:
+        """Ids of the preferred usable ``n``-letter words."""
+        return self.base(n) & self.preferred if self.preferred else _EMPTY
 
     def why_empty(self) -> str:
         """Why no word is usable (for a lexicon whose :meth:`longest` is 0), in a few words."""
@@ -85,10 +114,13 @@ class Lexicon:
         return f"no word of {name}{kept} has {letters}"
 
     def _compute_base(self, n: int) -> FrozenBitMap:
-        if not self.min_length <= n <= self.max_length:
-            return _EMPTY
-        bm = self.index.by_length(n)
-        return bm & self._prefix if self._prefix is not None else bm
+        bm = _EMPTY
+        if self.min_length <= n <= self.max_length:
+            bm = self.index.by_length(n)
+            bm = bm & self._prefix if self._prefix is not None else bm
+        if self.included:
+            bm = bm | (self.included & self.index.by_length(n))
+        return bm - self.excluded if self.excluded else bm
 
     def _compute_at(self, n: int, pos: int, letter: str) -> FrozenBitMap:
         return self.base(n) & self.index.at(pos, letter)
