@@ -312,3 +312,33 @@ def test_step_budget_holds_with_a_theme(tmp_path):
     result = fill(read_grid(grid), idx, engine="csp", steps=500,
                   rules=FillRules(theme=("abbaaaa", "aabbaaa")))
     assert result.status == "budget" and result.steps <= 500
+
+
+def test_arrow_word_attempts_keep_the_word_rules():
+    """``swedish``'s fills take the same rules: excluded words, a theme word, shared runs."""
+    from cryptocomp.arrow.generator import (
+        ArrowError,
+        ArrowParams,
+        build_workshop,
+        check_word_rules,
+        fill_attempt,
+    )
+    from cryptocomp.arrow.clues import load_clues
+
+    book = load_clues("wordnet")
+    english = Index.from_counts({w: book.senses(w) for w in book if len(w) <= 8},
+                                name="wn8", params={"lang": "en"})
+    shop = build_workshop(ArrowParams(7, 7, phrases="none"), english, clues=book)
+    exclude = frozenset(shop.index.words[:50])
+    rules = FillRules(exclude=exclude, theme=("garden",), max_shared=3)
+    params = ArrowParams(7, 7, phrases="none", word_rules=rules)
+    check_word_rules(params, shop)
+    made = [a for a in (fill_attempt(shop.lexicon, params, seed) for seed in range(12)) if a.ok]
+    assert made
+    for a in made:
+        answers = [w[0] for w in a.words]
+        assert "garden" in answers and not exclude & set(answers)
+        assert all(_run(u, v) <= 3 for u, v in itertools.combinations(answers, 2))
+    for theme in (("qqqzzz",), ("abcdefghijklm",)):
+        with pytest.raises(ArrowError, match="theme word"):
+            check_word_rules(ArrowParams(7, 7, word_rules=FillRules(theme=theme)), shop)

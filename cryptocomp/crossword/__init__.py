@@ -29,7 +29,7 @@ from .result import BUDGET, FILLED, NO_FILL, FillResult, Improvement, SearchProg
 from .rules import DEFAULT_RULES, FillRules, ids_of
 from .theme import fill_theme
 
-__all__ = ["fill", "FillRules", "Grid", "Slot", "GridError", "Lexicon", "FillResult",
+__all__ = ["fill", "with_rules", "FillRules", "Grid", "Slot", "GridError", "Lexicon", "FillResult",
            "SearchProgress", "Improvement", "Budget", "ENGINES", "STRATEGIES", "read_grid",
            "parse_text", "parse_slots", "format_text", "format_slots", "FILLED", "NO_FILL",
            "BUDGET", "MAX_STEPS", "MAX_FILLS"]

@@ -7,8 +7,9 @@ shared substrings and lemmas.
   :meth:`.lexicon.Lexicon.with_words`);
 * ``prefer``: words every search tries before the others (then the usual frequency
   order): the CSP's word choice gives them a bonus that outweighs look-ahead and
-  frequency (:data:`PREFER_BONUS`), the rows search's letter order and SAT's phases put
-  them first.  Only the order changes: a search that proves "no fill" proves it alike;
+  frequency (:data:`PREFER_BONUS`) and the rows search's letter order put them first, and
+  SAT's phases make them likelier first.  Only the order changes: a search that proves
+  "no fill" proves it alike;
 * ``theme``: words the fill must contain, placed by :mod:`.theme`;
 * ``max_shared``: no two answers share a run of ``max_shared + 1`` letters (ingrid_core's
   ``--max-shared-substring``);
