@@ -15,11 +15,12 @@ that ends on its budget counts as slower than any other).  Figures:
   ``same_lemma`` allowed (the rule's cost is the difference); ``shared4``: default rules
   and ``max_shared=4``.
 
-Run it on the code before the change too (``PYTHONPATH=/path/to/old/checkout``): a
-checkout without :mod:`cryptocomp.crossword.rules` measures mode ``default`` only.
-Usage::
+``--before DIR`` runs each figure on another checkout too (``git archive 4d9437d
+cryptocomp | tar -x -C DIR``), one run of each after the other, so that the load of a
+shared machine weighs on both alike; a checkout without :mod:`cryptocomp.crossword.rules`
+fills every mode plainly (no lemma rule, no shared-run rule).  Usage::
 
-    nice python scripts/bench_fill_words.py --runs 5
+    nice python scripts/bench_fill_words.py --runs 5 --before /tmp/before
     nice python scripts/bench_fill_words.py --only en15 --modes default shared4
 """
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -110,20 +112,31 @@ def child(figure: str, mode: str, seed: int) -> None:
     print(json.dumps(out))
 
 
-def _figure(figure: str, mode: str, runs: int) -> dict:
-    outs = []
+def _figure(figure: str, mode: str, runs: int, trees: list[str | None]) -> list[dict]:
+    """The figure's runs on each checkout of ``trees`` (None: the one this script imports),
+    interleaved run by run so that the machine's load weighs on all alike."""
+    outs: list[list[dict]] = [[] for _ in trees]
     for k in range(runs):
-        proc = subprocess.run([sys.executable, __file__, "--child", figure, mode, str(k)],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise SystemExit(f"{figure}/{mode}: child failed:\n{proc.stderr[-2000:]}")
-        outs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
-    for o in outs:
-        if o.get("problems"):
-            raise SystemExit(f"{figure}/{mode}: the checker refused the fill: {o}")
-    walls = [o["wall"] if o["status"] in ("filled", "no_fill") else float("inf") for o in outs]
-    return {"median": statistics.median(walls), "slowest": max(walls),
-            "statuses": sorted({o["status"] for o in outs}), "forms": outs[0]["forms"]}
+        for t, tree in enumerate(trees):
+            env = dict(os.environ)
+            if tree is not None:
+                env["PYTHONPATH"] = tree
+            proc = subprocess.run([sys.executable, __file__, "--child", figure, mode, str(k)],
+                                  capture_output=True, text=True, env=env)
+            if proc.returncode != 0:
+                raise SystemExit(f"{figure}/{mode}: child failed:\n{proc.stderr[-2000:]}")
+            outs[t].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    figures = []
+    for runs_of in outs:
+        for o in runs_of:
+            if o.get("problems"):
+                raise SystemExit(f"{figure}/{mode}: the checker refused the fill: {o}")
+        walls = [o["wall"] if o["status"] in ("filled", "no_fill") else float("inf")
+                 for o in runs_of]
+        figures.append({"median": statistics.median(walls), "slowest": max(walls),
+                        "statuses": sorted({o["status"] for o in runs_of}),
+                        "forms": runs_of[0]["forms"]})
+    return figures
 
 
 def main() -> None:
@@ -131,6 +144,10 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", default=list(FIGURES), choices=list(FIGURES))
     ap.add_argument("--modes", nargs="*", default=None, choices=MODES)
     ap.add_argument("--runs", type=int, default=5, help="runs (seeds 0, 1, ...) per figure")
+    ap.add_argument("--before", nargs="*", default=[], metavar="DIR",
+                    help="other checkouts to run each figure on too, run by run (their "
+                         "directory as PYTHONPATH: a checkout without the word rules runs "
+                         "every mode with its plain fill)")
     ap.add_argument("--child", nargs=3, metavar=("FIGURE", "MODE", "SEED"))
     args = ap.parse_args()
     if args.child:
@@ -138,13 +155,14 @@ def main() -> None:
         child(figure, mode, int(seed))
         return
     modes = args.modes or (list(MODES) if _has_rules() else ["default"])
+    trees: list[str | None] = [None, *args.before]
     for figure in args.only:
         for mode in modes:
-            o = _figure(figure, mode, args.runs)
-            extra = f", {o['forms']:,} forms with a lemma" if o["forms"] else ""
-            print(f"{figure:5s} {mode:10s} median {o['median']:7.3f} s  slowest "
-                  f"{o['slowest']:7.3f} s  ({args.runs} runs: {', '.join(o['statuses'])}"
-                  f"{extra})", flush=True)
+            for tree, o in zip(trees, _figure(figure, mode, args.runs, trees)):
+                extra = f", {o['forms']:,} forms with a lemma" if o["forms"] else ""
+                print(f"{figure:5s} {mode:10s} {tree or 'this checkout':24s} median "
+                      f"{o['median']:7.3f} s  slowest {o['slowest']:7.3f} s  ({args.runs} "
+                      f"runs: {', '.join(o['statuses'])}{extra})", flush=True)
 
 
 if __name__ == "__main__":

@@ -316,6 +316,7 @@ def test_step_budget_holds_with_a_theme(tmp_path):
 
 def test_arrow_word_attempts_keep_the_word_rules():
     """``swedish``'s fills take the same rules: excluded words, a theme word, shared runs."""
+    from cryptocomp.arrow.clues import load_clues
     from cryptocomp.arrow.generator import (
         ArrowError,
         ArrowParams,
@@ -323,7 +324,6 @@ def test_arrow_word_attempts_keep_the_word_rules():
         check_word_rules,
         fill_attempt,
     )
-    from cryptocomp.arrow.clues import load_clues
 
     book = load_clues("wordnet")
     english = Index.from_counts({w: book.senses(w) for w in book if len(w) <= 8},

@@ -87,10 +87,6 @@ class Lexicon:
         """The length of the longest usable word (0 when none)."""
         return max((n for n in self.index.lengths() if self.base(n)), default=0)
 
-    def is_preferred(self, n: int) -> FrozenBitMap:
-        """Ids of the preferred usable ``n``-letter words."""
-        return self.base(n) & self.preferred if self.preferred else _EMPTY
-
     def why_empty(self) -> str:
         """Why no word is usable (for a lexicon whose :meth:`longest` is 0), in a few words."""
         name = self.index.name or "the dictionary"

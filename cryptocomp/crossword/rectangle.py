@@ -66,15 +66,20 @@ def _debruijn_table() -> np.ndarray:
 _DEBRUIJN = _debruijn_table()
 
 
-def _seeded_order(trie: Trie, seed: int) -> np.ndarray:
+def _seeded_order(trie: Trie, seed: int, prio: np.ndarray | None = None) -> np.ndarray:
     """``trie.order`` drawn anew with ``seed``: each node's letters as a Plackett-Luce sample
     weighted 1 / (1 + rank) of the most frequent word each leads to (Gumbel keys on log
-    ranks), so the commonest words stay likeliest first but every letter gets its turn."""
+    ranks), so the commonest words stay likeliest first but every letter gets its turn;
+    ``prio``: each word's rank in the order of trial, when not its frequency rank (preferred
+    words first, :mod:`.rules`)."""
     child, order = trie.child, trie.order
     nodes, letters = child.shape
     # best[v]: the rank of the most frequent word below v, the first letter's subtree's
     # (order[v, 0]); n passes carry the leaves' ranks up the n levels
     best = trie.leaf.astype(np.float64)
+    if prio is not None:
+        leaves = trie.leaf >= 0
+        best[leaves] = prio[trie.leaf[leaves]]
     inner = np.flatnonzero((trie.leaf < 0) & (order[:, 0] >= 0))
     first = child[inner, order[inner, 0]]
     for _ in range(trie.n):
@@ -358,7 +363,9 @@ class RowSearch:
         self.W, self.H = W, H = grid.width, grid.height
         self.rtrie = self._trie(W)
         if seed is not None:  # only the rows' letter order steers the search
-            self.rtrie = replace(self.rtrie, order=_seeded_order(self.rtrie, seed))
+            g0, g1 = int(t.grow[W]), int(t.grow[W + 1])
+            self.rtrie = replace(self.rtrie, order=_seeded_order(self.rtrie, seed,
+                                                                 t.prio[g0:g1]))
         self.xtrie = self._trie(W, reverse=True)  # for the rows-below check only
         self.ctrie = self.rtrie if H == W else self._trie(H)
         self.rbase, self.cbase = int(t.grow[W]), int(t.grow[H])

@@ -143,10 +143,8 @@ def conflict_keys(wl: np.ndarray, lengths: Sequence[int], grow: np.ndarray,
                 grams.append(block[:, i:i + w])
                 grams_rows.append(np.arange(lo, hi, dtype=np.int64))
         if grams:
-            g = np.concatenate(grams)
+            gid = _gram_ids(np.concatenate(grams), int(wl.max(initial=0)) + 1)
             r = np.concatenate(grams_rows)
-            _, gid = np.unique(g, axis=0, return_inverse=True)
-            gid = gid.reshape(-1).astype(np.int64)
             row_parts.append(r)
             key_parts.append(gid)
             nkeys = int(gid.max()) + 1 if len(gid) else 0
@@ -160,7 +158,7 @@ def conflict_keys(wl: np.ndarray, lengths: Sequence[int], grow: np.ndarray,
         return no_keys(rows)
     r = np.concatenate(row_parts)
     k = np.concatenate(key_parts)
-    pair = np.unique(r * max(1, nkeys) + k)  # distinct (row, key), by row then key
+    pair = _distinct(r * max(1, nkeys) + k)  # distinct (row, key), by row then key
     r, k = pair // max(1, nkeys), pair % max(1, nkeys)
     # a key of one row conflicts with nothing: dropped, so that lists stay short
     per_key = np.bincount(k, minlength=nkeys)
@@ -174,6 +172,30 @@ def conflict_keys(wl: np.ndarray, lengths: Sequence[int], grow: np.ndarray,
     pstart = np.zeros(len(used) + 1, dtype=np.int64)
     np.cumsum(np.bincount(k, minlength=len(used)), out=pstart[1:])
     return ConflictKeys(kstart, k.astype(np.int32), pstart, r[order].astype(np.int32))
+
+
+def _distinct(x: np.ndarray) -> np.ndarray:
+    """The distinct values of ``x``, sorted (a sort: numpy's hashing unique of large int64
+    arrays is several times slower)."""
+    x = np.sort(x)
+    return x[np.concatenate(([True], x[1:] != x[:-1]))] if len(x) else x
+
+
+def _gram_ids(grams: np.ndarray, letters: int) -> np.ndarray:
+    """Dense ids of the rows of ``grams`` (letter codes below ``letters``): equal rows, equal
+    ids.  The codes are read as numbers in base ``letters``, a few columns at a time while
+    they fit in 62 bits, then renumbered densely (a sort of integers, not of rows)."""
+    ids = np.zeros(len(grams), dtype=np.int64)
+    span = 1  # the ids are below span
+    for p in range(grams.shape[1]):
+        if span * letters >= 1 << 62:
+            _, ids = np.unique(ids, return_inverse=True)
+            ids = ids.reshape(-1).astype(np.int64)
+            span = int(ids.max(initial=0)) + 1
+        ids = ids * letters + grams[:, p]
+        span *= letters
+    _, ids = np.unique(ids, return_inverse=True)
+    return ids.reshape(-1).astype(np.int64)
 
 
 def ids_of(words: Iterable[Word], id_of: Callable[[Word], int | None]) -> list[int]:
