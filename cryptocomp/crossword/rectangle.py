@@ -363,9 +363,8 @@ class RowSearch:
         self.W, self.H = W, H = grid.width, grid.height
         self.rtrie = self._trie(W)
         if seed is not None:  # only the rows' letter order steers the search
-            g0, g1 = int(t.grow[W]), int(t.grow[W + 1])
             self.rtrie = replace(self.rtrie, order=_seeded_order(self.rtrie, seed,
-                                                                 t.prio[g0:g1]))
+                                                                 self._prio(W)))
         self.xtrie = self._trie(W, reverse=True)  # for the rows-below check only
         self.ctrie = self.rtrie if H == W else self._trie(H)
         self.rbase, self.cbase = int(t.grow[W]), int(t.grow[H])
@@ -397,7 +396,12 @@ class RowSearch:
         t = self.prob.tables
         g0, g1 = int(t.grow[n]), int(t.grow[n + 1])
         codes = t.wl[g0:g1, :n]
-        return build_trie(codes[:, ::-1] if reverse else codes, t.A, t.prio[g0:g1])
+        return build_trie(codes[:, ::-1] if reverse else codes, t.A, self._prio(n))
+
+    def _prio(self, n: int) -> np.ndarray | None:
+        """The order of trial of the ``n``-letter words (None: their rows' order)."""
+        t = self.prob.tables
+        return None if t.prio is None else t.prio[int(t.grow[n]):int(t.grow[n + 1])]
 
     @property
     def nodes(self) -> int:

@@ -8,7 +8,7 @@ Static (one per :class:`~.problem.Problem`, shared by every run):
   ``n``-letter words), each group in frequency order.  ``wid[row]`` is the
   word's id in the index, ``wscore[row]`` log(1 + count), ``wbonus[row]`` the bonus
   of a preferred word (:mod:`.rules`), ``prio[row]`` its place in its group's order of
-  trial (preferred words first, then by frequency).
+  trial (preferred words first, then by frequency; None when no word is preferred).
 * conflict keys (:func:`.rules.conflict_keys`): ``keys[kstart[row]:kstart[row + 1]]``
   a word's keys; ``klen``/``kk[pstart[key]:pstart[key + 1]]`` the length and place in
   its group of each word with that key.
@@ -134,14 +134,17 @@ class Tables:
         self.wscore = np.log1p(counts[self.wid].astype(np.float64))
         # preferred words first: a bonus in the CSP's word choice, the first ranks in the
         # rows search's tries (prio: the order within each length group)
-        pref = np.zeros(len(self.wid), dtype=bool)
+        # (None: no word is preferred, the order is the rows')
+        self.wbonus = np.zeros(len(self.wid), dtype=np.float64)
+        self.prio: np.ndarray | None = None
         if lex.preferred:
             pref = np.isin(self.wid, _ids(lex.preferred))
-        self.wbonus = np.where(pref, PREFER_BONUS, 0.0)
-        self.prio = np.zeros(len(self.wid), dtype=np.int64)
-        for n in lengths:
-            g0, g1 = int(grow[n]), int(grow[n + 1])
-            self.prio[g0 + np.lexsort((np.arange(g1 - g0), ~pref[g0:g1]))] = np.arange(g1 - g0)
+            self.wbonus[pref] = PREFER_BONUS
+            self.prio = np.zeros(len(self.wid), dtype=np.int64)
+            for n in lengths:
+                g0, g1 = int(grow[n]), int(grow[n + 1])
+                order = np.lexsort((np.arange(g1 - g0), ~pref[g0:g1]))
+                self.prio[g0 + order] = np.arange(g1 - g0)
         lemmas = None if prob.lemmas is None else np.asarray(prob.lemmas)[self.wid]
         self.keys = conflict_keys(self.wl, lengths, grow, prob.max_shared, lemmas)
         self.klen = np.zeros(len(self.keys.post), dtype=np.int64)  # length of each posting row

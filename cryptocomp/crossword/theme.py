@@ -128,5 +128,5 @@ def fill_theme(grid: Grid, theme: Sequence[Word], solve: Solver, budget: Budget,
         out.partial, out.culprit = last.partial, last.culprit
         out.culprit_candidates = last.culprit_candidates
         out.message = f"{last.message} ({where})"
-    log.info("theme: %s", where)
+    log.debug("theme: %s", where)
     return out, placed
