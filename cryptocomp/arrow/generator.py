@@ -30,10 +30,11 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..crossword import fill
+from ..crossword import fill, with_rules
 from ..crossword.grid import GridError
 from ..crossword.lexicon import Lexicon
 from ..crossword.problem import MAX_STEPS
+from ..crossword.rules import DEFAULT_RULES, FillRules
 from ..errors import CryptocompError
 from ..files import shown
 from ..index.classes import DEFAULTS, WordClasses
@@ -48,7 +49,7 @@ from .puzzle import ArrowPuzzle, ArrowWord, Hidden, ambiguity_summary
 
 __all__ = ["ArrowParams", "ArrowError", "MaskFill", "Workshop", "attempt", "fill_attempt",
            "arrow_lexicon", "workshop", "register_workshop", "build_workshop", "check_params",
-           "finish", "attempt_seed", "MIN_SIDE", "MAX_SIDE", "MAX_REPAIRS"]
+           "finish", "attempt_seed", "check_word_rules", "MIN_SIDE", "MAX_SIDE", "MAX_REPAIRS"]
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,7 @@ class ArrowParams:
     repairs: int = 2  # mask repairs the filler may ask for in one attempt (README: measured)
     rules: MaskRules | None = None  # None: rules_for(width, height)
     key: str = ""  # names resources registered in-process (API calls with objects)
+    word_rules: FillRules = DEFAULT_RULES  # excluded, preferred, theme words... (.rules)
 
     def mask_rules(self) -> MaskRules:
         """The mask rules of this size: words of at most 8 letters (measured: longer
@@ -111,6 +113,20 @@ def check_params(params: ArrowParams) -> None:
         raise ArrowError("the word source (top) must keep at least 1 word")
     if params.min_score is not None and not 1 <= params.min_score <= 100:
         raise ArrowError(f"the minimum score must be 1 to 100, not {params.min_score}")
+
+
+def check_word_rules(params: ArrowParams, shop: Workshop) -> None:
+    """Raise ArrowError for theme words no puzzle can have: a word the usable words lack,
+    or longer than the mask's words."""
+    longest = _within(params.mask_rules(), shop.lexicon.longest()).max_len
+    try:
+        with_rules(shop.lexicon, params.word_rules)
+    except GridError as exc:
+        raise ArrowError(f"{exc} (the usable words: clued, of 2 to {longest} letters)") from None
+    for word in params.word_rules.theme:
+        if not 2 <= len(word) <= longest:
+            raise ArrowError(f"theme word {word!r} has {len(word)} letters: the arrow-word "
+                             f"slots of {params.width}x{params.height} have 2 to {longest}")
 
 
 # -- resources -----------------------------------------------------------------------------
@@ -307,7 +323,7 @@ def fill_attempt(lexicon: Lexicon, params: ArrowParams, seed: int,
         remaining = None if deadline is None else max(0.01, deadline - time.time())
         try:
             result = fill(mask.grid(), lexicon, engine="csp", steps=params.steps,
-                          seconds=remaining, seed=rng.getrandbits(31))
+                          seconds=remaining, seed=rng.getrandbits(31), rules=params.word_rules)
         except GridError as exc:  # a slot of a length no usable word has: this mask fails
             out.message = f"fill: {exc}"
             break

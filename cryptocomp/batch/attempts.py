@@ -141,7 +141,7 @@ def fill_attempt(index: Index, params: dict, seed: int) -> Attempt:
     # kept with the index (a worker's cached index lives for the batch), not by id()
     lex = index.derived(("fill-lexicon", words), lambda: Lexicon(index, words))
     options = {k: params[k] for k in ("engine", "count", "steps", "seconds", "lookahead",
-                                      "letter_branch", "strategy")
+                                      "letter_branch", "strategy", "rules")
                if params.get(k) is not None}
     result = fill(params["grid"], lex, seed=seed, **options)
     lines: list[str] = []

@@ -20,8 +20,10 @@ from ..batch.attempts import fill_attempt
 from ..crossword import ENGINES, STRATEGIES, FillResult, SearchProgress, fill, read_grid
 from ..crossword.grid import Grid, GridError, format_text
 from ..crossword.problem import MAX_FILLS, MAX_STEPS
+from ..crossword.rules import MAX_SHARED, FillRules, read_word_list
 from ..crossword.square import MAX_SQUARE, MIN_SQUARE, square_grid
 from ..files import check_writable, shown, write_atomic
+from ..index.alphabet import normalize
 from ..index.classes import DEFAULTS
 from ..index.wordfilter import WordFilter
 from ..rendering import class_column, fill_json, fill_parts, fill_text
@@ -93,6 +95,39 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clues", metavar="FILE", help="word<TAB>clue file for the ipuz clue lists")
     add_dict_options(p)
     add_batch_options(p, "attempts")
+    add_fill_rule_options(p)
+
+
+def add_fill_rule_options(p: argparse.ArgumentParser) -> None:
+    """The options on a fill's words (:mod:`cryptocomp.crossword.rules`), one group."""
+    g = p.add_argument_group("word options")
+    g.add_argument("--exclude", metavar="FILE",
+                   help="words the fill must not use (one word a line)")
+    g.add_argument("--prefer", metavar="FILE",
+                   help="words the search tries before the others (one word a line)")
+    g.add_argument("--theme", metavar="WORDS",
+                   help="comma-separated words the fill must contain, placed in slots that fit")
+    whole(g, "--max-shared-substring", 1, MAX_SHARED, default=None, metavar="N",
+          help="no two answers share a run of N+1 letters")
+    g.add_argument("--allow-same-lemma", action="store_true",
+                   help="allow two forms of one lemma (by default not, where the dictionary "
+                        "knows lemmas)")
+
+
+def word_rules(args: argparse.Namespace, *, fold_yo: bool) -> FillRules:
+    """The rules on a fill's words that the options say (their files read)."""
+    def listed(path: str | None, what: str) -> frozenset[str]:
+        return frozenset(read_word_list(path, what, fold_yo=fold_yo)) if path else frozenset()
+
+    theme: tuple[str, ...] = ()
+    if args.theme is not None:
+        theme = tuple(normalize(w.strip(), fold_yo=fold_yo) for w in args.theme.split(","))
+        if not all(theme):
+            raise GridError(f"--theme {args.theme!r}: expected comma-separated words, like "
+                            f"'alpha,beta'")
+    return FillRules(exclude=listed(args.exclude, "--exclude list"),
+                     prefer=listed(args.prefer, "--prefer list"), theme=theme,
+                     max_shared=args.max_shared_substring, same_lemma=args.allow_same_lemma)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -183,8 +218,12 @@ def _run_attempts(args: argparse.Namespace, grid: Grid) -> int:
         params["classes"] = words.classes.describe() if words.classes else None
     if words.min_score is not None:
         params["min_score"] = words.min_score
+    rules = word_rules(args, fold_yo=getattr(args, "fold_yo", False))
     identity = {k: v for k, v in params.items() if k != "grid"}
     identity["grid"] = format_text(grid)
+    if rules.restricts:  # the identities of batches without word options stay as they were
+        params["rules"] = rules
+        identity["rules"] = rules.identity()
     work = AttemptsWorkload(args.kind, AttemptJob(fill_attempt, params, json=args.json),
                             args.attempts, first_seed=args.seed or 0, identity=identity,
                             seconds=args.time)
@@ -202,12 +241,13 @@ def _run(args: argparse.Namespace, grid: Grid, *, title: str) -> int:
         clues = read_clues(args.clues)
     words = _words(args)
     index = open_index(args)
+    rules = word_rules(args, fold_yo=index.fold_yo)
     with _search_progress(f"filling {title}") as progress:
         result = fill(grid, index, words, engine=args.engine, count=args.count,
                       steps=args.steps, seconds=args.time,
                       seed=args.seed, lookahead=args.order == "lookahead",
                       letter_branch=args.letter_branch, strategy=args.strategy,
-                      improve=args.improve, progress=progress)
+                      improve=args.improve, progress=progress, rules=rules)
     classes = class_column(index, words.classes)
     if args.json:
         print_json(fill_json(result, classes))

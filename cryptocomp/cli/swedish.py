@@ -20,6 +20,7 @@ from ..arrow.puzzle import ArrowPuzzle, ambiguity_summary
 from ..crossword.problem import MAX_STEPS
 from ..files import check_writable, write_atomic
 from .batch import add_batch_options, run_workload
+from .fill import add_fill_rule_options, word_rules
 from .options import (
     MAX_BATCH,
     MAX_SEED,
@@ -78,6 +79,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--svg-solution", metavar="FILE", help="write the solution as SVG")
     add_dict_options(p)
     add_batch_options(p, "puzzles")
+    add_fill_rule_options(p)
     p.set_defaults(run=run)
 
 
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     import tempfile
     import time
 
-    from ..arrow.generator import check_params, workshop
+    from ..arrow.generator import check_params, check_word_rules, workshop
     from ..arrow.workload import ArrowWorkload, ship_words
     from ..crossword.csp import load_engine
 
@@ -112,9 +114,11 @@ def run(args: argparse.Namespace) -> int:
     params = ArrowParams(width, height, source=dict_spec(args), fold_yo=args.fold_yo,
                          clues=args.clues, phrases=args.phrases, top=args.top,
                          steps=args.steps, repairs=args.repairs, classes=args.words,
-                         min_score=args.min_score)
+                         min_score=args.min_score,
+                         word_rules=word_rules(args, fold_yo=args.fold_yo))
     check_params(params)
     shop = workshop(params)  # loads dictionary, clues and phrases: errors surface before work
+    check_word_rules(params, shop)
     log.info("words: %d usable (%s), clues: %s, phrases: %s", len(shop.index),
              shop.source, shop.clues.source if shop.clues else "none (numbered cells)",
              f"{len(shop.phrases)} from {shop.phrases.source}" if shop.phrases else "none")

@@ -15,6 +15,7 @@ import logging
 import math
 from collections.abc import Callable
 
+from ..index.alphabet import normalize
 from ..index.classes import DEFAULTS
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
@@ -26,11 +27,13 @@ from .lane import Learned
 from .lexicon import Lexicon
 from .problem import MAX_FILLS, MAX_STEPS, Budget, Problem
 from .result import BUDGET, FILLED, NO_FILL, FillResult, Improvement, SearchProgress
+from .rules import DEFAULT_RULES, FillRules, ids_of
+from .theme import fill_theme
 
-__all__ = ["fill", "Grid", "Slot", "GridError", "Lexicon", "FillResult", "SearchProgress",
-           "Improvement", "Budget", "ENGINES", "STRATEGIES", "read_grid", "parse_text",
-           "parse_slots", "format_text", "format_slots", "FILLED", "NO_FILL", "BUDGET",
-           "MAX_STEPS", "MAX_FILLS"]
+__all__ = ["fill", "with_rules", "FillRules", "Grid", "Slot", "GridError", "Lexicon", "FillResult",
+           "SearchProgress", "Improvement", "Budget", "ENGINES", "STRATEGIES", "read_grid",
+           "parse_text", "parse_slots", "format_text", "format_slots", "FILLED", "NO_FILL",
+           "BUDGET", "MAX_STEPS", "MAX_FILLS"]
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,8 @@ def fill(grid: Grid, index: Index | Lexicon, words: WordFilter = ALL_WORDS, *,
          seconds: float | None = None, seed: int | None = None,
          lookahead: bool = True, letter_branch: int = 0,
          strategy: str = "auto", improve: float | None = None,
-         progress: Callable[[SearchProgress], None] | None = None) -> FillResult:
+         progress: Callable[[SearchProgress], None] | None = None,
+         rules: FillRules = DEFAULT_RULES) -> FillResult:
     """Fill ``grid`` from ``index`` (the words passing ``words``: its ``top`` most frequent,
     ``min_count``, ``min_score``, ``min_length``..``max_length`` letters, its word classes;
     a filter naming none takes ``DEFAULTS["fill"]``, dictionary words and names) with up
@@ -60,7 +64,10 @@ def fill(grid: Grid, index: Index | Lexicon, words: WordFilter = ALL_WORDS, *,
     many more seconds on fills whose rarest word is commoner (:mod:`.improvement`,
     the CSP on ever narrower lists; ``result.improvement`` says what it found).
     ``progress`` is told how far each CSP search is, some twenty times a second
-    (:class:`.result.SearchProgress`); it changes nothing of the fill.
+    (:class:`.result.SearchProgress`); it changes nothing of the fill.  ``rules``: words
+    left out, preferred or required (theme words), shared substrings and lemmas
+    (:class:`.rules.FillRules`; by default no two answers of one lemma, where the index
+    knows lemmas); every engine and strategy honours them.
     """
     if engine not in ENGINES:
         raise GridError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
@@ -82,22 +89,46 @@ def fill(grid: Grid, index: Index | Lexicon, words: WordFilter = ALL_WORDS, *,
     budget = Budget(steps=steps, seconds=seconds)
     lex = index if isinstance(index, Lexicon) else \
         Lexicon(index, words.with_classes(DEFAULTS["fill"]))
+    lex = with_rules(lex, rules)
     grid = grid.spelt(fold_yo=lex.index.fold_yo)  # a given ё as the words spell it
-    prob = Problem(grid, lex)
     # with an improvement to come, the failure weights the CSP learns of the grid carry over
     # to its tries
     csp_options: dict = dict(count=count, seed=seed, lookahead=lookahead,
                              letter_branch=letter_branch, strategy=strategy,
                              learned=None if improve is None else Learned(),
                              progress=progress)
-    result = _first_fill(prob, engine, budget, csp_options)
+    theme = tuple(normalize(w, fold_yo=lex.index.fold_yo) for w in rules.theme)
+    if theme:
+        def placed(given: Grid, sub_budget: Budget) -> FillResult:
+            options = dict(csp_options, count=count)
+            return _first_fill(Problem(given, lex, rules), engine, sub_budget, options)
+
+        result, grid = fill_theme(grid, theme, placed, budget, count)
+    else:
+        result = _first_fill(Problem(grid, lex, rules), engine, budget, csp_options)
     if improve is None or not result.filled:
         return result
 
     def narrower(sub: Lexicon, sub_budget: Budget) -> FillResult:
-        return solve_csp(Problem(grid, sub), budget=sub_budget, **csp_options)
+        return solve_csp(Problem(grid, sub, rules), budget=sub_budget, **csp_options)
 
     return improve_fill(result, lex, narrower, seconds=improve, budget=budget)
+
+
+def with_rules(lex: Lexicon, rules: FillRules) -> Lexicon:
+    """``lex`` with the rules' words left out, preferred, and the theme words kept
+    (GridError for a theme word the dictionary lacks)."""
+    if not (rules.exclude or rules.prefer or rules.theme):
+        return lex
+    index = lex.index
+    for word in rules.theme:
+        if index.id_of(normalize(word, fold_yo=index.fold_yo)) is None:
+            raise GridError(f"theme word {word!r} is not a word of "
+                            f"{index.name or 'the dictionary'}")
+    return lex.with_words(exclude=ids_of(rules.exclude, index.id_of),
+                          prefer=ids_of(rules.prefer, index.id_of),
+                          include=ids_of((normalize(w, fold_yo=index.fold_yo)
+                                          for w in rules.theme), index.id_of))
 
 
 def _first_fill(prob: Problem, engine: str, budget: Budget, csp_options: dict) -> FillResult:

@@ -13,9 +13,15 @@ from .grid import Cell, Grid, Letter
 __all__ = ["fill_problems"]
 
 
-def fill_problems(grid: Grid, words: Collection[str], fill: list[str]) -> list[str]:
-    """Every rule a fill breaks (empty when it is valid); ``fill`` has one word per slot."""
-    problems = []
+def fill_problems(grid: Grid, words: Collection[str], fill: list[str], *,
+                  exclude: Collection[str] = (), theme: Collection[str] = (),
+                  max_shared: int | None = None,
+                  lemma_of: Mapping[str, int] | None = None) -> list[str]:
+    """Every rule a fill breaks (empty when it is valid); ``fill`` has one word per slot.
+    The word rules (:mod:`.rules`): no word of ``exclude``, every word of ``theme``, no two
+    answers sharing more than ``max_shared`` letters in a row, no two answers with the same
+    ``lemma_of`` group."""
+    problems = _word_rules(grid, fill, exclude, theme, max_shared, lemma_of)
     if len(fill) != len(grid.slots):
         return [f"{len(fill)} words for {len(grid.slots)} slots"]
     letters: dict[Cell, Letter] = {}
@@ -50,3 +56,34 @@ def _mirror(letters: Mapping[Cell, Letter]) -> dict[Cell, Letter]:
     out = dict(letters)
     out.update({(c, r): ch for (r, c), ch in letters.items()})
     return out
+
+
+def _word_rules(grid: Grid, fill: list[str], exclude: Collection[str], theme: Collection[str],
+                max_shared: int | None, lemma_of: Mapping[str, int] | None) -> list[str]:
+    """The word rules a fill breaks, by plain comparison of every pair of answers."""
+    problems = [f"{slot.name}: {word!r} is excluded"
+                for slot, word in zip(grid.slots, fill) if word in exclude]
+    problems += [f"theme word {word!r} is in no slot" for word in theme if word not in fill]
+    named = list(zip(grid.slots, fill))
+    for i, (a, u) in enumerate(named):
+        for b, v in named[i + 1:]:
+            if max_shared is not None:
+                run = _longest_common_run(u, v)
+                if run > max_shared:
+                    problems.append(f"{a.name} {u!r} and {b.name} {v!r} share {run} letters in "
+                                    f"a row (at most {max_shared})")
+            if lemma_of is not None and u != v and u in lemma_of and v in lemma_of \
+                    and lemma_of[u] == lemma_of[v]:
+                problems.append(f"{a.name} {u!r} and {b.name} {v!r} are forms of one lemma")
+    return problems
+
+
+def _longest_common_run(u: str, v: str) -> int:
+    """The length of the longest substring of both ``u`` and ``v``."""
+    best = 0
+    for i in range(len(u)):
+        for j in range(i + best + 1, len(u) + 1):
+            if u[i:j] not in v:
+                break
+            best = j - i
+    return best

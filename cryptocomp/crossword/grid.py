@@ -5,7 +5,9 @@ Rules of a fill (enforced by the engines, verified by :mod:`.check`):
 * every slot holds a word of the word list, of exactly the slot's length;
 * where two slots cross they share the cell, so their letters agree;
 * a given (pre-filled) letter is kept;
-* no word appears in two slots.
+* no word appears in two slots;
+* the word rules of :mod:`.rules`, where a caller asks for them (excluded and theme
+  words, shared runs of letters, lemmas).
 
 A slot is a tuple of cells; two slots cross where they share a cell.  In a
 drawn grid the slots are the maximal runs of two or more open cells across and

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 import numpy as np
 
@@ -120,7 +119,7 @@ def _level(levels: np.ndarray, count: Count) -> int:
 
 def _narrowed(lex: Lexicon, min_count: Count) -> Lexicon:
     """``lex`` cut to its words of count ``min_count`` or more."""
-    return Lexicon(lex.index, replace(lex.filter, top=lex.kept, min_count=min_count))
+    return lex.cut(min_count)
 
 
 def _try(solve: Solver, sub: Lexicon, budget: Budget) -> FillResult | None:

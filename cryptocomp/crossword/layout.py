@@ -31,12 +31,18 @@ class Static(NamedTuple):
 
     wl: np.ndarray  # (rows, maxlen) uint16: letter codes of each word, grouped by length
     wscore: np.ndarray  # float64 per row: log(1 + count)
+    wbonus: np.ndarray  # float64 per row: the score bonus of a preferred word
     slot: np.ndarray  # (S, NSLOT) int64: the slot table (columns below)
     cross: np.ndarray  # (S * maxlen, NCROSS) int64: the crossing at each slot position
     pl: np.ndarray  # int32: words (index in their length group) by (length, position, letter)
     pl_start: np.ndarray  # int64: where each (length, position, letter) key starts in pl
     same: np.ndarray  # int64: the slots grouped by length
     same_start: np.ndarray  # int64: where each length starts in same
+    kstart: np.ndarray  # int64 per row + 1: where its conflict keys start in keys
+    keys: np.ndarray  # int32: the conflict keys of each word row
+    pstart: np.ndarray  # int64 per key + 1: where its words start in klen and kk
+    klen: np.ndarray  # int64: the length of each word with a key, grouped by key
+    kk: np.ndarray  # int64: its index in its length group
     A: int  # letters of the alphabet
     maxlen: int  # the longest slot
 
@@ -132,6 +138,9 @@ class RowArrays(NamedTuple):
     best: np.ndarray  # int64 per cell: the deepest partial fill's letters
     dead: np.ndarray  # int64 per cell: the times it ran out of letters
     used: np.ndarray  # uint8 per word row: the word is placed
+    kstart: np.ndarray  # int64 per word row + 1: where its conflict keys start in keys
+    keys: np.ndarray  # int32: the conflict keys of each word row (.rules)
+    kused: np.ndarray  # int32 per key: the placed words that have it
     ctl: np.ndarray  # int64 scalars (ROW_* slots below)
 
 

@@ -12,6 +12,8 @@ structures.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
 from functools import lru_cache
 
 from pyroaring import FrozenBitMap
@@ -30,7 +32,9 @@ class Lexicon:
     most frequent, count >= ``min_count``, score >= ``min_score``) and word classes (a
     fill's words have no letter conditions)."""
 
-    def __init__(self, index: Index, words: WordFilter = ALL_WORDS):
+    def __init__(self, index: Index, words: WordFilter = ALL_WORDS, *,
+                 exclude: Iterable[WordId] = (), prefer: Iterable[WordId] = (),
+                 include: Iterable[WordId] = ()):
         if words.contains or words.excludes:
             raise ValueError("a fill's words take a length range and a frequency cut, not "
                              "letters to contain or exclude")
@@ -46,6 +50,10 @@ class Lexicon:
             # one more intersection with the words of the admitted classes
             admitted = index.admitted(words.classes)
             self._prefix = admitted if self._prefix is None else self._prefix & admitted
+        # the words a caller leaves out, prefers, or must have whatever the cut (theme words)
+        self.excluded = FrozenBitMap(exclude)
+        self.preferred = FrozenBitMap(prefer) - self.excluded
+        self.included = FrozenBitMap(include) - self.excluded
         self._base = lru_cache(maxsize=None)(self._compute_base)
         self._at = lru_cache(maxsize=None)(self._compute_at)
 
@@ -53,8 +61,25 @@ class Lexicon:
         if not isinstance(word, str):
             return False
         i = self.index.id_of(word)
-        return i is not None and i < self.kept and self.min_length <= len(word) <= self.max_length \
-            and (self._prefix is None or i in self._prefix)
+        if i is None or i in self.excluded:
+            return False
+        return i in self.included or (i < self.kept
+                                      and self.min_length <= len(word) <= self.max_length
+                                      and (self._prefix is None or i in self._prefix))
+
+    def with_words(self, *, exclude: Iterable[WordId] = (), prefer: Iterable[WordId] = (),
+                   include: Iterable[WordId] = ()) -> Lexicon:
+        """This lexicon with those words left out, preferred, or kept whatever the cut
+        (added to its own; see :mod:`.rules`)."""
+        return Lexicon(self.index, self.filter, exclude=self.excluded | FrozenBitMap(exclude),
+                       prefer=self.preferred | FrozenBitMap(prefer),
+                       include=self.included | FrozenBitMap(include))
+
+    def cut(self, min_count: int) -> Lexicon:
+        """This lexicon cut to its words of count ``min_count`` or more (the words it must
+        keep whatever the cut still in)."""
+        return Lexicon(self.index, replace(self.filter, top=self.kept, min_count=min_count),
+                       exclude=self.excluded, prefer=self.preferred, include=self.included)
 
     def base(self, n: int) -> FrozenBitMap:
         """Ids of every usable word of ``n`` letters."""
@@ -94,10 +119,13 @@ class Lexicon:
         return f"no word of {name}{kept} has {letters}"
 
     def _compute_base(self, n: int) -> FrozenBitMap:
-        if not self.min_length <= n <= self.max_length:
-            return _EMPTY
-        bm = self.index.by_length(n)
-        return bm & self._prefix if self._prefix is not None else bm
+        bm = _EMPTY
+        if self.min_length <= n <= self.max_length:
+            bm = self.index.by_length(n)
+            bm = bm & self._prefix if self._prefix is not None else bm
+        if self.included:
+            bm = bm | (self.included & self.index.by_length(n))
+        return bm - self.excluded if self.excluded else bm
 
     def _compute_at(self, n: int, pos: int, letter: str) -> FrozenBitMap:
         return self.base(n) & self.index.at(pos, letter)

@@ -16,6 +16,7 @@ from pyroaring import FrozenBitMap
 
 from .grid import Grid, GridError
 from .lexicon import Lexicon
+from .rules import DEFAULT_RULES, FillRules
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -52,10 +53,15 @@ class Budget:
 
 
 class Problem:
-    """A grid over a lexicon: slots, crossings and initial domains (given letters applied)."""
+    """A grid over a lexicon: slots, crossings and initial domains (given letters applied),
+    and the rules on its answers (:class:`.rules.FillRules`: the conflict keys the engines
+    enforce, :attr:`max_shared` and :attr:`lemmas`)."""
 
-    def __init__(self, grid: Grid, lex: Lexicon):
-        self.grid, self.lex = grid, lex
+    def __init__(self, grid: Grid, lex: Lexicon, rules: FillRules = DEFAULT_RULES):
+        self.grid, self.lex, self.rules = grid, lex, rules
+        self.max_shared = rules.max_shared
+        # lemma groups by word id, where the index knows them and the rules keep them apart
+        self.lemmas = None if rules.same_lemma else lex.index.lemma_groups()
         self.slots = grid.slots
         self.n = len(self.slots)
         self.lengths = [s.length for s in self.slots]

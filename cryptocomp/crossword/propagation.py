@@ -19,7 +19,8 @@ State of a slot ``s``:
   filters it against every crossing at once.  This is arc consistency on the
   crossings.
 * a slot down to one word is a singleton: its word is marked used (no word twice
-  in a grid) and removed from the other slots of its length.
+  in a grid) and removed from the other slots of its length, and so is every word that
+  shares a conflict key with it (:mod:`.rules`: a run of letters too long, a lemma).
 
 Words leave in one of three ways, whichever touches the fewest letters (undo
 included): one at a time from the words lists of the leaving letters, one at a
@@ -358,15 +359,38 @@ def _settle(T, D, s):
     ctl[TRAIL] = t + 1
     n = slot[s, LEN]
     lo, hi = same_start[n], same_start[n + 1]
-    if hi - lo - 1 > EAGER_DUPES:
-        return OK
-    for j in range(lo, hi):
-        u = same[j]
-        if u == s or size[u] == 0:
-            continue
-        i = pos[slot[u, PBASE] + k]
-        if 0 <= i < size[u] and _remove(T, D, u, i) != OK:
-            return FAIL
+    if hi - lo - 1 <= EAGER_DUPES:
+        for j in range(lo, hi):
+            u = same[j]
+            if u == s or size[u] == 0:
+                continue
+            i = pos[slot[u, PBASE] + k]
+            if 0 <= i < size[u] and _remove(T, D, u, i) != OK:
+                return FAIL
+    if T.kstart[row + 1] > T.kstart[row]:
+        return _drop_conflicts(T, D, s, row)
+    return OK
+
+
+@compiled()
+def _drop_conflicts(T, D, s, row):
+    """Slot ``s`` settled on word row ``row``: the words that share a conflict key with it
+    (:mod:`.rules`) leave every other slot."""
+    slot, same, same_start = T.slot, T.same, T.same_start
+    kstart, keys, pstart, klen, kk = T.kstart, T.keys, T.pstart, T.klen, T.kk
+    pos, size, ctl = D.pos, D.size, D.ctl
+    for j in range(kstart[row], kstart[row + 1]):
+        key = keys[j]
+        for h in range(pstart[key], pstart[key + 1]):
+            n2, k2 = klen[h], kk[h]
+            for g in range(same_start[n2], same_start[n2 + 1]):
+                u = same[g]
+                if u == s or size[u] == 0:
+                    continue
+                i = pos[slot[u, PBASE] + k2]
+                if 0 <= i < size[u] and _remove(T, D, u, i) != OK:
+                    return FAIL
+            ctl[OPS] += same_start[n2 + 1] - same_start[n2]
     return OK
 
 

@@ -66,15 +66,20 @@ def _debruijn_table() -> np.ndarray:
 _DEBRUIJN = _debruijn_table()
 
 
-def _seeded_order(trie: Trie, seed: int) -> np.ndarray:
+def _seeded_order(trie: Trie, seed: int, prio: np.ndarray | None = None) -> np.ndarray:
     """``trie.order`` drawn anew with ``seed``: each node's letters as a Plackett-Luce sample
     weighted 1 / (1 + rank) of the most frequent word each leads to (Gumbel keys on log
-    ranks), so the commonest words stay likeliest first but every letter gets its turn."""
+    ranks), so the commonest words stay likeliest first but every letter gets its turn;
+    ``prio``: each word's rank in the order of trial, when not its frequency rank (preferred
+    words first, :mod:`.rules`)."""
     child, order = trie.child, trie.order
     nodes, letters = child.shape
     # best[v]: the rank of the most frequent word below v, the first letter's subtree's
     # (order[v, 0]); n passes carry the leaves' ranks up the n levels
     best = trie.leaf.astype(np.float64)
+    if prio is not None:
+        leaves = trie.leaf >= 0
+        best[leaves] = prio[trie.leaf[leaves]]
     inner = np.flatnonzero((trie.leaf < 0) & (order[:, 0] >= 0))
     first = child[inner, order[inner, 0]]
     for _ in range(trie.n):
@@ -107,14 +112,44 @@ def rows_can_fill(prob: Problem) -> bool:
 
 
 @compiled()
-def _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used):
+def _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used, kstart, keys, kused):
     """Take back cell ``k``'s letter's finished words (the prefixes need no undo)."""
     i = k // W
     j = k - i * W
     if j == W - 1:
-        used[rbase + rleaf[rn[i, W]]] = 0
+        w = rbase + rleaf[rn[i, W]]
+        used[w] = 0
+        _count_keys(kstart, keys, kused, w, -1)
     if i == H - 1:
-        used[cbase + cleaf[cn[j, H]]] = 0
+        w = cbase + cleaf[cn[j, H]]
+        used[w] = 0
+        _count_keys(kstart, keys, kused, w, -1)
+
+
+@compiled(inline="always")
+def _count_keys(kstart, keys, kused, w, delta):
+    """Count word row ``w``'s conflict keys as placed (``delta`` 1) or taken back (-1)."""
+    for h in range(kstart[w], kstart[w + 1]):
+        kused[keys[h]] += delta
+
+
+@compiled(inline="always")
+def _keys_free(kstart, keys, kused, w):
+    """Whether no placed word has a conflict key of word row ``w``."""
+    for h in range(kstart[w], kstart[w + 1]):  # noqa: SIM110 (a plain loop compiles leaner)
+        if kused[keys[h]] > 0:
+            return False
+    return True
+
+
+@compiled()
+def _keys_shared(kstart, keys, a, b):
+    """Whether word rows ``a`` and ``b`` have a conflict key in common."""
+    for h in range(kstart[a], kstart[a + 1]):
+        for g in range(kstart[b], kstart[b + 1]):
+            if keys[h] == keys[g]:
+                return True
+    return False
 
 
 @compiled()
@@ -213,6 +248,7 @@ def _search(R, pause_at, node_limit):
     rbase, cbase, given, W, H = R.rbase, R.cbase, R.given, R.W, R.H
     rn, cn, pos, allowed, rowset, eq = R.rn, R.cn, R.pos, R.allowed, R.rowset, R.eq
     letter, best, dead, used, ctl = R.letter, R.best, R.dead, R.used, R.ctl
+    kstart, keys, kused = R.kstart, R.keys, R.kused
     total = W * H
     sets = np.zeros(W, dtype=np.uint64)
     xsets = np.zeros(W, dtype=np.uint64)
@@ -225,7 +261,7 @@ def _search(R, pause_at, node_limit):
     sym = ctl[ROW_SYM] != 0
     if k == total:  # resuming after a fill: take its last letter back
         k -= 1
-        _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used)
+        _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used, kstart, keys, kused)
     while k >= 0:
         if ops >= pause_at or nodes - nodes0 >= node_limit:
             _save(ctl, k, ops, nodes, letter, best)
@@ -246,7 +282,7 @@ def _search(R, pause_at, node_limit):
         if a < 0:
             k -= 1
             if k >= 0:
-                _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used)
+                _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used, kstart, keys, kused)
             continue
         nodes += 1
         r = rch[v, a]
@@ -269,7 +305,8 @@ def _search(R, pause_at, node_limit):
                 eq[i] = 1 if a == first else 0
             else:
                 eq[i] = 0
-        if j == W - 1 and used[rbase + rleaf[r]]:
+        if j == W - 1 and (used[rbase + rleaf[r]]
+                           or not _keys_free(kstart, keys, kused, rbase + rleaf[r])):
             continue
         if j == W - 1 and i < H - 1:
             ok, n = _rows_below(rch, rmask, rahead, xch, xmask, xahead, cahead, given, W, H, i,
@@ -282,13 +319,18 @@ def _search(R, pause_at, node_limit):
             w = cbase + cleaf[c]
             if used[w] or (j == W - 1 and w == rbase + rleaf[r]):
                 continue
+            if not _keys_free(kstart, keys, kused, w) or (
+                    j == W - 1 and _keys_shared(kstart, keys, w, rbase + rleaf[r])):
+                continue
         rn[i, j + 1] = r
         cn[j, i + 1] = c
         letter[k] = a
         if j == W - 1:
             used[rbase + rleaf[r]] = 1
+            _count_keys(kstart, keys, kused, rbase + rleaf[r], 1)
         if i == H - 1:
             used[cbase + cleaf[c]] = 1
+            _count_keys(kstart, keys, kused, cbase + cleaf[c], 1)
         k += 1
         if k == total:
             _save(ctl, k, ops, nodes, letter, best)
@@ -321,7 +363,8 @@ class RowSearch:
         self.W, self.H = W, H = grid.width, grid.height
         self.rtrie = self._trie(W)
         if seed is not None:  # only the rows' letter order steers the search
-            self.rtrie = replace(self.rtrie, order=_seeded_order(self.rtrie, seed))
+            self.rtrie = replace(self.rtrie, order=_seeded_order(self.rtrie, seed,
+                                                                 self._prio(W)))
         self.xtrie = self._trie(W, reverse=True)  # for the rows-below check only
         self.ctrie = self.rtrie if H == W else self._trie(H)
         self.rbase, self.cbase = int(t.grow[W]), int(t.grow[H])
@@ -343,6 +386,7 @@ class RowSearch:
         self.best = np.zeros(cells, dtype=np.int64)
         self.dead = np.zeros(cells + 1, dtype=np.int64)
         self.used = np.zeros(max(1, len(t.wid)), dtype=np.uint8)
+        self.kused = np.zeros(max(1, len(t.keys.pstart) - 1), dtype=np.int32)
         self.ctl = np.zeros(NROWCTL, dtype=np.int64)
         # a fill's transpose is a fill: one of each pair is enough for one fill (or a proof)
         self.ctl[ROW_SYM] = W == H and not grid.given and count == 1
@@ -352,7 +396,12 @@ class RowSearch:
         t = self.prob.tables
         g0, g1 = int(t.grow[n]), int(t.grow[n + 1])
         codes = t.wl[g0:g1, :n]
-        return build_trie(codes[:, ::-1] if reverse else codes, t.A)
+        return build_trie(codes[:, ::-1] if reverse else codes, t.A, self._prio(n))
+
+    def _prio(self, n: int) -> np.ndarray | None:
+        """The order of trial of the ``n``-letter words (None: their rows' order)."""
+        t = self.prob.tables
+        return None if t.prio is None else t.prio[int(t.grow[n]):int(t.grow[n + 1])]
 
     @property
     def nodes(self) -> int:
@@ -382,10 +431,12 @@ class RowSearch:
     def _arrays(self) -> RowArrays:
         """The compiled search's arrays: the tries' and this search's state."""
         r, x, c = self.rtrie, self.xtrie, self.ctrie
+        t = self.prob.tables
         return RowArrays(r.child, r.mask, r.ahead, r.order, r.leaf, x.child, x.mask, x.ahead,
                          c.child, c.mask, c.ahead, c.leaf, self.rbase, self.cbase, self.given,
                          self.W, self.H, self.rn, self.cn, self.pos, self.allowed, self.rowset,
-                         self.eq, self.letter, self.best, self.dead, self.used, self.ctl)
+                         self.eq, self.letter, self.best, self.dead, self.used,
+                         t.keys.kstart, t.keys.keys, self.kused, self.ctl)
 
     def _grid_words(self, letters: np.ndarray, depth: int) -> list[str]:
         """Every slot's word, or its pattern with ``.`` past ``depth`` letters placed."""

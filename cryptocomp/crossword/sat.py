@@ -9,7 +9,12 @@ Clauses:
 * per crossing cell, "some letter here", and each letter variable equivalent to
   the words having that letter there, in each of the two slots (this avoids the
   word-pair clauses, millions of them);
-* at most one slot per word (no repeats).
+* at most one slot per word (no repeats), and at most one answer with each conflict key
+  (:mod:`.rules`: a run of letters too long, a lemma).
+
+Preferred words (:mod:`.rules`) have their variables' phase set true (the other words'
+false), so that the solver tends to try them first (a heuristic: its decisions on other
+variables can come first).
 
 Domains are first made arc consistent by the CSP's propagation (sound: no fill
 is lost), which shrinks the formula.  UNSAT is a proof that no fill exists.
@@ -28,6 +33,7 @@ from collections.abc import Callable
 from .csp import RootWipeout, no_fill_at_root, root_domains
 from .problem import Budget, Problem
 from .result import BUDGET, FILLED, NO_FILL, FillResult
+from .rules import word_keys
 from .worker import run_in_child
 
 __all__ = ["solve_sat", "encode", "SOLVER", "Encoding", "MAX_CONFLICTS"]
@@ -50,6 +56,7 @@ class Encoding:
         self.clauses: list[list[int]] = []
         self.word_var: list[dict[int, int]] = []
         self.selector: list[int] = []
+        self.phases: list[int] = []
 
 
 def encode(prob: Problem, domains: list) -> Encoding:
@@ -92,7 +99,7 @@ def encode(prob: Problem, domains: list) -> Encoding:
     for wv in enc.word_var:
         for w, v in wv.items():
             holders.setdefault(w, []).append(v)
-    for lits in holders.values():
+    for lits in list(holders.values()) + _key_groups(prob, enc):
         if len(lits) < 2:
             continue
         if len(lits) <= 5:
@@ -100,7 +107,25 @@ def encode(prob: Problem, domains: list) -> Encoding:
                            for j in range(i + 1, len(lits)))
         else:
             clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
+    # preferred words are tried first: their variables' phase is true, the others' false
+    preferred = prob.lex.preferred
+    if preferred:
+        enc.phases = [v if w in preferred else -v for wv in enc.word_var for w, v in wv.items()]
     return enc
+
+
+def _key_groups(prob: Problem, enc: Encoding) -> list[list[int]]:
+    """The variables of the words with each conflict key (a run of letters too long, a
+    lemma: :mod:`.rules`): at most one of each group is an answer."""
+    if prob.max_shared is None and prob.lemmas is None:
+        return []
+    by_key: dict[object, list[int]] = {}
+    for wv in enc.word_var:
+        for w, v in wv.items():
+            lemma = None if prob.lemmas is None else int(prob.lemmas[w])
+            for key in word_keys(prob.words[w], prob.max_shared, lemma):
+                by_key.setdefault(key, []).append(v)
+    return list(by_key.values())
 
 
 def _sat_child(send: Callable[[object], None], prob: Problem, domains: list, count: int,
@@ -115,6 +140,8 @@ def _sat_child(send: Callable[[object], None], prob: Problem, domains: list, cou
     found = 0
     with Solver(name=SOLVER, bootstrap_with=enc.clauses) as solver:
         del enc.clauses
+        if enc.phases:
+            solver.set_phases(enc.phases)
         while found < count:
             if conflicts is not None:
                 solver.conf_budget(min(conflicts, MAX_CONFLICTS))

@@ -119,6 +119,7 @@ def _choose_slot(T, D):
 def _choose_word(T, D, s):
     """The word to place first in slot ``s`` (its index ``k`` in the length group)."""
     wl, wscore, slot, cross, A, maxlen = T.wl, T.wscore, T.slot, T.cross, T.A, T.maxlen
+    wbonus = T.wbonus
     dom, size, cnt, ctl, params, used = D.dom, D.size, D.cnt, D.ctl, D.params, D.used
     db, m = slot[s, DBASE], size[s]
     row0 = slot[s, GROW]
@@ -132,7 +133,7 @@ def _choose_word(T, D, s):
         r = row0 + k
         if used[r] >= 0:
             continue
-        score = fw * wscore[r]
+        score = fw * wscore[r] + wbonus[r]
         if look:
             for p in range(n):
                 x = s * maxlen + p

@@ -6,7 +6,12 @@ Static (one per :class:`~.problem.Problem`, shared by every run):
   each usable word, as the index encodes it (:meth:`~cryptocomp.index.Index.encoded`);
   rows grouped by length (``grow[n]`` is the first row of the
   ``n``-letter words), each group in frequency order.  ``wid[row]`` is the
-  word's id in the index, ``wscore[row]`` log(1 + count).
+  word's id in the index, ``wscore[row]`` log(1 + count), ``wbonus[row]`` the bonus
+  of a preferred word (:mod:`.rules`), ``prio[row]`` its place in its group's order of
+  trial (preferred words first, then by frequency; None when no word is preferred).
+* conflict keys (:func:`.rules.conflict_keys`): ``keys[kstart[row]:kstart[row + 1]]``
+  a word's keys; ``klen``/``kk[pstart[key]:pstart[key + 1]]`` the length and place in
+  its group of each word with that key.
 * ``pl[pl_start[key] : pl_start[key + 1]]`` with ``key = (n * maxlen + p) * A + a``:
   the words (index ``k`` in their length group) with letter ``a`` at position
   ``p``, most frequent first.
@@ -58,6 +63,7 @@ from .layout import (
     M,
     Static,
 )
+from .rules import PREFER_BONUS, conflict_keys
 
 if TYPE_CHECKING:
     from pyroaring import FrozenBitMap
@@ -81,6 +87,8 @@ class Shape(Protocol):
     lengths: list[int]         # each slot's length
     letters: str               # the lexicon's alphabet
     initial: list[FrozenBitMap]  # each slot's candidates, given letters applied
+    max_shared: int | None     # the longest run of letters two answers may share
+    lemmas: np.ndarray | None  # lemma groups by word id, when kept apart
 
 
 def _ids(bitmap: FrozenBitMap) -> np.ndarray:
@@ -124,6 +132,27 @@ class Tables:
         self.wid = np.concatenate([ids_of[n] for n in lengths])
         counts = np.frombuffer(lex.index.counts, dtype=np.uint64)
         self.wscore = np.log1p(counts[self.wid].astype(np.float64))
+        # preferred words first: a bonus in the CSP's word choice, the first ranks in the
+        # rows search's tries (prio: the order within each length group)
+        # (None: no word is preferred, the order is the rows')
+        self.wbonus = np.zeros(len(self.wid), dtype=np.float64)
+        self.prio: np.ndarray | None = None
+        if lex.preferred:
+            pref = np.isin(self.wid, _ids(lex.preferred))
+            self.wbonus[pref] = PREFER_BONUS
+            self.prio = np.zeros(len(self.wid), dtype=np.int64)
+            for n in lengths:
+                g0, g1 = int(grow[n]), int(grow[n + 1])
+                order = np.lexsort((np.arange(g1 - g0), ~pref[g0:g1]))
+                self.prio[g0 + order] = np.arange(g1 - g0)
+        lemmas = None if prob.lemmas is None else np.asarray(prob.lemmas)[self.wid]
+        self.keys = conflict_keys(self.wl, lengths, grow, prob.max_shared, lemmas)
+        self.klen = np.zeros(len(self.keys.post), dtype=np.int64)  # length of each posting row
+        self.kk = np.zeros(len(self.keys.post), dtype=np.int64)  # its place in the group
+        if self.keys.active:
+            posted = self.keys.post.astype(np.int64)
+            self.klen = np.searchsorted(grow, posted, side="right") - 1
+            self.kk = posted - grow[self.klen]
         self._build_letter_lists(ids_of, lengths)
         cands = []
         for s, length in enumerate(prob.lengths):
@@ -287,8 +316,9 @@ class State:
     def T(self) -> Static:
         """The static arrays, as the compiled code reads them."""
         t = self.t
-        return Static(t.wl, t.wscore, t.slot, t.cross, t.pl, t.pl_start, t.same, t.same_start,
-                      t.A, t.maxlen)
+        k = t.keys
+        return Static(t.wl, t.wscore, t.wbonus, t.slot, t.cross, t.pl, t.pl_start, t.same,
+                      t.same_start, k.kstart, k.keys, k.pstart, t.klen, t.kk, t.A, t.maxlen)
 
     @property
     def D(self) -> Dynamic:

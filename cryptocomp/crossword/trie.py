@@ -10,7 +10,7 @@ prefix of ``d`` letters shared by at least one word.
 * ``ahead[v, p]``: the letters that stand at position ``p`` in some word below
   ``v`` (for ``p`` at or past ``v``'s depth), the rectangle search's look-ahead;
 * ``order[v]``: ``v``'s letters, the one leading to the most frequent word
-  first, then -1;
+  first (or the first in a given order of trial), then -1;
 * ``leaf[v]``: the word's row in the length group (its frequency rank) at
   depth ``n``, else -1.
 """
@@ -60,8 +60,9 @@ class Trie:
             assert bits == sum(1 << a for a in range(self.child.shape[1]) if self.child[v, a] >= 0)
 
 
-def build_trie(codes: np.ndarray, letters: int) -> Trie:
-    """The trie of ``codes`` (one row of letter codes per word, rows in frequency order)."""
+def build_trie(codes: np.ndarray, letters: int, prio: np.ndarray | None = None) -> Trie:
+    """The trie of ``codes`` (one row of letter codes per word, rows in frequency order);
+    ``prio``: each row's place in the order of trial, when it is not the rows' order."""
     m, n = codes.shape
     if letters > MAX_LETTERS:
         raise ValueError(f"a trie holds at most {MAX_LETTERS} letters, not {letters}")
@@ -69,6 +70,7 @@ def build_trie(codes: np.ndarray, letters: int) -> Trie:
     srt = np.lexsort(codes.T[::-1])  # lexicographic: the rows below a node are contiguous
     c = codes[srt]
     rank = srt.astype(np.int64)
+    trial = rank if prio is None else np.asarray(prio, dtype=np.int64)[srt]
     # new[d][r]: row r starts a new node at depth d + 1 (its first d + 1 letters differ
     # from the previous row's)
     differs = np.ones((n, m), dtype=bool)
@@ -94,7 +96,7 @@ def build_trie(codes: np.ndarray, letters: int) -> Trie:
             break
         ids = node_of[d, first]
         ahead[ids] = np.bitwise_or.reduceat(bits, first, axis=0)
-        best[ids] = np.minimum.reduceat(rank, first)
+        best[ids] = np.minimum.reduceat(trial, first)
         if d < n:
             nxt = starts[d + 1]
             child[node_of[d, nxt], c[nxt, d]] = node_of[d + 1, nxt]
