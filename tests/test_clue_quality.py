@@ -30,7 +30,7 @@ from cryptocomp.arrow.clues import (
 )
 from cryptocomp.arrow.puzzle import ambiguity_summary
 from cryptocomp.cli import main
-from cryptocomp.index.classes import given_classes
+from cryptocomp.index.classes import WordClasses, given_classes
 
 
 @pytest.fixture(scope="module")
@@ -211,7 +211,9 @@ def test_words_without_a_printable_clue_are_never_placed():
     idx = Index.from_counts({w: 1 for w in book}, name="t", params={"lang": "xx"})
     from cryptocomp.arrow.generator import ArrowParams, build_workshop
 
-    shop = build_workshop(ArrowParams(6, 6, clues="object", phrases="none"), idx, clues=book)
+    shop = build_workshop(ArrowParams(6, 6, clues="object", phrases="none",
+                                      classes=WordClasses.parse("dictionary,abbreviation")),
+                          idx, clues=book)
     assert "ab" not in shop.index and "ch" in shop.index
 
 
@@ -223,7 +225,9 @@ def test_abbreviations_of_a_classified_index_are_marked(book):
     classes["ad"] = ["abbreviation", "dictionary"]  # ... but one a dictionary word too
     idx = Index.from_counts(counts, name="wn6c", params={"lang": "en"},
                             classify=given_classes(classes))
-    shop = build_workshop(ArrowParams(6, 6, clues="object", phrases="none"), idx, clues=book)
+    shop = build_workshop(ArrowParams(6, 6, clues="object", phrases="none",
+                                      classes=WordClasses.parse("dictionary,abbreviation")),
+                          idx, clues=book)
     assert "tv" in shop.abbreviations and "ad" not in shop.abbreviations
     result = arrowword((6, 6), index=idx, clues=book, phrases="none", count=2, seed=3)
     for p in result.puzzles:
