@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from grid_cases import parity_case
 
 from cryptocomp.cli import main
 from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, Lexicon, fill
@@ -365,26 +366,6 @@ def test_a_complete_search_near_its_end_gets_the_odds_of_its_progress():
 
 # -- budgets ------------------------------------------------------------------------------
 
-def _parity_case(tmp_path, rows: int = 6, cols: int = 7):
-    """A deliberately hard grid: a rows x cols rectangle whose rows must have an even number
-    of b's and whose columns an odd number.  With an odd number of columns the parities
-    contradict, but neither propagation nor clause learning sees it quickly."""
-    import itertools
-
-    words = {}
-    for bits in itertools.product("ab", repeat=cols):
-        if bits.count("b") % 2 == 0:
-            words["".join(bits)] = 5
-    for bits in itertools.product("ab", repeat=rows):
-        if bits.count("b") % 2 == 1:
-            words["".join(bits)] = 3
-    wf = tmp_path / "parity.txt"
-    wf.write_text("".join(f"{w} {c}\n" for w, c in words.items()), encoding="utf-8")
-    grid = tmp_path / "rect.txt"
-    grid.write_text(("." * cols + "\n") * rows, encoding="utf-8")
-    return grid, wf
-
-
 def test_load_engine_compiles_the_very_code_every_search_calls():
     """fill() loads the engine before its budget starts (the first fill after installing
     compiled inside the budget: ``--time 5`` ended after 17.8 s with 0 steps); that only
@@ -490,7 +471,7 @@ def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
     clock callback and came out as a SystemError traceback with exit 1."""
     import signal
 
-    grid, wf = _parity_case(tmp_path)
+    grid, wf = parity_case(tmp_path)
     # compiled (and cached) here first, so that the child's four seconds go to the search
     assert fill(Grid.from_rows(["..", ".."]), _index(["at", "no", "an", "to"])).filled
     # SIGINT as a terminal's Ctrl-C leaves it (a suite started in the background ignores it,
@@ -513,7 +494,7 @@ def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
 
 @pytest.mark.parametrize("engine", ["csp", "sat", "auto"])
 def test_time_budget_stops_every_engine_with_exit_3(tmp_path, capsys, engine):
-    grid, wf = _parity_case(tmp_path)
+    grid, wf = parity_case(tmp_path)
     main(["fill", str(grid), "--dict", str(wf), "--steps", "1"])  # index built, code loaded
     capsys.readouterr()
     budget = 2.0
@@ -535,7 +516,7 @@ def test_time_budget_stops_every_engine_with_exit_3(tmp_path, capsys, engine):
 
 @pytest.mark.parametrize("engine", ["csp", "sat"])
 def test_step_budget_stops_every_engine(tmp_path, capsys, engine):
-    grid, wf = _parity_case(tmp_path)
+    grid, wf = parity_case(tmp_path)
     assert main(["fill", str(grid), "--dict", str(wf), "--engine", engine,
                  "--steps", "500", "--json"]) == 3
     out = capsys.readouterr().out
@@ -543,7 +524,7 @@ def test_step_budget_stops_every_engine(tmp_path, capsys, engine):
 
 
 def test_sat_child_memory_cap_is_a_budget_outcome_not_a_crash(tmp_path):
-    grid, wf = _parity_case(tmp_path, 10, 11)  # an encoding of some ten megabytes
+    grid, wf = parity_case(tmp_path, 10, 11)  # an encoding of some ten megabytes
     # in a fresh process: a forked child reuses the parent's free heap before its address
     # space grows, and after other tests the suite's process has plenty
     code = textwrap.dedent(f"""

@@ -8,6 +8,7 @@ import json
 import time
 
 import pytest
+from grid_cases import parity_case
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -267,20 +268,9 @@ def test_cli_options_and_their_bad_values(tmp_path, capsys):
     capsys.readouterr()
 
 
-def _parity_case(tmp_path, rows: int = 6, cols: int = 7):
-    """A rows x cols rectangle whose rows need an even number of b's and columns an odd
-    one: no fill, and neither propagation nor clause learning sees it quickly."""
-    words = {}
-    for bits in itertools.product("ab", repeat=cols):
-        if bits.count("b") % 2 == 0:
-            words["".join(bits)] = 5
-    for bits in itertools.product("ab", repeat=rows):
-        if bits.count("b") % 2 == 1:
-            words["".join(bits)] = 3
-    wf = tmp_path / "parity.txt"
-    wf.write_text("".join(f"{w} {c}\n" for w, c in words.items()), encoding="utf-8")
-    grid = tmp_path / "rect.txt"
-    grid.write_text(("." * cols + "\n") * rows, encoding="utf-8")
+def _parity_case(tmp_path):
+    """The shared parity grid and its words, with a list that excludes one row word."""
+    grid, wf = parity_case(tmp_path)
     ex = tmp_path / "ex.txt"
     ex.write_text("aaaaaaa\n", encoding="utf-8")
     return grid, wf, ex
