@@ -164,6 +164,10 @@ def to_puz(puzzle: Puzzle) -> bytes:
                           f"{grid.width}x{grid.height}")
     encoding = _encoding(puzzle)
     solution, state = _cell_text(puzzle, encoding)
+    for text in (puzzle.title, puzzle.author, puzzle.copyright, puzzle.notes,
+                 *puzzle.clues.values()):
+        if "\0" in text:
+            raise PuzzleError(f".puz strings end at a NUL: {text[:40]!r} holds one")
     strings = [s.encode(encoding) for s in (puzzle.title, puzzle.author, puzzle.copyright)]
     clues = [puzzle.clue(slot).encode(encoding) for slot in clue_order(grid)]
     notes = puzzle.notes.encode(encoding)
