@@ -19,6 +19,7 @@ from ..batch import AttemptJob, AttemptsWorkload
 from ..batch.attempts import fill_attempt
 from ..crossword import ENGINES, STRATEGIES, FillResult, SearchProgress, fill, read_grid
 from ..crossword.grid import Grid, GridError, format_text
+from ..crossword.gridfile import is_puzzle_file, read_puzzle
 from ..crossword.problem import MAX_FILLS, MAX_STEPS
 from ..crossword.rules import MAX_SHARED, FillRules, read_word_list
 from ..crossword.square import MAX_SQUARE, MIN_SQUARE, square_grid
@@ -92,7 +93,12 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--svg", metavar="PATH", help="write an SVG of the grid")
     p.add_argument("--svg-solution", action="store_true",
                    help="draw the solution letters in the SVG")
-    p.add_argument("--clues", metavar="FILE", help="word<TAB>clue file for the ipuz clue lists")
+    p.add_argument("--puz", metavar="PATH", help="write the (first) fill as an Across Lite .puz")
+    p.add_argument("--jpz", metavar="PATH",
+                   help="write the (first) fill as a Crossword Compiler .jpz")
+    p.add_argument("--clues", metavar="FILE",
+                   help="word<TAB>clue file for the ipuz, .puz and .jpz clue lists (.puz and "
+                        ".jpz without it: the shipped WordNet clues for English)")
     add_dict_options(p)
     add_batch_options(p, "attempts")
     add_fill_rule_options(p)
@@ -162,7 +168,7 @@ def _check_args(args: argparse.Namespace) -> None:
         raise GridError("--improve improves one fill: it goes with neither --count nor "
                         "--attempts (whose outcomes must not depend on the clock)")
     if args.attempts is not None:
-        for name in ("ipuz", "svg", "clues"):
+        for name in ("ipuz", "svg", "clues", "puz", "jpz"):
             if getattr(args, name):
                 raise GridError(f"--{name} writes one fill: it does not go with --attempts "
                                 f"(the batch's output has every attempt's grid)")
@@ -181,7 +187,12 @@ def _grid_path(name: str) -> Path:
 def run_fill(args: argparse.Namespace) -> int:
     _check_args(args)
     _check_outputs(args)
-    grid = read_grid(_grid_path(args.grid))
+    path = _grid_path(args.grid)
+    if is_puzzle_file(path):  # its circles and credits go on to a .puz or .jpz written
+        args.source_puzzle = read_puzzle(path)
+        grid = args.source_puzzle.grid
+    else:
+        grid = read_grid(path)
     return _run(args, grid, title=shown(Path(args.grid).stem))  # a title is text, not bytes
 
 
@@ -257,12 +268,13 @@ def _run(args: argparse.Namespace, grid: Grid, *, title: str) -> int:
         sys.stdout.write(fill_text(result, classes))
     # after the result is shown: a write that fails (a full disk) does not cost the fill
     _write_files(args, result, clues, title)
+    _write_published(args, result, clues, title, index.params.get("lang"))
     return _EXIT[result.status]
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Fail before the fill when an output file cannot be written (no such directory)."""
-    for path in (args.ipuz, args.svg):
+    for path in (args.ipuz, args.svg, args.puz, args.jpz):
         if path:
             check_writable(path)
 
@@ -319,3 +331,46 @@ def _write_files(args: argparse.Namespace, result: FillResult, clues: dict[str, 
             letters = dict(result.grid.given) or None
         write_atomic(args.svg, to_svg(result.grid, letters).encode())
 
+
+
+# -- .puz and .jpz ---------------------------------------------------------------------------
+
+def _published_clues(clues: dict[str, str] | None, lang: object) -> Callable[[str], str | None]:
+    """A fill's clue source for .puz and .jpz: --clues, else WordNet for English, else none."""
+    if clues is not None:
+        return clues.get
+    if lang != "en":
+        return lambda word: None
+    from ..arrow.clues import load_clues
+
+    book = load_clues("wordnet")
+
+    def pick(word: str) -> str | None:
+        try:
+            return book.pick(word)
+        except KeyError:
+            return None
+    return pick
+
+
+def _write_published(args: argparse.Namespace, result: FillResult,
+                     clues: dict[str, str] | None, title: str, lang: object) -> None:
+    """Write the --puz and --jpz files of the first fill (else of the grid alone)."""
+    if not (args.puz or args.jpz):
+        return
+    from ..crossword.jpz import to_jpz
+    from ..crossword.puz import to_puz
+    from ..crossword.puzzle import Puzzle, puzzle_of
+
+    source: Puzzle | None = getattr(args, "source_puzzle", None)
+    first = result.fills[0] if result.fills else None
+    puzzle = puzzle_of(result.grid, first, clues=_published_clues(clues, lang) if first else None,
+                       circles=source.circles if source else (),
+                       title=(source.title if source else "") or title,
+                       author=source.author if source else "",
+                       copyright=source.copyright if source else "")
+    # both are made before either is written: a grid one format cannot hold writes neither
+    files = [(path, write(puzzle)) for path, write in ((args.puz, to_puz), (args.jpz, to_jpz))
+             if path]
+    for path, data in files:
+        write_atomic(path, data)

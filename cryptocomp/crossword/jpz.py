@@ -121,7 +121,8 @@ class _Refused(Exception):
     """A DTD construct met while parsing: never expanded, never fetched."""
 
 
-def _refuse_dtd(*_args: object) -> None:
+def _refuse_dtd(*_args: object) -> int:
+    """Any DTD handler: stop the parse."""
     raise _Refused
 
 
