@@ -108,10 +108,21 @@ def _cell_text(puzzle: Puzzle, encoding: str) -> tuple[bytes, bytes]:
     return bytes(solution), bytes(state)
 
 
+def _upper(text: str, encoding: str) -> str:
+    """``text`` in capitals, as .puz shows letters, where the encoding has them (ß, ÿ and
+    µ have no one capital in Latin-1: they stay as they are)."""
+    upper = text.upper()
+    try:
+        upper.encode(encoding)
+    except UnicodeEncodeError:
+        return text
+    return upper if len(upper) == len(text) else text
+
+
 def _byte(letter: str, cell: Cell, encoding: str) -> bytes:
     """One cell's letter as the one byte .puz has for it, or PuzzleError naming the cell."""
     try:
-        data = letter.upper().encode(encoding)
+        data = _upper(letter, encoding).encode(encoding)
     except UnicodeEncodeError:
         data = b""
     if len(data) != 1:
@@ -126,7 +137,7 @@ def _encoding(puzzle: Puzzle) -> str:
              *puzzle.clues.values(), *puzzle.solution.values()]
     try:
         for text in texts:
-            text.upper().encode(LATIN1)
+            text.encode(LATIN1)
     except UnicodeEncodeError:
         return UTF8
     return LATIN1
@@ -146,10 +157,13 @@ def _sections(puzzle: Puzzle, encoding: str) -> bytes:
     if rebus:
         keys = {text: k for k, text in enumerate(dict.fromkeys(rebus[c] for c in order
                                                                 if c in rebus))}
+        odd = next((text for text in keys if ";" in text or text != text.strip()), None)
+        if odd is not None:
+            raise PuzzleError(f".puz rebus entries are letters: {odd[:40]!r} cannot be one")
         if len(keys) > 254:
             raise PuzzleError(f".puz holds at most 254 different rebus entries, not {len(keys)}")
         out += _section(b"GRBS", bytes(keys[rebus[c]] + 1 if c in rebus else 0 for c in order))
-        table = "".join(f"{k:2d}:{text.upper()};" for text, k in keys.items())
+        table = "".join(f"{k:2d}:{_upper(text, encoding)};" for text, k in keys.items())
         out += _section(b"RTBL", table.encode(encoding))
     if puzzle.circles:
         out += _section(b"GEXT", bytes(CIRCLED if c in puzzle.circles else 0 for c in order))
