@@ -17,13 +17,7 @@ from cryptocomp.crossword import read_grid
 from cryptocomp.crossword.grid import Grid
 from cryptocomp.crossword.gridfile import read_puzzle
 from cryptocomp.crossword.puz import MAX_PUZ_SIDE, checksum, parse_puz, to_puz
-from cryptocomp.crossword.puzzle import Puzzle, PuzzleError, clue_order, puzzle_of
-
-
-def _capital(text: str) -> str:
-    """How .puz shows an answer: in capitals where Latin-1 has the one capital."""
-    up = text.upper()
-    return up if len(up) == len(text) and all(ord(ch) < 256 for ch in up) else text
+from cryptocomp.crossword.puzzle import Puzzle, PuzzleError, capitals, clue_order, puzzle_of
 
 
 def _cell_index(p: Puzzle) -> list[tuple[int, int]]:
@@ -37,10 +31,10 @@ def _check_with_puzpy(p: Puzzle, data: bytes) -> None:
     cells = _cell_index(p)
     open_cells = p.grid.cells
     assert q.solution == "".join(
-        "." if cell not in open_cells else _capital(p.solution.get(cell, "-")[:1])
+        "." if cell not in open_cells else capitals(p.solution.get(cell, "-")[:1], "latin-1")
         for cell in cells)
     assert q.fill == "".join("." if cell not in open_cells else
-                             _capital(p.grid.given.get(cell, "-")) for cell in cells)
+                             capitals(p.grid.given.get(cell, "-"), "latin-1") for cell in cells)
     assert (q.title, q.author, q.copyright, q.notes) == (p.title, p.author, p.copyright,
                                                           p.notes)
     numbering = q.clue_numbering()
@@ -55,7 +49,7 @@ def _check_with_puzpy(p: Puzzle, data: bytes) -> None:
     assert rebus.has_rebus() == bool(p.rebus)
     if p.rebus:
         assert {cells[i]: rebus.solutions[k - 1] for i, k in enumerate(rebus.table) if k} == \
-            {cell: _capital(text) for cell, text in p.rebus.items()}
+            {cell: capitals(text, "latin-1") for cell, text in p.rebus.items()}
     markup = q.markup().markup if q.has_markup() else [0] * len(cells)
     assert {cells[i] for i, m in enumerate(markup) if m & 0x80} == p.circles
 

@@ -38,7 +38,7 @@ from xml.parsers import expat
 from xml.sax.saxutils import escape, quoteattr
 
 from .grid import Cell, Grid, GridError, Slot, check_size, given_letter
-from .puzzle import BLANK_CLUE, Puzzle, PuzzleError
+from .puzzle import BLANK_CLUE, Puzzle, PuzzleError, capitals
 
 __all__ = ["to_jpz", "parse_jpz", "JPZ_FORMAT"]
 
@@ -58,11 +58,11 @@ def _cell_xml(puzzle: Puzzle, cell: Cell, number: int | None) -> str:
         return f'<cell x="{c + 1}" y="{r + 1}" type="block"/>'
     attrs = [f'x="{c + 1}"', f'y="{r + 1}"']
     if cell in puzzle.solution:
-        attrs.append(f"solution={quoteattr(puzzle.solution[cell].upper())}")
+        attrs.append(f"solution={quoteattr(capitals(puzzle.solution[cell]))}")
     if number is not None:
         attrs.append(f'number="{number}"')
     if cell in puzzle.grid.given:
-        attrs.append(f"solve-state={quoteattr(puzzle.grid.given[cell].upper())}")
+        attrs.append(f"solve-state={quoteattr(capitals(puzzle.grid.given[cell]))}")
     if cell in puzzle.circles:
         attrs.append('background-shape="circle"')
     return f"<cell {' '.join(attrs)}/>"
@@ -79,7 +79,7 @@ def _word_xml(k: int, slot: Slot) -> str:
 def _alphabet(puzzle: Puzzle) -> str:
     """The letters a solver types: A to Z, and the solution's other letters."""
     letters = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    letters.update(ch for text in puzzle.solution.values() for ch in text.upper())
+    letters.update(ch for text in puzzle.solution.values() for ch in capitals(text))
     return "".join(sorted(letters))
 
 

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
 from .grid import Cell, Grid, GridError, given_letter
-from .puzzle import BLANK_CLUE, Puzzle, PuzzleError, clue_order
+from .puzzle import BLANK_CLUE, Puzzle, PuzzleError, capitals, clue_order
 
 __all__ = ["to_puz", "parse_puz", "checksum", "MAX_PUZ_SIDE"]
 
@@ -108,21 +108,10 @@ def _cell_text(puzzle: Puzzle, encoding: str) -> tuple[bytes, bytes]:
     return bytes(solution), bytes(state)
 
 
-def _upper(text: str, encoding: str) -> str:
-    """``text`` in capitals, as .puz shows letters, where the encoding has them (ß, ÿ and
-    µ have no one capital in Latin-1: they stay as they are)."""
-    upper = text.upper()
-    try:
-        upper.encode(encoding)
-    except UnicodeEncodeError:
-        return text
-    return upper if len(upper) == len(text) else text
-
-
 def _byte(letter: str, cell: Cell, encoding: str) -> bytes:
     """One cell's letter as the one byte .puz has for it, or PuzzleError naming the cell."""
     try:
-        data = _upper(letter, encoding).encode(encoding)
+        data = capitals(letter, encoding).encode(encoding)
     except UnicodeEncodeError:
         data = b""
     if len(data) != 1:
@@ -163,7 +152,7 @@ def _sections(puzzle: Puzzle, encoding: str) -> bytes:
         if len(keys) > 254:
             raise PuzzleError(f".puz holds at most 254 different rebus entries, not {len(keys)}")
         out += _section(b"GRBS", bytes(keys[rebus[c]] + 1 if c in rebus else 0 for c in order))
-        table = "".join(f"{k:2d}:{_upper(text, encoding)};" for text, k in keys.items())
+        table = "".join(f"{k:2d}:{capitals(text, encoding)};" for text, k in keys.items())
         out += _section(b"RTBL", table.encode(encoding))
     if puzzle.circles:
         out += _section(b"GEXT", bytes(CIRCLED if c in puzzle.circles else 0 for c in order))

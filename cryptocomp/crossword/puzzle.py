@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .grid import Cell, Grid, GridError, Slot
 
-__all__ = ["Puzzle", "PuzzleError", "BLANK_CLUE", "puzzle_of", "clue_order", "drawn"]
+__all__ = ["Puzzle", "PuzzleError", "BLANK_CLUE", "puzzle_of", "clue_order", "drawn", "capitals"]
 
 BLANK_CLUE = "(clue)"  # a slot no clue source knows: the author writes one in
 
@@ -51,6 +51,21 @@ class Puzzle:
         """The slot's answer (rebus cells spelt out), or None while a cell is unknown."""
         parts = [self.solution.get(cell) for cell in slot.cells]
         return None if None in parts else "".join(p for p in parts if p)
+
+
+def capitals(text: str, encoding: str = "utf-8") -> str:
+    """``text`` in capitals, as puzzle files show answers, each letter that has one capital
+    in ``encoding`` (ß, whose capital is SS, stays as it is; so do ÿ and µ in Latin-1):
+    lower-casing gives ``text`` back."""
+    out = []
+    for ch in text:
+        up = ch.upper()
+        try:
+            up.encode(encoding)
+        except UnicodeEncodeError:
+            up = ch
+        out.append(up if len(up) == 1 and up.lower() == ch else ch)
+    return "".join(out)
 
 
 def drawn(grid: Grid) -> Grid:
