@@ -200,7 +200,10 @@ def _cells(grid_el: ET.Element, width: int, height: int, source: str,
             answers[(r, c)] = solution.lower()
         state = (el.get("solve-state") or "").strip()
         if state:
-            given[(r, c)] = given_letter(state, f"in {source} at row {r + 1}, column {c + 1}")
+            try:
+                given[(r, c)] = given_letter(state, f"at row {r + 1}, column {c + 1}")
+            except GridError as exc:
+                raise PuzzleError(f"{source}: {exc}") from None
         if el.get("background-shape") == "circle":
             circles.add((r, c))
     return open_cells, answers, given, circles

@@ -264,7 +264,7 @@ def _rebus_table(text: str, reader: _Reader) -> dict[int, str]:
     return table
 
 
-def _cells(head: Header, solution: str, state: str, reader: _Reader,
+def _cells(head: Header, solution: str, state: str,
            ) -> tuple[list[Cell], dict[Cell, str], dict[Cell, str]]:
     """The open cells, their answers and the given letters of the state grid."""
     open_cells: list[Cell] = []
@@ -278,9 +278,51 @@ def _cells(head: Header, solution: str, state: str, reader: _Reader,
         if s != UNKNOWN:
             answers[cell] = s.lower()
         if g not in (UNKNOWN, BLOCK):
-            given[cell] = given_letter(g, f"in {reader.source} at row {cell[0] + 1}, "
-                                          f"column {cell[1] + 1}")
+            given[cell] = given_letter(g, f"at row {cell[0] + 1}, column {cell[1] + 1}")
     return open_cells, answers, given
+
+
+def _grid(head: Header, raw_solution: bytes, raw_state: bytes, encoding: str,
+          reader: _Reader) -> tuple[Grid, dict[Cell, str]]:
+    """The grid (given letters from the state) and the one-letter answers, its clue count
+    checked against the header's."""
+    cell_encoding = LATIN1 if encoding == LATIN1 else "ascii"  # a 2.0 cell is one byte
+    solution = _decode(raw_solution, cell_encoding, "solution grid", reader)
+    state = _decode(raw_state, cell_encoding, "state grid", reader)
+    try:
+        open_cells, answers, given = _cells(head, solution, state)
+        grid = Grid.from_cells(head.width, head.height, open_cells, given)
+    except GridError as exc:
+        raise reader.fail(str(exc)) from None
+    if len(grid.slots) != head.clues:
+        raise reader.fail(f"the header's {head.clues} clues for the grid's {len(grid.slots)} "
+                          f"slots")
+    return grid, answers
+
+
+def _extras(reader: _Reader, head: Header, encoding: str,
+              ) -> tuple[set[Cell], dict[Cell, str]]:
+    """The circled cells (GEXT) and the rebus answers (GRBS through RTBL)."""
+    cells = head.width * head.height
+    circles: set[Cell] = set()
+    rebus_keys: dict[Cell, int] = {}
+    table: dict[int, str] = {}
+    for code, section in _extensions(reader):
+        if len(section) != cells and code in (b"GEXT", b"GRBS"):
+            raise reader.fail(f"section {code!r} has {len(section)} bytes, not {cells}")
+        if code == b"GEXT":
+            circles = {divmod(i, head.width) for i, b in enumerate(section) if b & CIRCLED}
+        elif code == b"GRBS":
+            rebus_keys = {divmod(i, head.width): b - 1 for i, b in enumerate(section) if b}
+        elif code == b"RTBL":
+            table = _rebus_table(_decode(section, encoding, "rebus table", reader), reader)
+    rebus = {}
+    for cell, key in rebus_keys.items():
+        if key not in table:
+            raise reader.fail(f"rebus cell at row {cell[0] + 1}, column {cell[1] + 1} has key "
+                              f"{key}, which the rebus table lacks")
+        rebus[cell] = table[key]
+    return circles, rebus
 
 
 def parse_puz(data: bytes, *, source: str = ".puz") -> Puzzle:
@@ -306,43 +348,17 @@ def parse_puz(data: bytes, *, source: str = ".puz") -> Puzzle:
     sums = (checksum(raw_solution), checksum(raw_state), _text_sum(strings, clues, summed_notes, 0))
     if _masked(head.cib, sums) != (head.masked_low, head.masked_high):
         raise reader.fail("bad masked checksums")
-    solution = _decode(raw_solution, LATIN1 if encoding == LATIN1 else "ascii",
-                       "solution grid", reader)
-    state = _decode(raw_state, LATIN1 if encoding == LATIN1 else "ascii", "state grid", reader)
-    texts = [_decode(s, encoding, what, reader)
-             for s, what in zip(strings, ("title", "author", "copyright"))]
+    grid, answers = _grid(head, raw_solution, raw_state, encoding, reader)
+    title, author, rights, note_text = (
+        _decode(s, encoding, what, reader)
+        for s, what in zip([*strings, notes], ("title", "author", "copyright", "notes")))
     clue_texts = [_decode(c, encoding, f"clue {k + 1}", reader) for k, c in enumerate(clues)]
-    open_cells, answers, given = _cells(head, solution, state, reader)
-    circles: set[Cell] = set()
-    rebus_keys: dict[Cell, int] = {}
-    table: dict[int, str] = {}
-    for code, section in _extensions(reader):
-        if len(section) != cells and code in (b"GEXT", b"GRBS"):
-            raise reader.fail(f"section {code!r} has {len(section)} bytes, not {cells}")
-        if code == b"GEXT":
-            circles = {divmod(i, head.width) for i, b in enumerate(section) if b & CIRCLED}
-        elif code == b"GRBS":
-            rebus_keys = {divmod(i, head.width): b - 1 for i, b in enumerate(section) if b}
-        elif code == b"RTBL":
-            table = _rebus_table(_decode(section, encoding, "rebus table", reader), reader)
-    try:
-        grid = Grid.from_cells(head.width, head.height, open_cells, given)
-    except GridError as exc:
-        raise PuzzleError(f"{source}: {exc}") from None
-    for cell, key in rebus_keys.items():
-        if key not in table:
-            raise PuzzleError(f"{source}: rebus cell at row {cell[0] + 1}, column "
-                              f"{cell[1] + 1} has key {key}, which the rebus table lacks")
-        answers[cell] = table[key]
-    order = clue_order(grid)
-    if len(order) != len(clue_texts):
-        raise PuzzleError(f"{source}: {len(clue_texts)} clues for the grid's {len(order)} "
-                          f"slots")
+    circles, rebus = _extras(reader, head, encoding)
+    answers.update(rebus)
     kept = grid.cells
-    title, author, rights = texts
     return Puzzle(grid, {c: a for c, a in answers.items() if c in kept},
-                  _clue_map(order, clue_texts), frozenset(circles & kept), title, author,
-                  rights, _decode(notes, encoding, "notes", reader))
+                  _clue_map(clue_order(grid), clue_texts), frozenset(circles & kept), title,
+                  author, rights, note_text)
 
 
 def _clue_map(order: list, texts: list[str]) -> Mapping[str, str]:
