@@ -151,6 +151,8 @@ def _tree(data: bytes, source: str) -> ET.Element:
         raise PuzzleError(f"{source}: a document type or entity declaration at line "
                           f"{parser.CurrentLineNumber} (DTDs are refused: no entity is "
                           f"expanded or fetched)") from None
+    except LookupError as exc:  # the XML declaration names an encoding Python lacks
+        raise PuzzleError(f"{source}: {exc}") from None
     except expat.ExpatError as exc:
         raise PuzzleError(f"{source}: not well-formed XML ({expat.ErrorString(exc.code)} at "
                           f"line {exc.lineno}, column {exc.offset + 1})") from None
@@ -239,7 +241,10 @@ def _size(grid_el: ET.Element, source: str) -> tuple[int, int]:
         if not value.isascii() or not value.isdigit() or len(value) > 6:
             raise PuzzleError(f"{source}: <grid> {name} {value[:40]!r} is no whole number")
         sides.append(int(value))
-    check_size(sides[0], sides[1], source)
+    try:
+        check_size(sides[0], sides[1], "grid")
+    except GridError as exc:
+        raise PuzzleError(f"{source}: {exc}") from None
     return sides[0], sides[1]
 
 
