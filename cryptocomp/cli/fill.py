@@ -139,10 +139,12 @@ def word_rules(args: argparse.Namespace, *, fold_yo: bool) -> FillRules:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("fill", help="fill a crossword grid with dictionary words",
                        description="Fill a grid (text: # block, . empty, letters given; a "
-                                   "slot list 'W H' + 'x y len h|v'; or .ipuz; at most "
+                                   "slot list 'W H' + 'x y len h|v'; or .ipuz, .puz, .jpz; "
+                                   "at most "
                                    "1000x1000) so every slot holds a different dictionary "
                                    "word, common words first.")
-    p.add_argument("grid", help="grid file (.txt text grid, slot list, or .ipuz), or the name "
+    p.add_argument("grid", help="grid file (.txt text grid, slot list, .ipuz, .puz or .jpz), "
+                                "or the name "
                                 "of a shipped grid (american15)")
     _add_fill_options(p)
     p.set_defaults(run=run_fill, kind="fill")
