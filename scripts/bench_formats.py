@@ -105,15 +105,25 @@ def timed(write: Callable[[Filled, Path], None], p: Filled, path: Path,
     return out
 
 
-def table(p: Filled, runs: int) -> list[tuple[str, float, float, float, int]]:
-    """(format, median, fastest, slowest seconds, bytes written) a format."""
+class Row(NamedTuple):
+    """One format's figure: the median seconds of a write, the spread, the file's size."""
+
+    format: str
+    seconds: float
+    fastest: float
+    slowest: float
+    size: int
+
+
+def table(p: Filled, runs: int) -> list[Row]:
+    """One row a format."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, suffix, write in FORMATS:
             path = Path(tmp) / f"out{suffix}"
             times = timed(write, p, path, runs)
-            rows.append((name, statistics.median(times), min(times), max(times),
-                         path.stat().st_size))
+            rows.append(Row(name, statistics.median(times), min(times), max(times),
+                            path.stat().st_size))
     return rows
 
 
@@ -125,8 +135,9 @@ def main() -> None:
     print(f"american15: {len(p.words)} answers, {len(p.clues)} clued from WordNet; "
           f"median of {args.runs} writes each")
     print(f"{'format':8} {'seconds':>10} {'fastest':>10} {'slowest':>10} {'bytes':>8}")
-    for name, median, fastest, slowest, size in table(p, args.runs):
-        print(f"{name:8} {median:10.5f} {fastest:10.5f} {slowest:10.5f} {size:8,}")
+    for row in table(p, args.runs):
+        print(f"{row.format:8} {row.seconds:10.5f} {row.fastest:10.5f} {row.slowest:10.5f} "
+              f"{row.size:8,}")
 
 
 if __name__ == "__main__":

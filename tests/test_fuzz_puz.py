@@ -15,7 +15,7 @@ from puzzle_cases import puzzles
 
 from cryptocomp.cli import main
 from cryptocomp.crossword.grid import Grid
-from cryptocomp.crossword.puz import HEADER, checksum, parse_puz, to_puz
+from cryptocomp.crossword.puz import HEADER, Header, checksum, parse_puz, to_puz
 from cryptocomp.crossword.puzzle import Puzzle, PuzzleError, puzzle_of
 
 SCALE = max(1, settings.default.max_examples // 100)
@@ -46,8 +46,8 @@ def _read_or_refused(data: bytes) -> Puzzle | None:
 def _resum(data: bytearray) -> bytes:
     """``data`` with its CIB, overall and masked checksums made right again (a file whose
     checksums hold, so that the check after them is the one tried)."""
-    head = HEADER.unpack_from(data)
-    w, h, n = head[9], head[10], head[11]
+    head = Header(*HEADER.unpack_from(data))
+    w, h, n = head.width, head.height, head.clues
     cib = checksum(bytes(data[0x2C:0x34]))
     struct.pack_into("<H", data, 0x0E, cib)
     body = bytes(data[HEADER.size:])

@@ -195,9 +195,11 @@ class _Reader:
         self.data, self.source, self.pos = data, source, start
 
     def fail(self, what: str) -> PuzzleError:
+        """The error of ``what``, with the source and the offset reached."""
         return PuzzleError(f"{self.source}: {what} (at byte {self.pos})")
 
     def take(self, n: int, what: str) -> bytes:
+        """The next ``n`` bytes, or an error saying the file ends before ``what``."""
         if self.pos + n > len(self.data):
             raise self.fail(f"truncated .puz: the {what} needs {n} bytes, "
                             f"{len(self.data) - self.pos} are left")
@@ -206,6 +208,7 @@ class _Reader:
         return chunk
 
     def string(self, what: str) -> bytes:
+        """The next NUL-terminated string (without its NUL)."""
         end = self.data.find(b"\0", self.pos)
         if end < 0:
             raise self.fail(f"truncated .puz: the {what} has no terminating NUL")
