@@ -4,9 +4,11 @@ refused in one PuzzleError line, never a traceback; the CLI prints that line, ex
 
 from __future__ import annotations
 
+import io
 import struct
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -183,3 +185,34 @@ def test_cli_prints_one_line_and_exits_2(tmp_path, capsys):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert proc.stderr.startswith("cryptocomp: error: ") and "bad.puz" in proc.stderr
+
+
+@settings(max_examples=25 * SCALE, suppress_health_check=[HealthCheck.too_slow,
+                                                          HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_fill_reads_crafted_puzzle_files_and_writes_them_or_says_why(tmp_path, data):
+    """The CLI on mutated .puz and .jpz grids, writing .puz/.jpz: exit 0-3, never a traceback,
+    a failure in one line."""
+    from cryptocomp.crossword.jpz import to_jpz
+
+    words = tmp_path / "w.txt"
+    words.write_text("cat 9\ncob 8\nten 7\nbun 6\nда 5\nаа 4\n", encoding="utf-8")
+    suffix = data.draw(st.sampled_from([".puz", ".jpz"]))
+    raw = bytearray(to_puz(SMALL) if suffix == ".puz" else to_jpz(SMALL))
+    for _ in range(data.draw(st.integers(0, 3))):
+        raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.integers(0, 255))
+    grid = tmp_path / f"g{suffix}"
+    grid.write_bytes(bytes(raw))
+    argv = ["fill", str(grid), "--dict", str(words), "--steps", "300"]
+    argv += data.draw(st.sampled_from([[], ["--puz", str(tmp_path / "o.puz")],
+                                       ["--jpz", str(tmp_path / "o.jpz")],
+                                       ["--puz", str(tmp_path / "no" / "o.puz")]]))
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(argv)
+    assert status in (0, 1, 2, 3)
+    lines = err.getvalue().splitlines()
+    assert all(line.startswith("cryptocomp") for line in lines), lines
+    assert "Traceback" not in err.getvalue()
+    if status == 2:
+        assert sum(line.startswith("cryptocomp: error:") for line in lines) == 1
