@@ -62,7 +62,7 @@ def _check_with_elementtree(p: Puzzle, data: bytes) -> None:
         assert got == [(numbers[s.start], s.start, s.cells[-1], p.clue(s)) for s in ours]
 
 
-@settings(max_examples=70)
+@settings(max_examples=50)
 @given(puzzles())
 def test_random_puzzles_round_trip_through_elementtree_and_our_reader(p):
     data = to_jpz(p)
