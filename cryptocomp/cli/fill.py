@@ -44,6 +44,7 @@ from .options import (
     seconds,
     whole,
 )
+from .pdf import add_pdf_options, check_pdf
 
 _EXIT = {"filled": 0, "no_fill": 1, "budget": 3}
 SHOW_AFTER = 0.5  # seconds of search before the progress line: a quicker fill would flicker
@@ -92,10 +93,12 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--svg", metavar="PATH", help="write an SVG of the grid")
     p.add_argument("--svg-solution", action="store_true",
                    help="draw the solution letters in the SVG")
-    p.add_argument("--clues", metavar="FILE", help="word<TAB>clue file for the ipuz clue lists")
+    p.add_argument("--clues", metavar="FILE", help="word<TAB>clue file for the ipuz and PDF "
+                                                   "clue lists")
     add_dict_options(p)
     add_batch_options(p, "attempts")
     add_fill_rule_options(p)
+    add_pdf_options(p, "the grid and its clues", layout=True)
 
 
 def add_fill_rule_options(p: argparse.ArgumentParser) -> None:
@@ -162,7 +165,7 @@ def _check_args(args: argparse.Namespace) -> None:
         raise GridError("--improve improves one fill: it goes with neither --count nor "
                         "--attempts (whose outcomes must not depend on the clock)")
     if args.attempts is not None:
-        for name in ("ipuz", "svg", "clues"):
+        for name in ("ipuz", "svg", "clues", "pdf"):
             if getattr(args, name):
                 raise GridError(f"--{name} writes one fill: it does not go with --attempts "
                                 f"(the batch's output has every attempt's grid)")
@@ -265,6 +268,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
     for path in (args.ipuz, args.svg):
         if path:
             check_writable(path)
+    check_pdf(args)
 
 
 @contextmanager
@@ -318,4 +322,18 @@ def _write_files(args: argparse.Namespace, result: FillResult, clues: dict[str, 
         if letters is None and not result.fills:
             letters = dict(result.grid.given) or None
         write_atomic(args.svg, to_svg(result.grid, letters).encode())
+    if args.pdf:
+        _write_pdf(args, result, clues, title)
+
+
+def _write_pdf(args: argparse.Namespace, result: FillResult, clues: dict[str, str] | None,
+               title: str) -> None:
+    """The fill's PDF; clues from --clues, else the shipped WordNet clues (English)."""
+    from ..pages import crossword_pdf, shipped_clues
+
+    first = result.fills[0] if result.fills else None
+    if clues is None and first:
+        clues = shipped_clues(first)
+    write_atomic(args.pdf, crossword_pdf(result.grid, first, clues=clues, title=title,
+                                         layout=args.layout, paper=args.paper))
 

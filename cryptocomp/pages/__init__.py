@@ -1,21 +1,43 @@
 """Printed pages: PDF documents of crosswords and word squares, arrow-word puzzles and
 cryptarithm sheets, each with its solution, set in the shipped DejaVu fonts.
 
-:mod:`.document` holds the paper sizes, the fonts and the canvas; :mod:`.typography` the
-language's quotation marks, words and hyphenation; :mod:`.crosswords`, :mod:`.arrows` and
-:mod:`.sheets` lay out the three kinds of puzzle.  Each returns the PDF as bytes: the
-caller writes it (atomically).  This floor sits beside :mod:`cryptocomp.rendering`, above
-the engines whose results it prints.
+:mod:`.choices` holds the paper sizes and layouts (without loading the PDF library);
+:mod:`.document` the fonts and the canvas; :mod:`.typography` the language's quotation
+marks, words and hyphenation; :mod:`.crosswords`, :mod:`.arrows` and :mod:`.sheets` lay out
+the three kinds of puzzle.  Each returns the PDF as bytes: the caller writes it
+(atomically).  The names are imported on first use: a command that prints no page does not
+load reportlab.  This floor sits beside :mod:`cryptocomp.rendering`, above the engines whose
+results it prints.
 """
 
 from __future__ import annotations
 
-from .arrows import arrow_pdf
-from .crosswords import LAYOUTS, ClueEntry, clue_entries, crossword_pdf
-from .document import PAPERS, Document, PageError, paper_size
-from .sheets import SheetEntry, sheet_pdf
-from .typography import QUOTES, break_points, curly, language_of, quoted, wrap
+from typing import TYPE_CHECKING
 
-__all__ = ["crossword_pdf", "clue_entries", "ClueEntry", "LAYOUTS", "arrow_pdf",
-           "sheet_pdf", "SheetEntry", "PAPERS", "PageError", "Document", "paper_size",
-           "QUOTES", "language_of", "quoted", "curly", "break_points", "wrap"]
+from ..lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .arrows import arrow_pdf
+    from .choices import LAYOUTS, PAPERS, PageError, paper_size
+    from .crosswords import ClueEntry, book_clues, clue_entries, crossword_pdf, shipped_clues
+    from .document import Document
+    from .sheets import SheetEntry, composed_entries, sheet_pdf, solved_entry
+    from .typography import QUOTES, break_points, curly, language_of, quoted, wrap
+
+_HOMES = {
+    "arrow_pdf": "arrows",
+    **dict.fromkeys(["LAYOUTS", "PAPERS", "PageError", "paper_size"], "choices"),
+    **dict.fromkeys(["ClueEntry", "clue_entries", "crossword_pdf", "book_clues",
+                     "shipped_clues"], "crosswords"),
+    "Document": "document",
+    **dict.fromkeys(["SheetEntry", "sheet_pdf", "composed_entries", "solved_entry"], "sheets"),
+    **dict.fromkeys(["QUOTES", "break_points", "curly", "language_of", "quoted", "wrap"],
+                    "typography"),
+}
+
+__all__ = ["crossword_pdf", "clue_entries", "ClueEntry", "book_clues", "shipped_clues",
+           "LAYOUTS", "arrow_pdf", "sheet_pdf", "SheetEntry", "composed_entries",
+           "solved_entry", "PAPERS", "PageError", "Document", "paper_size", "QUOTES",
+           "language_of", "quoted", "curly", "break_points", "wrap"]
+
+__getattr__ = lazy_exports(__name__, _HOMES)

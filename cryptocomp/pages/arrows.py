@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..arrow.puzzle import ArrowPuzzle, ArrowWord
-from .document import Document, PageError, text_width
+from .choices import PageError
+from .document import Document, text_width
 from .typography import label, language_of, quoted, wrap
 
 __all__ = ["arrow_pdf", "fit_clue"]

@@ -17,14 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..crossword.grid import EMPTY, Cell, Grid, Letter
-from .document import Document, PageError, text_width
+from .choices import LAYOUTS, PageError
+from .document import Document, text_width
 from .typography import curly, label, language_of, wrap
 
-__all__ = ["ClueEntry", "LAYOUTS", "clue_entries", "crossword_pdf"]
+if TYPE_CHECKING:
+    from ..arrow.clues import ClueBook
 
-LAYOUTS = ("puzzle", "submission")
+__all__ = ["ClueEntry", "clue_entries", "crossword_pdf", "book_clues", "shipped_clues"]
+
 _MAX_CELL = 30.0  # points: a cell larger than this makes a small grid look like a toy
 _CLUE_SIZE = 9.0
 _LEAD = 11.0
@@ -241,3 +245,25 @@ def crossword_pdf(grid: Grid, fill: Sequence[str] | None = None, *,
         _grid_page(doc, drawn, letters, f"{title}: {label(language, 'solution').lower()}", 0.9)
     return doc.finish()
 
+
+
+def book_clues(words: Sequence[str], book: ClueBook) -> dict[str, str]:
+    """word -> the clue ``book`` prints for it, for the words it has one for (no clue
+    printed twice while another is left)."""
+    out: dict[str, str] = {}
+    for word in dict.fromkeys(words):
+        try:
+            out[word] = book.pick(word, avoid=set(out.values()))
+        except KeyError:
+            continue
+    return out
+
+
+def shipped_clues(words: Sequence[str]) -> dict[str, str]:
+    """word -> a clue from the shipped WordNet clue file, for English words (none for
+    another language's: the file is English)."""
+    if not words or language_of(words) != "en":
+        return {}
+    from ..arrow.clues import load_clues
+
+    return book_clues(words, load_clues("wordnet"))

@@ -13,37 +13,20 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 
-from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from ..errors import CryptocompError
 from ..shipped import shipped
+from .choices import PageError, paper_size
 
-__all__ = ["PageError", "Document", "PAPERS", "MARGIN", "REGULAR", "BOLD", "paper_size",
-           "text_width"]
+__all__ = ["Document", "MARGIN", "REGULAR", "BOLD", "INK", "text_width"]
 
-# the paper sizes a page is laid out for, in PostScript points (1/72 inch)
-PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 MARGIN = 42.0  # points around the printed area: room for any office printer's margins
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
 _FILES = {REGULAR: "fonts/DejaVuSans.ttf", BOLD: "fonts/DejaVuSans-Bold.ttf"}
 INK = (0.12, 0.18, 0.24)  # the lines and text of a page: a near-black that prints crisply
-
-
-class PageError(CryptocompError):
-    """A page cannot be made: an unknown paper size, nothing to print, a missing font."""
-
-
-def paper_size(name: str) -> tuple[float, float]:
-    """(width, height) in points of the paper called ``name`` (``a4`` or ``letter``)."""
-    try:
-        return PAPERS[name.lower()]
-    except KeyError:
-        raise PageError(f"unknown paper size {name!r} (expected one of "
-                        f"{', '.join(PAPERS)})") from None
 
 
 def _register_fonts() -> None:

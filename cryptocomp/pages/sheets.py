@@ -12,10 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .document import Document, PageError, text_width
+from ..cryptarithm.compose import Composed
+from ..cryptarithm.solve import Solved
+from .choices import PageError
+from .document import Document, text_width
 from .typography import curly, label, language_of, wrap
 
-__all__ = ["SheetEntry", "sheet_pdf", "printed_puzzle", "MAX_SHEET"]
+__all__ = ["SheetEntry", "sheet_pdf", "printed_puzzle", "composed_entries", "solved_entry",
+           "MAX_SHEET"]
 
 MAX_SHEET = 1000  # puzzles a sheet: more is a book, not a handout
 _SIGNS = {"+": " + ", "-": " − ", "*": " × ", "/": " ÷ ", "=": " = "}
@@ -33,6 +37,21 @@ class SheetEntry:
     solution: str
     assignment: Mapping[str, int]
     notes: Sequence[str] = ()
+
+
+def composed_entries(composed: Sequence[Composed]) -> list[SheetEntry]:
+    """A sheet entry for each composed puzzle (its unique solution in the key)."""
+    return [SheetEntry(c.puzzle, c.solution, dict(c.assignment)) for c in composed]
+
+
+def solved_entry(solved: Solved) -> SheetEntry:
+    """The sheet entry of a solved puzzle: its first solution, and a note of how many there
+    are when more than one."""
+    if not solved.count:
+        raise PageError(f"{solved.puzzle}: no solution, so no puzzle to print")
+    notes = [] if solved.count == 1 else [
+        label(language_of([solved.puzzle]), "one_of").format(n=f"{solved.count:,}")]
+    return SheetEntry(solved.puzzle, solved.equations[0], dict(solved.solutions[0]), notes)
 
 
 def printed_puzzle(text: str) -> str:

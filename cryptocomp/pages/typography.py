@@ -36,14 +36,14 @@ LABELS = {
            "sheet": "Cryptarithms",
            "sheet_rule": "Each letter stands for a digit, different letters for different "
                          "digits; no number of two or more digits starts with 0.",
-           "sheet_key": "Answer key"},
+           "sheet_key": "Answer key", "one_of": "one of {n} solutions"},
     "ru": {"across": "По горизонтали", "down": "По вертикали", "solution": "Ответы",
            "puzzle": "Кроссворд", "arrow": "Сканворд", "clue_needed": "[нужно определение]",
            "hidden": "Ключевое слово", "hidden_hint": "затенённые клетки по порядку чтения",
            "sheet": "Числовые ребусы",
            "sheet_rule": "Каждая буква обозначает цифру, разные буквы — разные цифры; "
                          "многозначное число не начинается с 0.",
-           "sheet_key": "Ответы"},
+           "sheet_key": "Ответы", "one_of": "одно из решений (всего {n})"},
 }
 
 
