@@ -10,6 +10,7 @@ gives the same bytes (no creation date, no random document id).
 
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ _FILES = {REGULAR: "fonts/DejaVuSans.ttf", BOLD: "fonts/DejaVuSans-Bold.ttf"}
 INK = (0.12, 0.18, 0.24)  # the lines and text of a page: a near-black that prints crisply
 
 
+@functools.cache
 def _register_fonts() -> None:
     """Register the shipped fonts with reportlab once a process."""
     registered = set(pdfmetrics.getRegisteredFontNames())
@@ -42,6 +44,9 @@ def _register_fonts() -> None:
         pdfmetrics.registerFont(TTFont(name, str(path)))
 
 
+# the same few words are measured again and again (clue lists, sizes tried for a clue
+# cell), and reportlab measures them in Python
+@functools.lru_cache(maxsize=1 << 16)
 def text_width(text: str, size: float, *, bold: bool = False) -> float:
     """The width in points of ``text`` set in the page font at ``size``."""
     _register_fonts()

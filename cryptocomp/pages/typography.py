@@ -8,12 +8,15 @@ Quotation marks: English “ ” and Russian « » (:data:`QUOTES`); a clue's st
 quotes are turned into them in pairs (:func:`curly`).
 
 Hyphenation: text is wrapped at spaces to the measured width of each word in the page
-font (:func:`wrap`).  A word wider than the room left is broken where a syllable rule
-allows, with a hyphen at the end of the line: after the vowel of a vowel-consonant-vowel
-run (ка-мера, ca-mera), between the consonants of vowel-consonant-consonant-vowel (кар-та,
-win-dow), never before ь, ъ or й, and never leaving fewer than two letters or no vowel on
-either side.  A word with no such place that is still too wide for a whole line is cut
-where it must (a clue cell is narrow), with the hyphen.
+font (:func:`wrap`).  A word wider than a whole line (or, ``eager``, wider than the room left
+on its line: a clue cell fills its few lines) is broken where a syllable rule allows, with a
+hyphen at the end of the line: after the vowel of a vowel-consonant-vowel run (ка-мера,
+ca-mera), between the consonants of vowel-consonant-consonant-vowel (кар-та, win-dow), never
+before ь, ъ or й, and never leaving fewer than two letters or no vowel on either side.  A
+word with no such place that is still too wide for a whole line is cut where it must (a
+clue cell is narrow), with the hyphen.  The rule is the same for both languages and uses
+no dictionary: an approximation of their syllable rules, which a break of a word too wide
+for its line needs only to follow closely enough to be read.
 """
 
 from __future__ import annotations
