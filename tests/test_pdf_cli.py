@@ -151,3 +151,17 @@ def test_prompt_pdf_prints_the_last_puzzles(tmp_path):
     session.execute("send+more")
     with pytest.raises(CryptocompError, match="cannot write"):
         session.execute(f":pdf {tmp_path / 'no' / 'dir' / 'x.pdf'}")
+
+
+def test_prompt_pdf_prints_the_puzzles_shown(tmp_path):
+    idx = Index.from_counts({"money": 50, "demon": 20, "nodes": 5, "send": 40, "more": 30},
+                            name="t")
+    session = Session(idx)
+    session.execute(":top 2")
+    session.execute("send+more")
+    target = tmp_path / "two.pdf"
+    assert session.execute(f":pdf {target}").message.startswith(
+        "printed 2 puzzles (the first of 3)")
+    sheet = page_texts(target.read_bytes())[0]
+    assert "SEND + MORE = MONEY" in sheet and "SEND + MORE = DEMON" in sheet
+    assert "NODES" not in sheet

@@ -145,7 +145,8 @@ def sheet_pdf(entries: Sequence[SheetEntry], *, paper: str = "a4", title: str = 
     if not entries:
         raise PageError("no cryptarithm to print")
     if len(entries) > MAX_SHEET:
-        raise PageError(f"{len(entries):,} puzzles: a sheet prints at most {MAX_SHEET:,}")
+        raise PageError(f"{len(entries):,} puzzles: a sheet prints at most {MAX_SHEET:,} "
+                        f"(choose fewer)")
     language = language_of(e.puzzle for e in entries)
     name = title or label(language, "sheet")
     doc = Document(paper, name)

@@ -45,4 +45,7 @@ def print_sheet(result: Result | None, arg: str, top: int | None) -> str:
         rows = result.rows[:min(top or MAX_SHEET, MAX_SHEET)]
         entries = [SheetEntry(r.puzzle, r.solution, dict(r.assignment or {})) for r in rows]
     write_atomic(path, sheet_pdf(entries, paper=paper))
-    return f"printed {plural(len(entries), 'puzzle')} and the answer key to {shown(path)}"
+    part = f" (the first of {len(result.rows):,})" if len(entries) < len(result.rows) \
+        and result.kind == "compose" else ""
+    return (f"printed {plural(len(entries), 'puzzle')}{part} and the answer key to "
+            f"{shown(path)}")
