@@ -165,3 +165,13 @@ def test_prompt_pdf_prints_the_puzzles_shown(tmp_path):
     sheet = page_texts(target.read_bytes())[0]
     assert "SEND + MORE = MONEY" in sheet and "SEND + MORE = DEMON" in sheet
     assert "NODES" not in sheet
+
+
+def test_a_grid_too_large_to_print_fails_before_the_fill(tmp_path, capsys):
+    grid = tmp_path / "wide.txt"
+    grid.write_text("." * 60 + "\n", encoding="utf-8")
+    words = _words_file(tmp_path, ["a" * 60])
+    assert main(["fill", str(grid), "--dict", str(words), "--pdf",
+                 str(tmp_path / "w.pdf")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "too large to print" in captured.err

@@ -234,3 +234,9 @@ def test_every_break_leaves_two_letters_and_a_vowel_each_side(word):
         assert len(head) >= 2 and len(tail) >= 2
         assert VOWELS & set(head) and VOWELS & set(tail)
         assert tail[0] not in "ьъй"
+
+
+def test_a_grid_too_large_to_print_is_refused_in_one_line():
+    big = Grid.from_rows(["." * 51] * 2)
+    with pytest.raises(PageError, match="51x2 grid is too large to print"):
+        crossword_pdf(big, None)

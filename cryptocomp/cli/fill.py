@@ -26,6 +26,7 @@ from ..files import check_writable, shown, write_atomic
 from ..index.alphabet import normalize
 from ..index.classes import DEFAULTS
 from ..index.wordfilter import WordFilter
+from ..pages.choices import check_printable
 from ..rendering import class_column, fill_json, fill_parts, fill_text
 from ..shipped import shipped
 from .batch import add_batch_options, run_workload
@@ -237,6 +238,8 @@ def _run_attempts(args: argparse.Namespace, grid: Grid) -> int:
 def _run(args: argparse.Namespace, grid: Grid, *, title: str) -> int:
     if args.attempts is not None:
         return _run_attempts(args, grid)
+    if args.pdf:  # before the fill: a grid too large to print fails at once
+        check_printable(grid.width, grid.height)
     clues = None
     if args.clues:
         from ..crossword.ipuz import read_clues

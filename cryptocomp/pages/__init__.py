@@ -18,7 +18,7 @@ from ..lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .arrows import arrow_pdf
-    from .choices import LAYOUTS, PAPERS, PageError, paper_size
+    from .choices import LAYOUTS, MAX_PRINTED, PAPERS, PageError, check_printable, paper_size
     from .crosswords import ClueEntry, book_clues, clue_entries, crossword_pdf, shipped_clues
     from .document import Document
     from .sheets import MAX_SHEET, SheetEntry, composed_entries, sheet_pdf, solved_entry
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "arrow_pdf": "arrows",
-    **dict.fromkeys(["LAYOUTS", "PAPERS", "PageError", "paper_size"], "choices"),
+    **dict.fromkeys(["LAYOUTS", "PAPERS", "MAX_PRINTED", "PageError", "paper_size",
+                     "check_printable"], "choices"),
     **dict.fromkeys(["ClueEntry", "clue_entries", "crossword_pdf", "book_clues",
                      "shipped_clues"], "crosswords"),
     "Document": "document",
@@ -38,7 +39,8 @@ _HOMES = {
 
 __all__ = ["crossword_pdf", "clue_entries", "ClueEntry", "book_clues", "shipped_clues",
            "LAYOUTS", "arrow_pdf", "sheet_pdf", "SheetEntry", "composed_entries",
-           "solved_entry", "MAX_SHEET", "PAPERS", "PageError", "Document", "paper_size", "QUOTES",
-           "language_of", "quoted", "curly", "break_points", "wrap"]
+           "solved_entry", "MAX_SHEET", "PAPERS", "MAX_PRINTED", "PageError", "paper_size",
+           "check_printable", "Document", "QUOTES", "language_of", "quoted", "curly",
+           "break_points", "wrap"]
 
 __getattr__ = lazy_exports(__name__, _HOMES)

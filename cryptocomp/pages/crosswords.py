@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..crossword.grid import EMPTY, Cell, Grid, Letter
-from .choices import LAYOUTS, PageError
+from .choices import LAYOUTS, PageError, check_printable
 from .document import Document, text_width
 from .typography import curly, label, language_of, wrap
 
@@ -223,6 +223,7 @@ def crossword_pdf(grid: Grid, fill: Sequence[str] | None = None, *,
     the solution page) in ``layout`` on ``paper``; clues from ``clues`` (word -> clue)."""
     if layout not in LAYOUTS:
         raise PageError(f"unknown layout {layout!r} (expected one of {', '.join(LAYOUTS)})")
+    check_printable(grid.width, grid.height)
     drawn, words = _drawn(grid, fill)
     entries = clue_entries(drawn, words, clues)
     language = language_of([e.answer for e in entries] + list(grid.given.values()))
