@@ -4,6 +4,8 @@ embedded; the typography (quotes, hyphenation, wrapping) against its rules."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -207,6 +209,7 @@ def test_break_points_follow_the_syllable_rule():
     assert break_points("камера") == [2, 4]
     assert break_points("карта") == [3]
     assert 3 not in break_points("район")  # never before й
+    assert break_points("тельность") == [4]  # after ь
     assert break_points("ab") == []
 
 
@@ -234,6 +237,17 @@ def test_every_break_leaves_two_letters_and_a_vowel_each_side(word):
         assert len(head) >= 2 and len(tail) >= 2
         assert VOWELS & set(head) and VOWELS & set(tail)
         assert tail[0] not in "ьъй"
+
+
+@given(_WORDS, st.floats(4, 40))
+def test_a_forced_cut_leaves_no_soft_sign_to_start_a_line(word, width):
+    def measure(s: str) -> float:
+        return text_width(s, 6)
+
+    lines = wrap(word, width, measure)
+    for before, line in pairwise(lines):
+        # unless the cut could go no further back: one letter and its hyphen
+        assert line[0] not in "ьъй" or len(before) == 2, lines
 
 
 def test_a_grid_too_large_to_print_is_refused_in_one_line():

@@ -11,10 +11,11 @@ Hyphenation: text is wrapped at spaces to the measured width of each word in the
 font (:func:`wrap`).  A word wider than a whole line (or, ``eager``, wider than the room left
 on its line: a clue cell fills its few lines) is broken where a syllable rule allows, with a
 hyphen at the end of the line: after the vowel of a vowel-consonant-vowel run (ка-мера,
-ca-mera), between the consonants of vowel-consonant-consonant-vowel (кар-та, win-dow), never
-before ь, ъ or й, and never leaving fewer than two letters or no vowel on either side.  A
-word with no such place that is still too wide for a whole line is cut where it must (a
-clue cell is narrow), with the hyphen.  The rule is the same for both languages and uses
+ca-mera), between the consonants of vowel-consonant-consonant-vowel (кар-та, win-dow), after
+ь, ъ or й before a consonant and a vowel (боль-шой), never before ь, ъ or й, and never
+leaving fewer than two letters or no vowel on either side.  A word with no such place that
+is still too wide for a whole line is cut where it must (a clue cell is narrow), with the
+hyphen, though not before ь, ъ or й.  The rule is the same for both languages and uses
 no dictionary: an approximation of their syllable rules, which a break of a word too wide
 for its line needs only to follow closely enough to be read.
 """
@@ -98,10 +99,11 @@ def break_points(word: str) -> list[int]:
         if not (head[-1].isalpha() and tail[0].isalpha()):
             continue
         a, b = head[-1] in VOWELS, tail[0] in VOWELS
-        after_vowel = a and not b and len(tail) > 1 and tail[1] in VOWELS
-        between = (not a and not b and len(head) > 1 and head[-2] in VOWELS
-                   and len(tail) > 1 and tail[1] in VOWELS)
-        if after_vowel or between:
+        syllable = not b and len(tail) > 1 and tail[1] in VOWELS  # the tail starts C-V
+        after_vowel = a and syllable
+        between = not a and syllable and len(head) > 1 and head[-2] in VOWELS
+        after_sign = head[-1] in _NOT_FIRST and syllable  # боль-шой, бой-кий
+        if after_vowel or between or after_sign:
             out.append(i)
     return out
 
@@ -118,7 +120,7 @@ def _split_word(word: str, room: float, width: float, measure: Measure) -> tuple
             return word[:i] + "-", word[i:]
     if len(word) > 1 and measure(word) > width and room >= width:
         i = len(word) - 1
-        while i > 1 and measure(word[:i] + "-") > room:
+        while i > 1 and (measure(word[:i] + "-") > room or word[i] in _NOT_FIRST):
             i -= 1
         return word[:i] + "-", word[i:]
     return "", word
