@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from ..arrow.puzzle import ArrowPuzzle, ArrowWord
 from .choices import PageError
-from .document import Document, text_width
+from .document import REGULAR, Document, text_width
 from .typography import label, language_of, quoted, wrap
 
 __all__ = ["arrow_pdf", "fit_clue"]
@@ -92,7 +92,7 @@ class _Page:
         defined = self.puzzle.clues_at((r, c))
         doc.canvas.setFillColorRGB(*(_CLUE_FILL if defined else _DEAD_FILL))
         doc.canvas.rect(x, y, cell, cell, stroke=1, fill=1)
-        doc.start_page()
+        doc.reset_ink()
         parts = [(0.0, cell)] if len(defined) <= 1 else [(0.0, cell / 2), (cell / 2, cell / 2)]
         if len(defined) == 2:
             doc.canvas.line(x, y + cell / 2, x + cell, y + cell / 2)
@@ -133,9 +133,9 @@ class _Page:
             doc.canvas.setFillColorRGB(*_HIDDEN_FILL)
             doc.canvas.rect(x, y, cell, cell, stroke=1, fill=1)
             doc.canvas.setFillColorRGB(*_HIDDEN_INK)
-            doc.canvas.setFont("DejaVuSans", cell * 0.2)
+            doc.canvas.setFont(REGULAR, cell * 0.2)
             doc.canvas.drawRightString(x + cell - 2, y + 2.5, str(hidden[(r, c)]))
-            doc.start_page()
+            doc.reset_ink()
         else:
             doc.canvas.rect(x, y, cell, cell, stroke=1, fill=0)
         if solution:
@@ -180,9 +180,9 @@ class _Page:
             bx, by = doc.left + col * box * 1.1, y - (row + 1) * box * 1.25
             doc.canvas.rect(bx, by, box, box, stroke=1, fill=0)
             doc.canvas.setFillColorRGB(*_HIDDEN_INK)
-            doc.canvas.setFont("DejaVuSans", box * 0.24)
+            doc.canvas.setFont(REGULAR, box * 0.24)
             doc.canvas.drawString(bx + 1.5, by + box * 0.74, str(k + 1))
-            doc.start_page()
+            doc.reset_ink()
             if solution and k < len(letters):
                 doc.text(bx + box / 2, by + box * 0.2, letters[k], box * 0.55, bold=True,
                          align="centre")

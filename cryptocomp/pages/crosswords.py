@@ -16,7 +16,7 @@ clue ends with its answer's length, as newspapers print it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..crossword.grid import EMPTY, Cell, Grid, Letter
@@ -112,19 +112,20 @@ def _clue_text(entry: ClueEntry, language: str) -> tuple[str, bool]:
 
 @dataclass
 class _Columns:
-    """Columns text runs down, page after page: their left edges, width and top."""
+    """Columns text runs down, page after page: how many, their top, the pen."""
 
     doc: Document
     count: int
     top: float
     column: int = 0
+    y: float = field(init=False)  # the pen: where the next line hangs from
+
+    def __post_init__(self) -> None:
+        self.y = self.top
 
     @property
     def width(self) -> float:
         return (self.doc.usable_width - _COLUMN_GAP * (self.count - 1)) / self.count
-
-    def __post_init__(self) -> None:
-        self.y = self.top
 
     def room(self, height: float) -> None:
         """Move to the next column (or page) unless ``height`` fits under the pen."""

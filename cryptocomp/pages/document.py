@@ -72,7 +72,7 @@ class Document:
                              invariant=True, pageCompression=1)
         self.canvas.setTitle(self.title)
         self.canvas.setCreator("cryptocomp")
-        self.start_page()
+        self.reset_ink()
 
     @property
     def left(self) -> float:
@@ -94,8 +94,8 @@ class Document:
     def usable_width(self) -> float:
         return self.width - 2 * MARGIN
 
-    def start_page(self) -> None:
-        """Set the ink and font a fresh page starts with."""
+    def reset_ink(self) -> None:
+        """Back to the ink and font a page starts with (after a shaded cell, a grey line)."""
         c = self.canvas
         c.setStrokeColorRGB(*INK)
         c.setFillColorRGB(*INK)
@@ -104,7 +104,7 @@ class Document:
     def new_page(self) -> None:
         """End the page drawn so far and start the next."""
         self.canvas.showPage()
-        self.start_page()
+        self.reset_ink()
 
     def heading(self, text: str, y: float, *, size: float = 16) -> float:
         """A bold heading whose baseline is ``size`` below ``y``; the y under it."""
