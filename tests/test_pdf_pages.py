@@ -254,3 +254,25 @@ def test_a_grid_too_large_to_print_is_refused_in_one_line():
     big = Grid.from_rows(["." * 51] * 2)
     with pytest.raises(PageError, match="51x2 grid is too large to print"):
         crossword_pdf(big, None)
+
+
+def test_a_broken_shipped_font_is_one_line(tmp_path, monkeypatch):
+    from cryptocomp.pages import document
+
+    broken = tmp_path / "fonts"
+    broken.mkdir()
+    (broken / "DejaVuSans.ttf").write_bytes(b"not a font")
+    monkeypatch.setattr(document, "shipped", lambda relative: tmp_path / relative)
+    monkeypatch.setattr(document, "REGULAR", "BrokenSans")  # not registered yet
+    monkeypatch.setattr(document, "_FILES", {"BrokenSans": "fonts/DejaVuSans.ttf",
+                                             "MissingSans": "fonts/none.ttf"})
+    document._register_fonts.cache_clear()
+    try:
+        with pytest.raises(PageError, match=r"shipped font fonts/DejaVuSans\.ttf is unreadable"):
+            document._register_fonts()
+        (broken / "DejaVuSans.ttf").unlink()
+        document._register_fonts.cache_clear()
+        with pytest.raises(PageError, match="is missing"):
+            document._register_fonts()
+    finally:
+        document._register_fonts.cache_clear()

@@ -15,7 +15,7 @@ import io
 from dataclasses import dataclass, field
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from ..shipped import shipped
@@ -41,7 +41,11 @@ def _register_fonts() -> None:
         if not path.is_file():
             raise PageError(f"the shipped font {relative} is missing ({path}); reinstall "
                             f"cryptocomp")
-        pdfmetrics.registerFont(TTFont(name, str(path)))
+        try:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+        except (TTFError, OSError) as exc:
+            raise PageError(f"the shipped font {relative} is unreadable ({exc}); reinstall "
+                            f"cryptocomp") from None
 
 
 # the same few words are measured again and again (clue lists, sizes tried for a clue
