@@ -14,6 +14,7 @@ import functools
 import io
 from dataclasses import dataclass, field
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -32,7 +33,10 @@ INK = (0.12, 0.18, 0.24)  # the lines and text of a page: a near-black that prin
 
 @functools.cache
 def _register_fonts() -> None:
-    """Register the shipped fonts with reportlab once a process."""
+    """Register the shipped fonts with reportlab once a process (and write its streams
+    binary: ASCII85 text would make each page larger and slower to write, for mail systems
+    of the past that no PDF travels through now)."""
+    rl_config.useA85 = 0
     registered = set(pdfmetrics.getRegisteredFontNames())
     for name, relative in _FILES.items():
         if name in registered:
