@@ -175,3 +175,16 @@ def test_a_grid_too_large_to_print_fails_before_the_fill(tmp_path, capsys):
                  str(tmp_path / "w.pdf")]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "too large to print" in captured.err
+
+
+def test_pdf_completes_paths_at_the_prompt(tmp_path):
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from cryptocomp.prompt.app import completer
+
+    (tmp_path / "sheet_one.pdf").write_bytes(b"")
+    text = f":pdf {tmp_path}/sheet_"
+    found = completer().get_completions(Document(text, len(text)),
+                                        CompleteEvent(completion_requested=True))
+    assert [c.text for c in found] == ["one.pdf"]
