@@ -18,7 +18,7 @@ from pathlib import Path
 from ..arrow.generator import MAX_REPAIRS, MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
 from ..arrow.puzzle import ArrowPuzzle, ambiguity_summary
 from ..crossword.problem import MAX_STEPS
-from ..files import check_writable, write_atomic
+from ..files import check_writable, shown, write_atomic
 from .batch import add_batch_options, run_workload
 from .fill import add_fill_rule_options, word_rules
 from .options import (
@@ -195,4 +195,4 @@ def _write_pdf(args: argparse.Namespace, puzzles: list[ArrowPuzzle]) -> None:
 
     write_atomic(args.pdf, arrow_pdf(puzzles, paper=args.paper))
     log.info("wrote %d puzzle%s to %s", len(puzzles), "s" if len(puzzles) != 1 else "",
-             args.pdf)
+             shown(args.pdf))
