@@ -4,7 +4,8 @@ however the package is installed.
 
 What is there (each format is documented, versioned and checked by its reader):
 ``clues/`` (clue files, :mod:`cryptocomp.arrow.clues`), ``phrases/`` (multi-word entries,
-:mod:`cryptocomp.arrow.phrases`), ``grids/`` (named crossword grids), ``tiles.json`` (tile
+:mod:`cryptocomp.arrow.phrases`), ``grids/`` (named crossword grids), ``fonts/`` (the PDF
+pages' fonts and their licence, :mod:`cryptocomp.pages.document`), ``tiles.json`` (tile
 sets, :mod:`cryptocomp.tiles.tiles`) and ``enable1.txt`` (the ENABLE word list).
 """
 

@@ -202,6 +202,7 @@ FLOORS = {
     "batch": 3,                                       # running many items on all cores
     "arrow": 4,                                       # arrow-word puzzles: crossword + batch
     "rendering": 5,                                   # presentation shared by prompt and CLI
+    "pages": 5,                                       # printed pages (PDF) of every puzzle kind
     "prompt": 6,
     "cli": 7,
     # the package root re-exports the public API of every floor (lazily) and `python -m

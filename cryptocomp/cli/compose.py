@@ -9,7 +9,7 @@ from ..cryptarithm.compose import check_composable, compose_puzzle
 from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
 from ..errors import CryptocompError, QueryError
-from ..files import read_text, shown
+from ..files import read_text, shown, write_atomic
 from ..index.alphabet import normalize, refusal_warning, word_problem
 from ..index.wordfilter import WordFilter, letters_of
 from ..rendering import class_column, compose_json, compose_lines, compose_table, solve_lines
@@ -30,6 +30,7 @@ from .options import (
     progress_bar,
     whole,
 )
+from .pdf import add_pdf_options, check_pdf
 
 log = logging.getLogger(__name__)
 _REPORTED_LINES = 5
@@ -69,6 +70,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_dict_options(p)
     add_list_option(p)
     add_batch_options(p, "queries")
+    add_pdf_options(p, "a sheet of the puzzles shown (boxes for the digits) and its answer key")
     p.set_defaults(run=run_compose)
 
     s = sub.add_parser("solve", help="solve a complete cryptarithm such as send+more=money",
@@ -78,6 +80,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     whole(s, "--cap", 0, default=20, metavar="N",
           help="list at most N solutions (the count is always exact; default 20)")
     s.add_argument("--json", action="store_true", help="print a JSON object")
+    add_pdf_options(s, "the puzzle (boxes for the digits) and its answer key")
     s.set_defaults(run=run_solve)
 
 
@@ -107,6 +110,9 @@ def run_compose(args: argparse.Namespace) -> int:
         raise QueryError("--jobs, --scheduler, --cluster, --output and --resume go with --batch")
     if args.batch and args.personal_list:
         raise QueryError("--list goes with one EXPR, not with --batch")
+    if args.batch and args.pdf:
+        raise QueryError("--pdf prints the puzzles of one EXPR, not of --batch")
+    check_pdf(args)
     _check_letters(args)
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     if args.batch:
@@ -134,6 +140,10 @@ def run_compose(args: argparse.Namespace) -> int:
     if not results:
         return no_result(f"{puzzle}: 0 puzzles in {index.name} (no word completes it to a "
                          f"puzzle with exactly one solution)")
+    if args.pdf:
+        from ..pages import composed_entries, sheet_pdf
+
+        write_atomic(args.pdf, sheet_pdf(composed_entries(shown), paper=args.paper))
     return 0
 
 
@@ -179,10 +189,15 @@ def _run_batch(args: argparse.Namespace, top: int | None) -> int:
 # -- solve -----------------------------------------------------------------------------------
 
 def run_solve(args: argparse.Namespace) -> int:
+    check_pdf(args)
     with progress_bar(f"solving {args.puzzle}") as progress:
         solved = solve(args.puzzle, cap=args.cap, progress=progress)
     if args.json:
         print_json(solved.to_json())
-        return 0 if solved.count else 1
-    print_lines(solve_lines(solved))
+    else:
+        print_lines(solve_lines(solved))
+    if args.pdf and solved.count:  # a puzzle without a solution is no puzzle to print
+        from ..pages import sheet_pdf, solved_entry
+
+        write_atomic(args.pdf, sheet_pdf([solved_entry(solved)], paper=args.paper))
     return 0 if solved.count else 1

@@ -27,6 +27,7 @@ from ..files import check_writable, shown, write_atomic
 from ..index.alphabet import normalize
 from ..index.classes import DEFAULTS
 from ..index.wordfilter import WordFilter
+from ..pages.choices import check_printable
 from ..rendering import class_column, fill_json, fill_parts, fill_text
 from ..shipped import shipped
 from .batch import add_batch_options, run_workload
@@ -45,6 +46,7 @@ from .options import (
     seconds,
     whole,
 )
+from .pdf import add_pdf_options, check_pdf
 
 _EXIT = {"filled": 0, "no_fill": 1, "budget": 3}
 SHOW_AFTER = 0.5  # seconds of search before the progress line: a quicker fill would flicker
@@ -97,11 +99,12 @@ def _add_fill_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jpz", metavar="PATH",
                    help="write the (first) fill as a Crossword Compiler .jpz")
     p.add_argument("--clues", metavar="FILE",
-                   help="word<TAB>clue file for the ipuz, .puz and .jpz clue lists (.puz and "
-                        ".jpz without it: the shipped WordNet clues for English)")
+                   help="word<TAB>clue file for the ipuz, .puz, .jpz and PDF clue lists (.puz, "
+                        ".jpz and PDF without it: the shipped WordNet clues for English)")
     add_dict_options(p)
     add_batch_options(p, "attempts")
     add_fill_rule_options(p)
+    add_pdf_options(p, "the grid and its clues", layout=True)
 
 
 def add_fill_rule_options(p: argparse.ArgumentParser) -> None:
@@ -170,7 +173,7 @@ def _check_args(args: argparse.Namespace) -> None:
         raise GridError("--improve improves one fill: it goes with neither --count nor "
                         "--attempts (whose outcomes must not depend on the clock)")
     if args.attempts is not None:
-        for name in ("ipuz", "svg", "clues", "puz", "jpz"):
+        for name in ("ipuz", "svg", "clues", "puz", "jpz", "pdf"):
             if getattr(args, name):
                 raise GridError(f"--{name} writes one fill: it does not go with --attempts "
                                 f"(the batch's output has every attempt's grid)")
@@ -247,6 +250,8 @@ def _run_attempts(args: argparse.Namespace, grid: Grid) -> int:
 def _run(args: argparse.Namespace, grid: Grid, *, title: str) -> int:
     if args.attempts is not None:
         return _run_attempts(args, grid)
+    if args.pdf:  # before the fill: a grid too large to print fails at once
+        check_printable(grid.width, grid.height)
     clues = None
     if args.clues:
         from ..crossword.ipuz import read_clues
@@ -279,6 +284,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
     for path in (args.ipuz, args.svg, args.puz, args.jpz):
         if path:
             check_writable(path)
+    check_pdf(args)
 
 
 @contextmanager
@@ -332,6 +338,20 @@ def _write_files(args: argparse.Namespace, result: FillResult, clues: dict[str, 
         if letters is None and not result.fills:
             letters = dict(result.grid.given) or None
         write_atomic(args.svg, to_svg(result.grid, letters).encode())
+    if args.pdf:
+        _write_pdf(args, result, clues, title)
+
+
+def _write_pdf(args: argparse.Namespace, result: FillResult, clues: dict[str, str] | None,
+               title: str) -> None:
+    """The fill's PDF; clues from --clues, else the shipped WordNet clues (English)."""
+    from ..pages import crossword_pdf, shipped_clues
+
+    first = result.fills[0] if result.fills else None
+    if clues is None and first:
+        clues = shipped_clues(first)
+    write_atomic(args.pdf, crossword_pdf(result.grid, first, clues=clues, title=title,
+                                         layout=args.layout, paper=args.paper))
 
 
 

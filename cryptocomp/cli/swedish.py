@@ -18,7 +18,7 @@ from pathlib import Path
 from ..arrow.generator import MAX_REPAIRS, MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
 from ..arrow.puzzle import ArrowPuzzle, ambiguity_summary
 from ..crossword.problem import MAX_STEPS
-from ..files import check_writable, write_atomic
+from ..files import check_writable, shown, write_atomic
 from .batch import add_batch_options, run_workload
 from .fill import add_fill_rule_options, word_rules
 from .options import (
@@ -32,6 +32,7 @@ from .options import (
     seconds,
     whole,
 )
+from .pdf import add_pdf_options, check_pdf
 
 log = logging.getLogger("cryptocomp")
 
@@ -80,6 +81,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_dict_options(p)
     add_batch_options(p, "puzzles")
     add_fill_rule_options(p)
+    add_pdf_options(p, "the puzzles (one a page, then their solutions)")
     p.set_defaults(run=run)
 
 
@@ -111,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.svg, args.svg_solution):
         if path:  # fail before any work (the numbered files share its directory)
             check_writable(path)
+    _check_pdf(args)
     params = ArrowParams(width, height, source=dict_spec(args), fold_yo=args.fold_yo,
                          clues=args.clues, phrases=args.phrases, top=args.top,
                          steps=args.steps, repairs=args.repairs, classes=args.words,
@@ -124,10 +127,13 @@ def run(args: argparse.Namespace) -> int:
              f"{len(shop.phrases)} from {shop.phrases.source}" if shop.phrases else "none")
 
     ambiguities: list[int] = []  # every clue printed in this run (summary line)
+    printed: dict[int, ArrowPuzzle] = {}  # the puzzles for --pdf, by place in the batch
 
     def emit(i: int, puzzle: ArrowPuzzle) -> None:
         ambiguities.extend(puzzle.ambiguities())
         show(i, puzzle)  # first: a write that fails (a full disk) does not cost the puzzle
+        if args.pdf:
+            printed[i] = puzzle
         if args.svg or args.svg_solution:
             from ..arrow.svg import arrow_svg
 
@@ -162,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
         work = ArrowWorkload(params, shop, count=args.count, seed=args.seed,
                              max_attempts=args.attempts, deadline=deadline, on_puzzle=emit)
         run_workload(args, work, shipment=shipment, show=False)
+    if printed:
+        _write_pdf(args, [printed[i] for i in sorted(printed)])
     log.info("%d of %d puzzles made in this run (%d attempt%s, %.1f s CPU)%s", work.finished,
              args.count, work.attempts, "s" if work.attempts != 1 else "", work.cpu,
              f"; {work.failed} found no fill" if work.failed else "")
@@ -171,3 +179,20 @@ def run(args: argparse.Namespace) -> int:
                  "median %g, 90th percentile %g over %d clues", spread["median"],
                  spread["p90"], len(ambiguities))
     return 0 if not work.failed else 3
+
+
+def _check_pdf(args: argparse.Namespace) -> None:
+    """--pdf: writable, and not with --resume (a resumed batch replays no puzzle to print)."""
+    check_pdf(args)
+    if args.pdf and args.resume:
+        raise ArrowError("--pdf prints the puzzles of one run: it does not go with --resume "
+                         "(run the batch with --pdf in one go)")
+
+
+def _write_pdf(args: argparse.Namespace, puzzles: list[ArrowPuzzle]) -> None:
+    """One PDF of the puzzles made, a page each, then their solutions."""
+    from ..pages import arrow_pdf
+
+    write_atomic(args.pdf, arrow_pdf(puzzles, paper=args.paper))
+    log.info("wrote %d puzzle%s to %s", len(puzzles), "s" if len(puzzles) != 1 else "",
+             shown(args.pdf))

@@ -113,8 +113,8 @@ def completer(session: Session | None = None) -> Completer:
     from prompt_toolkit.document import Document
 
     class _Completer(Completer):
-        """Command names after ':', language codes after ':lang', paths after ':dict'/':save',
-        dictionary words elsewhere."""
+        """Command names after ':', language codes after ':lang', paths after ':dict',
+        ':save' and ':pdf', dictionary words elsewhere."""
 
         paths = PathCompleter(expanduser=True)
 
@@ -136,7 +136,7 @@ def completer(session: Session | None = None) -> Completer:
                 for code in languages():
                     if code.startswith(arg.lower()):
                         yield Completion(code, start_position=-len(arg))
-            elif name in (":dict", ":save"):
+            elif name in (":dict", ":save", ":pdf"):
                 yield from self.paths.get_completions(Document(arg, len(arg)), complete_event)
 
         def _words(self, text: str) -> Iterator[Completion]:

@@ -348,6 +348,11 @@ class Session:
                                    f"keeps the first {n:,})")
         return Reply(message=f"saved {plural(n, noun)} to {shown(path)}")
 
+    def _cmd_pdf(self, arg: str) -> Reply:
+        from .printing import print_sheet
+
+        return Reply(message=print_sheet(self.last, arg, self.settings.shown))
+
     # -- the personal list ------------------------------------------------------------------
 
     def _word_arg(self, text: str) -> str:
@@ -530,6 +535,8 @@ COMMANDS: dict[str, Command] = {
                       Session._cmd_words),
     ":save": Command("FILE", "save the last results, all of them (solutions: the first "
                              "10,000), to FILE.csv or FILE.json", Session._cmd_save),
+    ":pdf": Command("FILE [a4|letter]", "print the last puzzles shown (compose or solve) as a "
+                                        "PDF sheet with an answer key", Session._cmd_pdf),
     ":quit": Command("", "leave (Ctrl-D does too)", Session._cmd_quit),
 }
 ALIASES = {":q": ":quit", ":exit": ":quit", ":h": ":help", ":?": ":help"}
