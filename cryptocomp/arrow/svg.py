@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 from .puzzle import ArrowPuzzle, ArrowWord
 
-__all__ = ["arrow_svg", "wrap_clue"]
+__all__ = ["arrow_svg", "wrap_clue", "solution_layout"]
 
 _CELL = 64.0  # px a cell
 _FONT = "DejaVu Sans Condensed, Arial Narrow, Liberation Sans Narrow, sans-serif"
@@ -120,7 +120,7 @@ def arrow_svg(puzzle: ArrowPuzzle, *, solution: bool = False, cell: float = _CEL
     box = cell * 0.62
     phrase_words = puzzle.hidden.phrase.split() if puzzle.hidden else []
     per_row = max(1, int((w * cell) // (box * 1.1)))
-    boxes = _solution_layout(phrase_words, puzzle.hidden is not None, per_row)
+    boxes = solution_layout(phrase_words, puzzle.hidden is not None, per_row)
     box_rows = (max(r for r, _ in boxes) + 1) if boxes else 0
     head = 24.0 if title else 0.0
     grid_top = margin + head
@@ -212,7 +212,7 @@ def _answer_lines(puzzle: ArrowPuzzle) -> list[str]:
             for x in words]
 
 
-def _solution_layout(phrase_words: list[str], present: bool,
+def solution_layout(phrase_words: list[str], present: bool,
                      per_row: int) -> list[tuple[int, int]]:
     """(row, column) of each solution box: the phrase's words side by side with a gap,
     a word moved to the next row when it does not fit."""

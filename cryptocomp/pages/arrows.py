@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..arrow.puzzle import ArrowPuzzle, ArrowWord
+from ..arrow.svg import solution_layout
 from .choices import PageError
 from .document import REGULAR, Document, text_width
 from .typography import label, language_of, quoted, wrap
@@ -51,25 +52,10 @@ def fit_clue(text: str, width: float, height: float) -> tuple[float, list[str]]:
 
 
 def _solution_boxes(puzzle: ArrowPuzzle, per_row: int) -> list[tuple[int, int]]:
-    """(row, column) of each hidden-solution box: the phrase's words side by side with a
-    gap, a word moved to the next row when it does not fit."""
+    """(row, column) of each hidden-solution box, laid out as the SVG lays them out."""
     if puzzle.hidden is None:
         return []
-    out: list[tuple[int, int]] = []
-    row = col = 0
-    for word in puzzle.hidden.phrase.split():
-        n = sum(1 for ch in word if ch.isalpha())
-        if n == 0:
-            continue
-        if col and col + n > per_row:
-            row, col = row + 1, 0
-        for _ in range(n):
-            if col >= per_row:
-                row, col = row + 1, 0
-            out.append((row, col))
-            col += 1
-        col += 1
-    return out
+    return solution_layout(puzzle.hidden.phrase.split(), True, per_row)
 
 
 class _Page:
