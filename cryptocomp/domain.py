@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["Word", "WordId", "Count", "Template", "Pattern", "Progress"]
+__all__ = ["Symbol", "Word", "WordId", "Count", "Template", "Pattern", "Progress"]
 
 Word = str  # a dictionary word: NFC, lower case
+Symbol = str  # one code point of a cryptarithm word: it stands for one digit
 WordId = int  # the word's 0-based rank in its index (0 = most frequent)
 Count = int  # how often the frequency dictionary counted a word
 Template = str  # letters and wildcards, one character a position: "?р??а"
