@@ -22,7 +22,7 @@ The rules, as Cryptator states them:
 >>> holds_system(s, {"a": 1, "b": 2, "c": 3})
 True
 >>> sum(1 for _ in brute_solutions(s))
-8
+32
 """
 
 from __future__ import annotations
