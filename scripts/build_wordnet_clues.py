@@ -56,6 +56,7 @@ from pathlib import Path
 from benchkit import ROOT
 
 from cryptocomp.arrow.clues import CLUE_MAGIC, CLUE_VERSION, clue_contains
+from cryptocomp.index.classdata import read_offensive
 
 POS = ("noun", "verb", "adj", "adv")
 _WORD = re.compile(r"^[a-z]{2,15}$")
@@ -261,11 +262,13 @@ def build(wn: Path, max_clue: int) -> tuple[list[tuple[str, int, list[tuple[str,
         clues = clues_for(word, kept, synsets, max_clue, zipf, abbr_of)
         if clues:
             rows.append((word, len(kept), clues))
-    # no clue names a word left out (its synonyms may be clues of other words)
+    # no clue names a word left out (its synonyms may be clues of other words), nor a word
+    # of the shipped offensive list (WordNet's synonyms of "urine" or "fool" are unprintable)
+    unprintable = dropped | read_offensive("offensive-en.txt")[0]
     fit = []
     for word, n, clues in rows:
         clues = [(k, c) for k, c in clues
-                 if dropped.isdisjoint(re.findall(r"[a-z]+", c.lower()))]
+                 if unprintable.isdisjoint(re.findall(r"[a-z]+", c.lower()))]
         if clues:
             fit.append((word, n, clues))
     return fit, len(index)

@@ -294,3 +294,17 @@ def test_fuzz_cli_with_a_broken_compact_clue_file(version, lines, gzipped):
     assert "Traceback" not in err.getvalue()
     if status == 2:
         assert sum("error" in x for x in lines_err) <= 1
+
+
+def test_no_shipped_clue_holds_a_word_of_the_offensive_list(book):
+    """A publisher does not print "Piss" for urine: the build script screens the clues
+    against the shipped offensive list (a plain scan of every clue of the book)."""
+    import re
+
+    from cryptocomp.index.classdata import read_offensive
+
+    offensive = read_offensive("offensive-en.txt")[0]
+    unfit = [(w, c) for w in book for c in book.printed(w)
+             if not offensive.isdisjoint(re.findall(r"[a-z]+", c.lower()))]
+    assert unfit == []
+    assert "piss" in offensive and "urine" in book  # the screen had something to catch
