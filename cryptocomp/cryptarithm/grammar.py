@@ -15,7 +15,8 @@ run of symbols (letters, digits, any code point from U+0080 up), each code point
 read in NFC and in lower case.
 
 Limits, each refused in one line naming its column: a base outside 2..36, more distinct
-symbols than the base has digits, text longer than :data:`MAX_LENGTH` characters,
+symbols than the base has digits, text longer than :data:`MAX_LENGTH` characters, more than
+:data:`~cryptocomp.cryptarithm.expr.MAX_OPERANDS` words and constants,
 parentheses and prefix minus nested deeper than :data:`MAX_DEPTH`, and any part of a
 relation that could reach :data:`MAX_VALUE_DIGITS` decimal digits under some assignment
 (``^`` included: ``ab^cd`` can reach 198 digits and is refused).
@@ -35,7 +36,7 @@ import unicodedata
 from typing import Union
 
 from ..errors import ExpressionError
-from .expr import BinOp, Operand, fold
+from .expr import MAX_OPERANDS, BinOp, Operand, fold
 from .lexer import Token, tokens
 from .system import Constant, Relation, System, SystemNode
 
@@ -62,6 +63,7 @@ class _Parser:
         self.tokens = tokens(text, fold_yo)
         self.i = 0
         self.depth = 0
+        self.leaves = 0
 
     def error(self, message: str, pos: int) -> ExpressionError:
         return ExpressionError(message, pos, self.text)
@@ -173,6 +175,10 @@ class _Parser:
     def primary(self) -> Item:
         """A word, a constant, or an expression or relation in parentheses."""
         tok = self.take()
+        if tok.kind in ("word", "const"):
+            self.leaves += 1
+            if self.leaves > MAX_OPERANDS:
+                raise self.error(f"more than {MAX_OPERANDS} operands", tok.pos)
         if tok.kind == "word":
             return Operand(tok.value, tok.pos)
         if tok.kind == "const":

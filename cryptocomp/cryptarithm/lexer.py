@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from ..errors import ExpressionError
 from ..index.alphabet import hidden_character
 
-__all__ = ["Token", "tokens", "MAX_CONSTANT_DIGITS", "OPERATOR_SIGNS", "COMPARATOR_SIGNS"]
+__all__ = ["Token", "tokens", "looks_like_system", "has_comparator", "MAX_CONSTANT_DIGITS",
+           "OPERATOR_SIGNS", "COMPARATOR_SIGNS"]
 
 MAX_CONSTANT_DIGITS = 80   # the digits of a quoted constant (as the grammar's value bound)
 
@@ -61,6 +62,21 @@ def is_symbol(ch: str) -> bool:
     if ch < "\x80":
         return ch.isascii() and ch.isalnum()
     return not ch.isspace() and ch not in OPERATOR_SIGNS and ch not in COMPARATOR_SIGNS
+
+
+_SIGNS = frozenset("=<>!;&'\"()/") | set(OPERATOR_SIGNS) | set(COMPARATOR_SIGNS)
+_COMPARING = frozenset("=<>") | set(COMPARATOR_SIGNS)
+
+
+def looks_like_system(text: str) -> bool:
+    """True when ``text`` holds a sign of the language (an operator, comparator, separator,
+    quote or parenthesis): a puzzle, not a word template."""
+    return not _SIGNS.isdisjoint(text)
+
+
+def has_comparator(text: str) -> bool:
+    """True when ``text`` holds a comparator sign (``=``, ``<``, ``>``, ``≠``, ...)."""
+    return not _COMPARING.isdisjoint(text)
 
 
 def tokens(text: str, fold_yo: bool = False) -> list[Token]:
