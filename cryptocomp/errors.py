@@ -47,10 +47,19 @@ class ExpressionError(CryptocompError):
         super().__init__(message)
 
     def caret(self) -> str:
-        """Two lines: the expression and a caret under the offending column."""
+        """Two lines: the expression (its line holding the column, when it has several) and a
+        caret under the offending column."""
         if self.text is None or self.position is None:
             return ""
-        return f"{self.text}\n{' ' * self.position}^"
+        start, shown = 0, ""
+        for line in self.text.splitlines(keepends=True):
+            shown = line.splitlines()[0] if line.splitlines() else ""
+            if self.position <= start + len(shown):
+                break
+            start += len(line)
+        else:  # after a final line break, or no text
+            start, shown = len(self.text), ""
+        return f"{shown}\n{' ' * (self.position - start)}^"
 
 
 class TileError(CryptocompError):

@@ -7,7 +7,8 @@ import logging
 
 from ..cryptarithm.compose import check_composable, compose_puzzle
 from ..cryptarithm.expr import parse
-from ..cryptarithm.solve import solve
+from ..cryptarithm.grammar import MAX_BASE, MIN_BASE
+from ..cryptarithm.solve import MAX_STEPS, solve
 from ..errors import CryptocompError, QueryError
 from ..files import read_text, shown, write_atomic
 from ..index.alphabet import normalize, refusal_warning, word_problem
@@ -28,6 +29,7 @@ from .options import (
     print_lines,
     print_rich,
     progress_bar,
+    seconds,
     whole,
 )
 from .pdf import add_pdf_options, check_pdf
@@ -73,12 +75,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_pdf_options(p, "a sheet of the puzzles shown (boxes for the digits) and its answer key")
     p.set_defaults(run=run_compose)
 
+    whole(p, "--base", MIN_BASE, MAX_BASE, default=10, metavar="B",
+          help="the base of the puzzles (compose works in base 10 only; solve takes any)")
+
     s = sub.add_parser("solve", help="solve a complete cryptarithm such as send+more=money",
-                       description="Count every solution of a complete cryptarithm exactly and "
-                                   "list the first ones.")
+                       description="Count every solution of a complete cryptarithm or system "
+                                   "exactly and list the first ones: relations joined by ';' "
+                                   "or '&&' (cc+a=cl && on+d=go), comparators = != < > <= >=, "
+                                   "operators + - * / // % ^, prefix minus, constants in "
+                                   "quotes ('10'), any alphabet, digits in words.")
     s.add_argument("puzzle", metavar="PUZZLE", help="e.g. 'send+more=money'")
+    whole(s, "--base", MIN_BASE, MAX_BASE, default=10, metavar="B",
+          help="the base of the digits (default 10; digits above 9 print as a-z)")
     whole(s, "--cap", 0, default=20, metavar="N",
-          help="list at most N solutions (the count is always exact; default 20)")
+          help="list at most N solutions (the count is exact unless a budget stops it; "
+               "default 20)")
+    seconds(s, "--time", default=None, metavar="SECONDS",
+            help="time budget: stop counting after it (the count is then a lower bound)")
+    whole(s, "--steps", 1, MAX_STEPS, default=None, metavar="N",
+          help="step budget of the search engine (the count is then a lower bound)")
     s.add_argument("--json", action="store_true", help="print a JSON object")
     add_pdf_options(s, "the puzzle (boxes for the digits) and its answer key")
     s.set_defaults(run=run_solve)
@@ -114,6 +129,9 @@ def run_compose(args: argparse.Namespace) -> int:
         raise QueryError("--pdf prints the puzzles of one EXPR, not of --batch")
     check_pdf(args)
     _check_letters(args)
+    if args.base != 10:
+        raise QueryError(f"compose works in base 10 only (its enumeration over the dictionary"
+                         f" is decimal): --base {args.base} goes with solve")
     top = args.top if args.top is not None else (50 if is_terminal() and not args.json else None)
     if args.batch:
         return _run_batch(args, top)
@@ -191,7 +209,8 @@ def _run_batch(args: argparse.Namespace, top: int | None) -> int:
 def run_solve(args: argparse.Namespace) -> int:
     check_pdf(args)
     with progress_bar(f"solving {args.puzzle}") as progress:
-        solved = solve(args.puzzle, cap=args.cap, progress=progress)
+        solved = solve(args.puzzle, base=args.base, cap=args.cap, time=args.time,
+                       steps=args.steps, progress=progress)
     if args.json:
         print_json(solved.to_json())
     else:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from .compose import Composed, compose
 from .expr import Puzzle, looks_like_expression, parse
+from .grammar import parse_system
 from .solve import Solved, solve
 
-__all__ = ["compose", "Composed", "solve", "Solved", "parse", "Puzzle", "looks_like_expression"]
+__all__ = ["compose", "Composed", "solve", "Solved", "parse", "Puzzle", "looks_like_expression",
+           "parse_system"]

@@ -105,8 +105,8 @@ class BinOp:
     pos: int
 
     def _nodes(self) -> tuple:
-        """The tree in preorder as (kind, operator or word, position) triples."""
-        out = []
+        """The tree in preorder: ("op", operator, position) triples and ("leaf", leaf) pairs."""
+        out: list[tuple] = []
         todo: list[Node] = [self]
         while todo:
             n = todo.pop()
@@ -114,7 +114,7 @@ class BinOp:
                 out.append(("op", n.op, n.pos))
                 todo += [n.right, n.left]
             else:
-                out.append(("w", n.word, n.pos) if isinstance(n, Operand) else ("?", "", n.pos))
+                out.append(("leaf", n))  # a frozen dataclass: Operand, Hole, a Constant
         return tuple(out)
 
     def __eq__(self, other: object) -> bool:
@@ -185,6 +185,8 @@ def render(node: Node, fill: dict | None = None, hole: str | None = None) -> str
     def leaf(n: Operand | Hole) -> str:
         if isinstance(n, Hole):
             return n.text if hole is None else hole
+        if not isinstance(n, Operand):  # a Constant of a relation system
+            return f"'{n.value}'"
         return n.word if fill is None else "".join(str(fill[ch]) for ch in n.word)
 
     def combine(n: BinOp, left: str, right: str) -> str:

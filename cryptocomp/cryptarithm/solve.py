@@ -1,82 +1,167 @@
-"""The solver: every solution of a complete cryptarithm, counted exactly.
+"""The solver: every solution of a complete cryptarithm or system, counted exactly.
 
-``solve("SEND+MORE=MONEY")`` enumerates all 10!/(10-k)! injective assignments of digits
-to the puzzle's k letters as numpy blocks, drops those with a leading zero in a number of
-two or more digits, evaluates both sides (an addition/subtraction puzzle collapses to one
-linear form: one coefficient per letter) and counts the assignments where the sides are
-equal and every exact division is exact.  The count is exact; the list of solutions is
-capped.  Rules: see :mod:`cryptocomp.expr`.
+:func:`solve` reads its text in the cryptarithm language
+(:func:`~cryptocomp.cryptarithm.grammar.parse_system`: systems, comparators, constants, any
+base from 2 to 36) and counts every solution under the rules of
+:mod:`cryptocomp.cryptarithm.system`, listing the first ``cap``.  Two ways lead there:
+
+- one base-10 equation of today's shape (words, ``+ - * /``, one ``=``) is enumerated as
+  numpy blocks of all 10!/(10-k)! injective assignments of digits to its k letters, both
+  sides evaluated at once (a sum collapses to one linear form: one coefficient per letter);
+- anything else goes to the exact search of :func:`~cryptocomp.cryptarithm.engine.solve_system`.
+
+A ``time`` budget (seconds) or a ``steps`` budget (the engine's steps; a puzzle given one goes
+to the engine) stops the count early: ``complete`` is then False and ``count`` a lower bound.
 
 >>> s = solve("SEND+MORE=MONEY")
 >>> s.count, s.equations
 (1, ['9567+1085=10652'])
+>>> s = solve("ab + ba = cc ; a < b", base=16, cap=2)
+>>> s.count, s.equations, s.complete
+(49, ['12+21=33 ; 1<2', '13+31=44 ; 1<3'], True)
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from time import monotonic
+from typing import cast
 
 import numpy as np
 
-from ..domain import Progress
+from ..domain import Progress, Symbol
 from ..errors import ExpressionError
 from . import permutations as perms
+from .engine import solve_system
 from .evaluation import Evaluator, dtype_for, largest
-from .expr import BinOp, Puzzle, holds, parse
+from .expr import BinOp, Node, Operand, Puzzle
+from .grammar import parse_system
+from .system import System, SystemNode, holds_system
 
-__all__ = ["Solved", "solve", "solve_puzzle"]
+__all__ = ["Solved", "solve", "solve_parsed", "solve_puzzle", "MAX_STEPS", "MAX_SECONDS"]
 
+MAX_STEPS = 1 << 62                # a step budget beyond this is no budget
+MAX_SECONDS = 7 * 24 * 3600.0      # a time budget beyond a week is a typo
 
 
 @dataclass(frozen=True)
 class Solved:
-    """The solutions of a complete puzzle."""
+    """The solutions of a complete puzzle or system."""
 
     puzzle: str                                   # normalised, e.g. "send+more=money"
-    count: int                                    # exact number of solutions
+    count: int                                    # exact when complete, else a lower bound
     solutions: list[dict[str, int]] = field(default_factory=list)  # at most `cap` of them
     equations: list[str] = field(default_factory=list)             # the same in digits
+    base: int = 10
+    complete: bool = True                         # False: a time or step budget stopped it
 
     def to_json(self) -> dict:
-        return {"puzzle": self.puzzle, "count": self.count, "solutions": self.solutions,
+        return {"puzzle": self.puzzle, "base": self.base, "count": self.count,
+                "complete": self.complete, "solutions": self.solutions,
                 "equations": self.equations}
 
     def _check(self) -> None:
         """Every listed solution holds and is spelled by its equation; distinct; count >= list."""
-        p = parse(self.puzzle)
+        s = parse_system(self.puzzle, base=self.base)
         assert len(self.solutions) == len(self.equations) <= self.count
         seen = set()
         for fill, eq in zip(self.solutions, self.equations):
-            assert holds(p, fill), (self.puzzle, fill)
-            assert p.render(fill) == eq
+            assert holds_system(s, fill), (self.puzzle, fill)
+            assert s.render(fill) == eq
             key = tuple(sorted(fill.items()))
             assert key not in seen
             seen.add(key)
 
 
-def solve(puzzle: str, *, cap: int = 20, progress: Progress | None = None) -> Solved:
-    """All solutions of ``puzzle`` (e.g. ``"SEND+MORE=MONEY"``): the exact count, and the
-    first ``cap`` listed."""
-    return solve_puzzle(parse(puzzle), cap=cap, progress=progress)
+def solve(text: str, *, base: int = 10, cap: int = 20, time: float | None = None,
+          steps: int | None = None, progress: Progress | None = None,
+          fold_yo: bool = False) -> Solved:
+    """All solutions of ``text`` (``"SEND+MORE=MONEY"``, ``"cc+a=cl && on+d=go"``) in
+    ``base``: the count, the first ``cap`` listed; ``time`` seconds or ``steps`` at most."""
+    _check_budgets(text, cap, time, steps)
+    return solve_parsed(parse_system(text, base=base, fold_yo=fold_yo), cap=cap, time=time,
+                        steps=steps, progress=progress)
+
+
+def _check_budgets(text: str, cap: int, time: float | None, steps: int | None) -> None:
+    """Refuses a negative cap and a budget that is no number of seconds or steps."""
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
+        raise ExpressionError("cap must not be negative", None, text)
+    if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float))
+                             or not 0 < time <= MAX_SECONDS or math.isnan(time)):
+        raise ExpressionError(f"the time budget must be a number of seconds above 0, at most "
+                              f"{MAX_SECONDS:,.0f} (a week), not {time!r}", None, text)
+    if steps is not None and (isinstance(steps, bool) or not isinstance(steps, int)
+                              or not 1 <= steps <= MAX_STEPS):
+        raise ExpressionError(f"the step budget must be a whole number from 1 to {MAX_STEPS:,},"
+                              f" not {steps!r}", None, text)
+
+
+def solve_parsed(system: System, *, cap: int = 20, time: float | None = None,
+                 steps: int | None = None, progress: Progress | None = None) -> Solved:
+    """:func:`solve` for a parsed system (the budgets as there)."""
+    _check_budgets(system.text, cap, time, steps)
+    deadline = None if time is None else monotonic() + time
+    if steps is None and _enumerable(system):
+        r = system.relations[0]   # words and + - * / only: a tree of expr's nodes
+        count, solutions, complete = _enumerate(cast(Node, r.left), cast(Node, r.right),
+                                                system.symbols,
+                                                system.leading, cap, progress, deadline)
+    else:
+        found = solve_system(system, cap=cap, deadline=deadline, steps=steps)
+        count, solutions, complete = found.count, found.solutions, found.complete
+    return Solved(puzzle=system.render(), count=count, solutions=solutions,
+                  equations=[system.render(s) for s in solutions], base=system.base,
+                  complete=complete)
+
+
+def _enumerable(system: System) -> bool:
+    """Whether the numpy enumeration takes ``system``: one base-10 equation of words and
+    ``+ - * /`` (today's shape)."""
+    if system.base != 10 or len(system.relations) != 1 or system.relations[0].op != "=":
+        return False
+    r = system.relations[0]
+    todo: list[SystemNode] = [r.left, r.right]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, BinOp):
+            if n.op not in ("+", "-", "*", "/"):
+                return False
+            todo += [n.left, n.right]  # type: ignore[list-item]
+        elif not isinstance(n, Operand):
+            return False
+    return True
 
 
 def solve_puzzle(p: Puzzle, *, cap: int = 20, progress: Progress | None = None) -> Solved:
-    """:func:`solve` for an already parsed puzzle."""
+    """:func:`solve` for a puzzle of :func:`~cryptocomp.cryptarithm.expr.parse` (base 10)."""
     if p.unknown:
         raise ExpressionError("solve needs a complete puzzle LEFT=RIGHT without '?' "
                               "(use compose to fill an unknown)", None, p.text)
     if cap < 0:
         raise ExpressionError("cap must not be negative", None, p.text)
-    letters = p.letters
-    k = len(letters)
     assert p.right is not None
+    count, solutions, _ = _enumerate(p.left, p.right, p.letters, p.leading(), cap, progress,
+                                     None)
+    return Solved(puzzle=str(p), count=count, solutions=solutions,
+                  equations=[p.render(s) for s in solutions])
+
+
+def _enumerate(left: Node, right: Node, letters: tuple[Symbol, ...], leading: tuple[Symbol, ...],
+               cap: int, progress: Progress | None, deadline: float | None
+               ) -> tuple[int, list[dict[Symbol, int]], bool]:
+    """(count, the first ``cap`` solutions, complete) of ``left = right`` in base 10 by
+    numpy blocks of assignments; stops after the block that passes ``deadline``."""
+    k = len(letters)
     # one side minus the other: a single linear form when both sides are sums
-    diff = BinOp("-", p.left, p.right, 0)
+    diff = BinOp("-", left, right, 0)
     evaluator = Evaluator(letters, dtype_for(largest(diff)))
     total = perms.count(k)
-    lead = [letters.index(ch) for ch in p.leading()]
+    lead = [letters.index(ch) for ch in leading]
     count = 0
     rows: list[int] = []
+    complete = True
     with np.errstate(all="ignore"):
         for block in perms.blocks(k):
             start, cols = block.start, block.cols
@@ -93,6 +178,8 @@ def solve_puzzle(p: Puzzle, *, cap: int = 20, progress: Progress | None = None) 
                 rows.extend((hits[:cap - len(rows)] + start).tolist())
             if progress is not None:
                 progress(stop, total)
+            if deadline is not None and stop < total and monotonic() >= deadline:
+                complete = False
+                break
     solutions = [dict(zip(letters, perms.row(k, r))) for r in rows]
-    return Solved(puzzle=str(p), count=count, solutions=solutions,
-                  equations=[p.render(s) for s in solutions])
+    return count, solutions, complete

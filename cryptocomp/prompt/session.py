@@ -11,7 +11,8 @@ dictionary, the filters, the last results) and turns each line into a
 ``SEND+MORE=m????``    compose with a template for the word (also ``?o???``,
                        ``[con*]``); ``:contains``, ``:excludes``, ``:length``
                        constrain the composed word too
-``SEND+MORE=MONEY``    solve: count the solutions, list some
+``SEND+MORE=MONEY``    solve: count the solutions, list some; a system too
+                       (``cc+a=cl && on+d=go``, comparators, ``'10'``), in ``:base B``
 ``?р??а``, ``пере*``   words fitting a template (``?`` or ``.`` is any letter, ``*`` any
                        run of letters)
 ``:same WORD``         words with the same letter structure as WORD
@@ -41,23 +42,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..domain import Progress
-from ..errors import IndexFileError, QueryError
+from ..errors import QueryError
 from ..files import shown
 from ..rendering import (
     HelpRow,
     Result,
-    Row,
     WordRows,
     class_column,
-    per_million,
     plural,
     save_result,
 )
 from ..version import __version__
+from .personal import PersonalCommands
+from .reply import Reply
 from .settings import (
     Settings,
     fraction_text,
     length_words,
+    parse_base,
     parse_classes,
     parse_length,
     parse_letters,
@@ -70,7 +72,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..index.index import Entry, Index
-    from ..index.personal import Overlay, PersonalList
+    from ..index.personal import Overlay
     from ..index.store import Source
 
 __all__ = ["Session", "Reply", "Command", "COMMANDS", "ALIASES", "QUERY_FORMS", "help_rows",
@@ -85,22 +87,12 @@ ProgressFactory = Callable[[str], AbstractContextManager["Progress | None"]]
 SOLUTIONS_KEPT = 10_000  # solutions a solve stores for :save (more if :top asks for more)
 
 
-@dataclass(frozen=True)
-class Reply:
-    """What a line produced: a result, a message, a help table, or the wish to quit."""
-
-    result: Result | None = None
-    message: str = ""
-    help: bool = False
-    quit: bool = False
-
-
 @contextmanager
 def _no_progress(description: str) -> Iterator[None]:
     yield None
 
 
-class Session:
+class Session(PersonalCommands):
     """The prompt's state and the dispatch of one line; knows nothing about terminals."""
 
     def __init__(self, index: Index, source: Source | None = None, *,
@@ -124,11 +116,6 @@ class Session:
         """A session on a dictionary, loading (on first use, building) its index."""
         source, index = _load(spec, fold_yo, progress or _no_progress)
         return cls(index, source, settings=settings, progress=progress, list_path=list_path)
-
-    @property
-    def personal(self) -> PersonalList:
-        """The user's own list laid over the dictionary."""
-        return self.overlay.personal
 
     def _check(self) -> None:
         self.settings._check()
@@ -183,12 +170,9 @@ class Session:
             return Reply()
         if text.startswith(":"):
             return self._command(text)
-        from ..cryptarithm.expr import looks_like_expression
-        from ..index.wildcards import looks_like_template
+        from .queries import is_puzzle
 
-        # a template may hold '*' (any run of letters): "con*" is a template, "хабр*хабр" a
-        # product (see looks_like_template)
-        if looks_like_expression(text) and not looks_like_template(text):
+        if is_puzzle(text):
             return self._remember(self._puzzle(text))
         return self._remember(self._words(text, self._match(text), text))
 
@@ -259,6 +243,14 @@ class Session:
         self.settings = replace(self.settings, shown=top)
         return Reply(message="showing all results" if top is None else
                        f"showing the top {top} result{'' if top == 1 else 's'}")
+
+    def _cmd_base(self, arg: str) -> Reply:
+        if not arg:
+            return Reply(message=f"puzzles are solved in base {self.settings.base} (:base B, "
+                                   f"2 to 36)")
+        self.settings = replace(self.settings, base=parse_base(arg))
+        return Reply(message=f"puzzles are solved in base {self.settings.base}"
+                     + (" (compose works in base 10 only)" if self.settings.base != 10 else ""))
 
     def _cmd_minfreq(self, arg: str) -> Reply:
         if not arg:
@@ -353,59 +345,6 @@ class Session:
 
         return Reply(message=print_sheet(self.last, arg, self.settings.shown))
 
-    # -- the personal list ------------------------------------------------------------------
-
-    def _word_arg(self, text: str) -> str:
-        from ..index.personal import Overlay, check_word
-
-        return check_word(text, Overlay.admits_of(self.index), fold_yo=self.fold_yo)
-
-    def _saved(self, done: str) -> Reply:
-        """Write the list back after an edit; when it cannot be, the edit stays in memory."""
-        self.last = None
-        try:
-            self.personal.save()
-        except IndexFileError as exc:
-            return Reply(message=f"{done} (in memory only: {exc})")
-        where = f" · {shown(self.personal.path)}" if self.personal.path else ""
-        return Reply(message=f"{done}{where}")
-
-    def _cmd_add(self, arg: str) -> Reply:
-        from ..index.personal import parse_score
-        from ..index.wordlists import DEFAULT_SCORE
-
-        parts = arg.split()
-        if not 1 <= len(parts) <= 2:
-            raise QueryError("usage: :add WORD [SCORE] (a score from 1 to 100, default "
-                             f"{DEFAULT_SCORE})")
-        word = self._word_arg(parts[0])
-        score = parse_score(parts[1]) if len(parts) == 2 else DEFAULT_SCORE
-        known = word in self.index
-        self.personal.add(word, score)
-        return self._saved(f"{word}: score {score} in your list"
-                           f"{'' if known else ' (added to the dictionary)'}")
-
-    def _cmd_remove(self, arg: str) -> Reply:
-        if not arg or len(arg.split()) != 1:
-            raise QueryError("usage: :remove WORD")
-        word = self._word_arg(arg)
-        self.personal.remove(word)
-        return self._saved(f"{word}: removed from the results")
-
-    def _cmd_mine(self, arg: str) -> Reply:
-        mine = self.personal
-        where = shown(mine.path) if mine.path else "memory only"
-        if not mine:
-            return Reply(message=f"your list ({where}) is empty: :add WORD [SCORE], "
-                                   ":remove WORD")
-        lo, _, hi = arg.partition("-") if arg else ("", "", "")
-        entries = mine.irange(lo.strip() or None, hi.strip() or None) if arg else \
-            mine.irange()
-        listed = ", ".join(f"{w} {s}" if s else f"-{w}" for w, s in entries)
-        return Reply(message=f"your list ({where}): {plural(len(mine.added()), 'word')} "
-                               f"scored, {len(mine.removed())} removed"
-                               + (f": {listed}" if listed else ""))
-
     # -- queries --------------------------------------------------------------------------
 
     def _match(self, template: str) -> Sequence[Entry]:
@@ -422,43 +361,16 @@ class Session:
 
     def _puzzle(self, text: str) -> Result:
         from ..cryptarithm.expr import parse
+        from .queries import compose_result, composes, solve_result
 
-        puzzle = parse(text)
-        if puzzle.unknown:
-            return self._compose(text, str(puzzle))
-        return self._solve(text)
-
-    def _compose(self, text: str, title: str) -> Result:
-        from ..cryptarithm.compose import compose
-
-        idx = self.index
-        words = self.settings.composed(idx.total)
-        if words.describe():
-            title = f"{title} ({words.describe()})"
-        with self.progress(f"composing {title}") as progress:
-            if self.overlay.active:
-                found = self.overlay.compose(
-                    lambda index, w, most: compose(text, index, w, max_results=most,
-                                                   progress=progress), words)
-            else:
-                found = compose(text, idx, words, progress=progress)
-        classes = class_column(idx, words.classes)
-        rows = [Row(c.rank, c.word, c.count, per_million(c.count, idx.total), c.puzzle,
-                    c.solution, dict(c.assignment),
-                    None if classes is None else tuple(classes.of(c.rank - 1, c.word)))
-                for c in found]
-        return Result("compose", text, title, self.short_name, rows, len(rows),
-                      class_column=classes is not None)
-
-    def _solve(self, text: str) -> Result:
-        from ..cryptarithm.solve import solve
-
+        if composes(text):
+            puzzle = parse(text)
+            if puzzle.unknown:
+                return compose_result(text, str(puzzle), self.index, self.overlay,
+                                      self.settings, self.progress, self.short_name)
         # keep more than are shown, so that :save has them (its message says when not all)
         cap = max(SOLUTIONS_KEPT, self.settings.shown or 0)
-        solved = solve(text, cap=cap)
-        rows = [Row(None, "", 0, 0.0, solved.puzzle, eq, dict(sol))
-                for eq, sol in zip(solved.equations, solved.solutions)]
-        return Result("solve", text, solved.puzzle, self.short_name, rows, solved.count)
+        return solve_result(text, self.settings, self.short_name, cap)
 
 
 def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> tuple[Source, Index]:
@@ -511,6 +423,8 @@ COMMANDS: dict[str, Command] = {
     ":dict": Command("PATH", "switch to a 'word count' dictionary file (or a word list)",
                      Session._cmd_dict),
     ":top": Command("N|all", "show at most N results (all: no truncation)", Session._cmd_top),
+    ":base": Command("B", "solve puzzles in base B, 2 to 36 (digits above 9 print as a-z)",
+                     Session._cmd_base),
     ":minfreq": Command("F|off", "only words used at least F times per million",
                         Session._cmd_minfreq),
     ":limit": Command("N|off", "only the N most frequent words of the dictionary",
@@ -547,6 +461,8 @@ QUERY_FORMS: list[HelpRow] = [
     ("SEND+?=MONEY", "compose for the unknown operand"),
     ("SEND+MORE=m????", "compose with a template for the word (? a letter; [con*]: * any run)"),
     ("SEND+MORE=MONEY", "solve: count the solutions, list some"),
+    ("a+b=cd && a<b", "solve a system (; or &&, = != < > <= >=, + - * / // % ^, '10'), "
+                      "in :base B"),
     ("?р??а", "words fitting a template (? or . is any letter, * any run: con*, *ёж*)"),
 ]
 

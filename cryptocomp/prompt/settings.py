@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
+from ..cryptarithm.grammar import MAX_BASE, MIN_BASE
 from ..errors import CryptocompError, QueryError
 from ..index.classes import DEFAULTS, WordClasses
 from ..index.wordfilter import ALL_WORDS, WordFilter, letters_of
@@ -14,7 +15,7 @@ from ..numbers import MAX_CHARS, NumberError, is_ratio, is_real, read_whole, sho
 
 __all__ = ["Settings", "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "parse_top",
            "parse_minfreq", "parse_limit", "parse_letters", "parse_length", "fraction_text",
-           "parse_classes"]
+           "parse_classes", "parse_base"]
 
 INTERACTIVE_TOP = 20  # rows shown at the prompt unless :top says otherwise
 # :minfreq bounds, per million: no word is used more than a million times per million, and
@@ -34,9 +35,11 @@ class Settings:
     minfreq: Fraction | None = None  # per million; None: no threshold
     words: WordFilter = ALL_WORDS  # :limit, :contains, :excludes, :length (never a min_count)
     classes: WordClasses | None = None  # :words; None: each query's default (DEFAULTS)
+    base: int = 10  # :base, the digits of solved puzzles (2 to 36)
 
     def _check(self) -> None:
         assert self.shown is None or self.shown >= 1, self.shown
+        assert MIN_BASE <= self.base <= MAX_BASE, self.base
         assert self.minfreq is None or MIN_MINFREQ <= self.minfreq <= MAX_MINFREQ, \
             self.minfreq
         w = self.words
@@ -85,6 +88,8 @@ class Settings:
             parts.append(f"length {length_text(self.length)}")
         if self.classes is not None:
             parts.append(f"words {self.classes.describe()}")
+        if self.base != 10:
+            parts.append(f"base {self.base}")
         return " · ".join(parts)
 
 
@@ -202,6 +207,15 @@ def parse_letters(arg: str, command: str) -> str:
     if not letters:
         raise QueryError(f"{command} wants letters or 'off', not {arg!r}")
     return letters
+
+
+def parse_base(arg: str, name: str = ":base") -> int:
+    """The argument of :base: a whole number from 2 to 36."""
+    try:
+        return read_whole(arg, MIN_BASE, MAX_BASE)
+    except NumberError:
+        raise QueryError(f"{name} wants a whole number from {MIN_BASE} to {MAX_BASE}, "
+                         f"not {shown(arg)}") from None
 
 
 def parse_length(arg: str) -> tuple[int | None, int | None]:

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from ..index import Entry
     from ..tiles import BagResult, Play
 
-__all__ = ["compose_lines", "compose_json", "compose_table", "solve_lines", "words_lines",
+__all__ = ["compose_lines", "compose_json", "compose_table", "solve_lines", "solve_title",
+           "words_lines",
            "words_json", "words_table", "rack_lines", "rack_json", "rack_table", "bag_lines",
            "index_built_line", "index_list_lines", "index_info_lines"]
 
@@ -78,11 +79,22 @@ def compose_table(query: str, found: int, shown: Sequence[Composed],
     return _table(f"{query}: {plural(found, 'puzzle')} with one solution", columns, rows, more)
 
 
+def solve_title(solved: Solved) -> str:
+    """``send+more=money: 1 solution``; the base when not 10; "at least" when a budget
+    stopped the count."""
+    base = f" (base {solved.base})" if solved.base != 10 else ""
+    if solved.complete:
+        return f"{solved.puzzle}{base}: {plural(solved.count, 'solution')}"
+    return (f"{solved.puzzle}{base}: at least {plural(solved.count, 'solution')} (the budget "
+            f"ran out before the count was complete)")
+
+
 def solve_lines(solved: Solved) -> list[str]:
     """``solve``: the count of solutions, the listed ones, and how many more there are."""
-    lines = [f"{solved.puzzle}: {plural(solved.count, 'solution')}", *solved.equations]
+    lines = [solve_title(solved), *solved.equations]
     if solved.count > len(solved.equations):
-        lines.append(f"… and {solved.count - len(solved.equations):,} more (use --cap N)")
+        more = "" if solved.complete else "at least "
+        lines.append(f"… and {more}{solved.count - len(solved.equations):,} more (use --cap N)")
     return lines
 
 

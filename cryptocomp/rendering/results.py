@@ -88,6 +88,7 @@ class Result:
     total: int  # len(rows) for compose/words; the exact solution count for solve
     # (a solve stores at most max(SOLUTIONS_KEPT, :top) rows: total may exceed len(rows))
     class_column: bool = False  # the rows carry their words' classes: a column shows them
+    complete: bool = True  # False: a budget stopped a solve, total is a lower bound
 
     def _check(self) -> None:
         assert self.kind in ("compose", "solve", "words"), self.kind

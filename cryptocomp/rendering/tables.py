@@ -35,6 +35,8 @@ def summary(result: Result) -> str:
     """The line above a result's table: "send+more=?: 44 puzzles in en"."""
     found = plural(result.total, result.noun)
     if result.kind == "solve":
+        if not result.complete:
+            return f"{result.title}: at least {found} (the budget ran out before the end)"
         verdict = " (unique)" if result.total == 1 else ""
         return f"{result.title}: {found}{verdict}"
     return f"{result.title}: {found} in {result.dictionary}"
@@ -156,9 +158,12 @@ def plain_lines(result: Result, top: int | None) -> list[str]:
 def result_json(result: Result, top: int | None = None) -> dict:
     """One JSON object: the query, what it was, the total and the first ``top`` rows."""
     shown = result.rows[:top] if top is not None else result.rows
-    return {"format": JSON_FORMAT, "query": result.query, "kind": result.kind,
-            "title": result.title, "dictionary": result.dictionary, "total": result.total,
-            "results": [row.to_json(result.kind) for row in shown]}
+    out = {"format": JSON_FORMAT, "query": result.query, "kind": result.kind,
+           "title": result.title, "dictionary": result.dictionary, "total": result.total,
+           "results": [row.to_json(result.kind) for row in shown]}
+    if result.kind == "solve":
+        out["complete"] = result.complete
+    return out
 
 
 def save_result(result: Result, path: Path) -> None:
