@@ -15,10 +15,19 @@ async function failure(response) {
   return new Error(line.split("\n")[0]);
 }
 
+// a studio started with --token is opened as /?token=T: every request then carries it
+const TOKEN = new URLSearchParams(globalThis.location?.search ?? "").get("token");
+
+/** ``init`` with the token's Authorization header when the page has one. */
+function withToken(init) {
+  if (!TOKEN) return init;
+  return { ...init, headers: { ...(init.headers ?? {}), Authorization: `Bearer ${TOKEN}` } };
+}
+
 async function send(path, init = {}) {
   let response;
   try {
-    response = await fetch(path, init);
+    response = await fetch(path, withToken(init));
   } catch {
     throw new Error("the studio server does not answer (is `cryptocomp serve` running?)");
   }
@@ -64,37 +73,48 @@ export function saveBlob(blob, name) {
 /** Whether a job's status means it is still going. */
 export function isLive(status) { return LIVE.has(status); }
 
+/** The address of ``path`` for a link or an event stream (which send no headers: the
+ *  token goes in the query). */
+export function tokenURL(path) {
+  return TOKEN ? `${path}?${new URLSearchParams({ token: TOKEN })}` : path;
+}
+
 /** Follow job ``id``: ``onProgress(state)`` on each event, resolves with the final state. */
 export function followJob(id, onProgress) {
   return new Promise((resolve, reject) => {
     let source = null;
-    let polling = false;
-    const finish = async () => {
+    let settled = false;
+    const end = async () => {
+      if (settled) return;
+      settled = true;
       if (source) source.close();
       try { resolve(await getJSON(`api/jobs/${id}`)); } catch (err) { reject(err); }
     };
     const poll = async () => {
-      polling = true;
+      if (settled) return;
       try {
         const state = await getJSON(`api/jobs/${id}`);
         onProgress(state);
         if (isLive(state.status)) setTimeout(poll, TERMINAL_WAIT);
-        else resolve(state);
-      } catch (err) { reject(err); }
+        else end();
+      } catch (err) { settled = true; reject(err); }
     };
     if (typeof EventSource === "undefined") { poll(); return; }
-    source = new EventSource(`api/jobs/${id}/events`);
-    source.onmessage = (event) => {
+    source = new EventSource(tokenURL(`api/jobs/${id}/events`));
+    const onEvent = (event) => {
       let state;
       try { state = JSON.parse(event.data); } catch { return; }
       onProgress(state);
-      if (state.status && !isLive(state.status)) finish();
+      if (state.status && !isLive(state.status)) end();
     };
-    source.addEventListener("done", finish);
+    // the server names each event by the job's status; an unnamed one is a "message"
+    for (const name of ["message", "queued", "running", "done", "failed", "cancelled"]) {
+      source.addEventListener(name, onEvent);
+    }
     source.onerror = () => {
       // the stream ended (the job is over) or is not served: the job's state tells which
       source.close();
-      if (!polling) poll();
+      poll();
     };
   });
 }

@@ -1,7 +1,7 @@
 // The arrow-word preview: generate a puzzle as a job, see its SVG, regenerate with a new
 // seed, download its PDF.
 
-import { cancelJob, download, followJob, postJSON } from "./api.js";
+import { cancelJob, followJob, postJSON, tokenURL } from "./api.js";
 import { guarded, say } from "./status.js";
 
 export class ArrowPanel {
@@ -23,8 +23,8 @@ export class ArrowPanel {
 
   request() {
     const number = (id) => Number(this.root.querySelector(id).value);
-    return { width: number("#arrow-width"), height: number("#arrow-height"), seed: this.seed,
-      options: { time: number("#arrow-time") || 20 } };
+    return { width: number("#arrow-width"), height: number("#arrow-height"),
+      options: { seed: this.seed, time: number("#arrow-time") || 20 } };
   }
 
   async generate() {
@@ -46,16 +46,17 @@ export class ArrowPanel {
   }
 
   show(state) {
-    if (state.status !== "done" || typeof state.svg !== "string") {
+    const result = state.result ?? {};
+    if (state.status !== "done" || result.status !== "done" || typeof result.svg !== "string") {
       this.progress.textContent = state.status === "cancelled" ? "cancelled" : "no puzzle";
       if (state.status !== "cancelled") {
-        say(new Error(state.error ?? `the arrow word ended ${state.status}`));
+        say(new Error(state.error ?? result.message ?? `the arrow word ended ${state.status}`));
       }
       return;
     }
     this.done = this.job;
     // drawn as an image: the SVG's text is shown, nothing in it runs
-    const url = URL.createObjectURL(new Blob([state.svg], { type: "image/svg+xml" }));
+    const url = URL.createObjectURL(new Blob([result.svg], { type: "image/svg+xml" }));
     const img = document.createElement("img");
     img.alt = `arrow-word puzzle, seed ${this.seed}`;
     img.src = url;
@@ -63,7 +64,8 @@ export class ArrowPanel {
     this.preview.replaceChildren(img);
     this.root.querySelector("#arrow-pdf").disabled = false;
     const took = state.elapsed !== undefined ? ` in ${Number(state.elapsed).toFixed(1)} s` : "";
-    this.progress.textContent = `seed ${this.seed}${took}`;
+    this.progress.textContent = `seed ${this.seed}${took}`
+      + (result.message ? ` · ${result.message}` : "");
     say(`arrow word made (seed ${this.seed})`);
   }
 
@@ -77,11 +79,15 @@ export class ArrowPanel {
     if (this.job) await guarded(() => cancelJob(this.job));
   }
 
-  async pdf() {
+  /** The finished job's PDF, a plain download of GET /api/jobs/ID/pdf. */
+  pdf() {
     if (!this.done) { say(new Error("generate an arrow word first")); return; }
-    await guarded(async () => {
-      await download("api/export/pdf", { arrow: this.done }, `arrow-${this.seed}.pdf`);
-      say(`downloaded arrow-${this.seed}.pdf`);
-    });
+    const link = document.createElement("a");
+    link.href = tokenURL(`api/jobs/${this.done}/pdf`);
+    link.download = `arrow-${this.seed}.pdf`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    say(`downloading arrow-${this.seed}.pdf`);
   }
 }

@@ -64,6 +64,7 @@ export class GridEditor {
   onClick(event) {
     const cell = event.target.closest(".cell");
     if (!cell) return;
+    this.ghost = null;
     event.preventDefault();
     this.view.focus();
     const at = [Number(cell.dataset.r), Number(cell.dataset.c)];
@@ -85,6 +86,7 @@ export class GridEditor {
   }
 
   onKey(event) {
+    if (!event.altKey) this.ghost = null;
     const ctrl = event.ctrlKey || event.metaKey;
     const key = event.key;
     const letter = !ctrl && !event.altKey ? asLetter(key) : null;

@@ -126,8 +126,8 @@ export class GridTools {
     if (this.job) { say(new Error("a fill is running: Cancel it first")); return; }
     const region = regionOnly ? this.editor.region : null;
     if (regionOnly && !region) { say(new Error("select a region first (Shift+arrows)")); return; }
+    // the region's fill: letters outside it are sent as given, and only its cells are taken
     const options = { time: this.seconds };
-    if (region) options.region = region;
     this.setRunning(true);
     this.progress.textContent = region ? "filling the region…" : "filling…";
     await guarded(async () => {
@@ -137,37 +137,36 @@ export class GridTools {
       const state = await followJob(job, (s) => this.onProgress(s));
       this.finish(state, region);
     });
-    this.editor.ghost = null;
     this.job = null;
     this.setRunning(false);
-    this.editor.render();
   }
 
   onProgress(state) {
     const parts = [state.status ?? "running"];
     if (state.elapsed !== undefined) parts.push(`${Number(state.elapsed).toFixed(1)} s`);
+    const p = state.progress ?? {};
+    if (p.steps !== undefined) parts.push(`${Number(p.steps).toLocaleString("en")} steps`);
+    if (p.settled !== undefined && p.slots) parts.push(`${p.settled}/${p.slots} slots settled`);
     if (state.tightest) parts.push(`tightest ${formatSlot(state.tightest)}`);
     this.progress.textContent = parts.join(" · ");
-    if (Array.isArray(state.grid) && isLive(state.status)) {
-      this.editor.ghost = state.grid;
-      this.editor.render();
-    }
   }
 
   finish(state, region) {
     const elapsed = state.elapsed !== undefined ? ` in ${Number(state.elapsed).toFixed(1)} s` : "";
-    if (state.status === "done" && Array.isArray(state.grid)) {
-      this.editor.ghost = null;
-      this.editor.apply(() => this.editor.model.applyFill(state.grid, region));
+    const result = state.result ?? {};
+    if (state.status === "done" && result.status === "filled") {
+      this.editor.apply(() => this.editor.model.applyFill(result.grid ?? state.grid, region));
       this.progress.textContent = `filled${elapsed}`;
       say(`filled${region ? " the region" : ""}${elapsed}`);
     } else if (state.status === "cancelled") {
       this.progress.textContent = `cancelled${elapsed}`;
       say("fill cancelled");
     } else {
-      const why = state.error ?? `the fill ended ${state.status ?? "without a grid"}`;
-      this.progress.textContent = `no fill${elapsed}`;
-      say(new Error(why));
+      const tight = result.tightest ? ` (tightest: ${formatSlot(result.tightest)})` : "";
+      // the best partial fill, drawn faint until the next edit
+      if (Array.isArray(result.grid)) { this.editor.ghost = result.grid; this.editor.render(); }
+      this.progress.textContent = `no fill${elapsed}${tight}`;
+      say(new Error((state.error ?? result.message ?? "the fill found no grid") + tight));
     }
   }
 
@@ -201,7 +200,9 @@ export class GridTools {
 /** A slot as the API names it (a string, or {row, col, dir} / {name}). */
 export function formatSlot(slot) {
   if (typeof slot === "string") return slot;
-  if (slot && slot.name) return slot.name;
+  if (slot && slot.name) {
+    return slot.candidates !== undefined ? `${slot.name}, ${slot.candidates} words` : slot.name;
+  }
   if (slot && "row" in slot) return `${slot.dir ?? ""} at row ${slot.row + 1}, column ${slot.col + 1}`;
   return String(slot);
 }
