@@ -18,10 +18,9 @@ import time
 from pathlib import Path
 
 import pytest
+from compose_oracle import EN_COUNTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from compose_oracle import EN_COUNTS
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 try:
@@ -39,7 +38,9 @@ from cryptocomp.crossword.puz import parse_puz  # noqa: E402
 from cryptocomp.cryptarithm.compose import compose  # noqa: E402
 from cryptocomp.index import Index  # noqa: E402
 
-THREE = ["bat", "are", "tea", "cat", "art", "tar", "eat", "ate", "rat", "ear", "era", "zzz"]
+# sap/ore/wet across, sow/are/pet down: the one open 3x3 fill with six different words
+THREE = ["bat", "are", "tea", "cat", "art", "tar", "eat", "ate", "rat", "ear", "era", "zzz",
+         "sap", "ore", "wet", "sow", "pet"]
 WAIT = 30_000  # ms: the longest any step may take on a loaded 2-core machine
 
 
@@ -70,10 +71,12 @@ def base_url(index, tmp_path_factory):
     """The studio on a free port of 127.0.0.1, in a real uvicorn in a thread."""
     import uvicorn
 
+    from cryptocomp.crossword.csp import load_engine
     from cryptocomp.studio.app import create_app
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("CRYPTOCOMP_HOME", str(tmp_path_factory.mktemp("cc-home")))
+        load_engine()  # compiled (a minute from no cache) before any step's clock starts
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -331,7 +334,8 @@ def _square_fills(words: list[str], first: str) -> bool:
 
 def test_candidates_are_marked_as_brute_force_finds(page):
     _new_grid(page, 3, 3)
-    page.wait_for_function("document.querySelectorAll('#candidates li').length > 0",
+    page.wait_for_function("/^1 across \\(\\.\\.\\.\\): [1-9]/.test("
+                           "document.querySelector('#candidates-heading').textContent)",
                            timeout=WAIT)
     shown = page.eval_on_selector_all(
         "#candidates li", "els => els.map(e => [e.dataset.word, e.className])")
@@ -344,6 +348,7 @@ def test_candidates_are_marked_as_brute_force_finds(page):
             decided += 1
             assert (kind == "viable") == _square_fills(three, word), word
     assert decided >= len(shown) // 2  # a 3x3 is decided well within the budget
+    assert {"viable", "dead"} <= {c for _, cs in shown for c in cs.split()}
     page.keyboard.press("Alt+ArrowDown")
     page.keyboard.press("Enter")
     assert _rows(page)[0] == shown[1][0]

@@ -1,7 +1,7 @@
 // The arrow-word preview: generate a puzzle as a job, see its SVG, regenerate with a new
 // seed, download its PDF.
 
-import { cancelJob, followJob, postJSON, tokenURL } from "./api.js";
+import { cancelJob, followJob, isLive, postJSON, tokenURL } from "./api.js";
 import { guarded, say } from "./status.js";
 
 export class ArrowPanel {
@@ -35,11 +35,13 @@ export class ArrowPanel {
       const { job } = await postJSON("api/arrow", this.request());
       this.job = job;
       const state = await followJob(job, (s) => {
-        if (s.elapsed !== undefined) {
+        if (s.elapsed !== undefined && isLive(s.status)) {
           this.progress.textContent = `${s.status} · ${Number(s.elapsed).toFixed(1)} s`;
         }
       });
       this.show(state);
+      this.job = null;
+      this.busy(false);
     });
     this.job = null;
     this.busy(false);
@@ -76,7 +78,9 @@ export class ArrowPanel {
   }
 
   async cancel() {
-    if (this.job) await guarded(() => cancelJob(this.job));
+    if (!this.job) return;
+    this.progress.textContent = "cancelling…";
+    await guarded(() => cancelJob(this.job));
   }
 
   /** The finished job's PDF, a plain download of GET /api/jobs/ID/pdf. */

@@ -55,6 +55,7 @@ export class GridTools {
     const ticket = ++this.latest;
     const { model } = this.editor;
     this.heading.textContent = `${slot.number} ${slot.dir}: looking…`;
+    this.list.classList.add("stale"); // the last slot's words, until this one's come
     const [row, col] = slot.cells[0];
     await guarded(async () => {
       const answer = await postJSON("api/candidates", { grid: model.rows(),
@@ -64,6 +65,7 @@ export class GridTools {
   }
 
   showCandidates(slot, results) {
+    this.list.classList.remove("stale");
     this.candidates = results;
     this.highlight = 0;
     this.slot = slot;
@@ -135,6 +137,8 @@ export class GridTools {
         { grid: this.editor.model.fillRequest(region), options });
       this.job = job;
       const state = await followJob(job, (s) => this.onProgress(s));
+      this.job = null;
+      this.setRunning(false);
       this.finish(state, region);
     });
     this.job = null;
@@ -142,6 +146,7 @@ export class GridTools {
   }
 
   onProgress(state) {
+    if (!isLive(state.status)) return; // the end is said by finish()
     const parts = [state.status ?? "running"];
     if (state.elapsed !== undefined) parts.push(`${Number(state.elapsed).toFixed(1)} s`);
     const p = state.progress ?? {};
@@ -179,8 +184,8 @@ export class GridTools {
 
   async cancel() {
     if (!this.job) return;
+    this.progress.textContent = "cancelling…"; // the job's own end says "cancelled"
     await guarded(() => cancelJob(this.job));
-    this.progress.textContent = "cancelling…";
   }
 
   clearFill() {
