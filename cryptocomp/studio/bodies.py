@@ -136,12 +136,13 @@ def _choice(name: str, value: Raw, choices: tuple[str, ...]) -> str:
     return str(value)
 
 
-def _rules(options: Mapping[str, Any], fold_yo: bool) -> FillRules:
+def _rules(options: Mapping[str, Any], index: Index) -> FillRules:
+    fold_yo = index.fold_yo
     same = options.get("same_lemma", False)
     if not isinstance(same, bool):
         raise StudioError("same_lemma wants true or false")
     try:
-        return FillRules(
+        rules = FillRules(
             exclude=frozenset(_words_list("exclude", options["exclude"], fold_yo))
             if "exclude" in options else frozenset(),
             prefer=frozenset(_words_list("prefer", options["prefer"], fold_yo))
@@ -152,6 +153,11 @@ def _rules(options: Mapping[str, Any], fold_yo: bool) -> FillRules:
             same_lemma=same)
     except GridError as exc:
         raise StudioError(str(exc)) from None
+    missing = [w for w in rules.theme if index.id_of(w) is None]
+    if missing:  # said now, not by a job that fails
+        raise StudioError(f"theme word {missing[0]!r} is not a word of "
+                          f"{index.name or 'the dictionary'}")
+    return rules
 
 
 def _options(body: Mapping[str, Any], known: set[str]) -> Mapping[str, Any]:
@@ -175,7 +181,7 @@ def fill_request(body: Raw, index: Index, limits: Limits) -> FillRequest:
         steps=whole("steps", options["steps"], 0) if "steps" in options else None,
         engine=_choice("engine", options.get("engine", "auto"), ENGINES),
         strategy=_choice("strategy", options.get("strategy", "auto"), STRATEGIES),
-        rules=_rules(options, index.fold_yo))
+        rules=_rules(options, index))
 
 
 def find_slot(grid: Grid, spec: Raw) -> Slot:
@@ -230,7 +236,7 @@ def export_request(body: Raw, limits: Limits) -> ExportRequest:
     _known(doc, {"grid", "clues", "title"}, "the export request")
     grid, _ = read_grid(doc.get("grid"), limits)
     title = text("title", doc.get("title") or "", 200)
-    clues_doc = _object(doc.get("clues") or {}, "clues")
+    clues_doc = _object({} if doc.get("clues") is None else doc["clues"], "clues")
     full = grid.cells <= set(grid.given)
     fill = grid.words_of(grid.given) if full and grid.slots else None
     by_slot = {s.name: w for s, w in zip(grid.slots, fill or [])}

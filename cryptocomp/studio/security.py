@@ -4,7 +4,8 @@ A pure ASGI middleware, in front of everything the app serves (the API, ``/docs`
 page's static files), so that no route can forget it.  The token is compared in constant
 time; it comes in ``Authorization: Bearer T`` or ``?token=T`` (a browser opening the page
 has no header to send).  A body longer than the limit is refused with 413 before it is
-read whole: by its ``Content-Length`` when it says one, else as its chunks add up.
+read whole: by its ``Content-Length`` when it says one, else as its chunks add up (the
+reading raises a StudioError, which the app answers).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qs
+
+from .settings import StudioError
 
 __all__ = ["Gate", "error_body"]
 
@@ -28,10 +31,6 @@ def error_body(message: str) -> bytes:
     """The JSON of an error answer: ``{"error": "one line"}``."""
     line = " ".join(message.split()) or "bad request"
     return json.dumps({"error": line}, ensure_ascii=False).encode()
-
-
-class _TooLarge(Exception):
-    pass
 
 
 class Gate:
@@ -54,18 +53,7 @@ class Gate:
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await _answer(send, 413, self._too_large())
             return
-        started = False
-
-        async def counted_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, self._counting(receive), counted_send)
-        except _TooLarge:
-            if not started:
-                await _answer(send, 413, self._too_large())
+        await self.app(scope, self._counting(receive), send)
 
     def _too_large(self) -> str:
         return f"the request body is larger than {self.max_body:,} bytes"
@@ -90,8 +78,8 @@ class Gate:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise _TooLarge
+                if seen > self.max_body:  # answered 413 by the app's handler of StudioError
+                    raise StudioError(self._too_large(), 413)
             return message
 
         return wrapped
