@@ -121,12 +121,17 @@ def page(browser, base_url):
 
 
 @pytest.fixture(scope="module")
-def model_page(browser, base_url):
-    """One page for the many quick examples of the grid-model checks."""
+def opened(browser, base_url):
+    """One page, and the script errors it has had, for the many quick examples of the
+    grid-model checks and the fuzz tests."""
     p, errors = _open(browser, base_url)
-    yield p
+    yield p, errors
     p.context.close()
-    assert errors == []
+
+
+@pytest.fixture(scope="module")
+def model_page(opened):
+    return opened[0]
 
 
 def _shot(page: Page, name: str) -> None:
@@ -393,3 +398,54 @@ def test_a_long_fill_is_cancelled_at_once(page):
     assert time.monotonic() - started < 3.0
     assert _rows(page) == ["." * 8] * 8
     assert page.is_enabled("#fill-all") and not page.is_enabled("#fill-cancel")
+
+
+# -- fuzz: any keys, any expression ---------------------------------------------------------
+
+KEYS = ["a", "b", "é", "Ж", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Tab", "Space",
+        "Period", "#", "Backspace", "Delete", "Escape", "Shift+ArrowRight", "Shift+ArrowDown",
+        "Control+z", "Control+y", "Control+Shift+z", "Control+l", "Alt+ArrowDown", "1", "?",
+        "F2", "Home"]
+
+
+@settings(max_examples=25)
+@given(width=st.integers(2, 6), height=st.integers(2, 6),
+       symmetry=st.sampled_from(["none", "rotational", "mirror"]),
+       keys=st.lists(st.sampled_from(KEYS), max_size=30))
+def test_fuzz_any_keys_keep_the_grid_whole(opened, width, height, symmetry, keys):
+    page, errors = opened
+    page.keyboard.press("Alt+2")
+    page.select_option("#symmetry", symmetry)
+    # a fresh grid and history: Ctrl+Z would otherwise bring back the last example's grid
+    page.evaluate(f"studio.editor.newGrid({width}, {height}); "
+                  "studio.editor.model.undoStack = []")
+    page.focus("#grid")
+    for key in keys:
+        if len(key) == 1 and not key.isascii():
+            page.keyboard.type(key)  # a letter no US key has, typed as text input is
+        else:
+            page.keyboard.press(key)
+    state = page.evaluate("""() => { const m = studio.editor.model;
+        return {rows: m.rows(), locked: [...m.locked], nums: [...m.numbers().values()],
+                shown: [...document.querySelectorAll('#grid .num')].map(e => +e.textContent),
+                status: document.querySelector('#status').textContent}; }""")
+    rows = state["rows"]
+    assert len(rows) == height and all(len(r) == width for r in rows)
+    assert all(ch in "#." or ch.isalpha() for row in rows for ch in row)
+    assert all(rows[i // width][i % width] not in "#." for i in state["locked"])
+    assert state["shown"] == state["nums"] == list(range(1, len(state["nums"]) + 1))
+    assert "\n" not in state["status"]
+    assert errors == []
+
+
+@settings(max_examples=20)
+@given(text=st.text(st.sampled_from("send+mor=?*()-/ xyжSEND12é"), max_size=24))
+def test_fuzz_any_expression_answers_in_one_line(opened, text):
+    page, errors = opened
+    page.keyboard.press("Alt+1")
+    page.fill("#compose-q", text)
+    page.wait_for_timeout(250)
+    page.wait_for_function("document.querySelector('#compose-summary').textContent"
+                           " !== 'composing…'", timeout=WAIT)
+    assert "\n" not in page.inner_text("#status")
+    assert errors == []
