@@ -15,6 +15,7 @@ import shutil
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -66,31 +67,47 @@ def index() -> Index:
     return Index.from_counts(_counts(), name="studio-test")
 
 
-@pytest.fixture(scope="module")
-def base_url(index, tmp_path_factory):
-    """The studio on a free port of 127.0.0.1, in a real uvicorn in a thread."""
+@contextmanager
+def _serving(index: Index, settings=None):
+    """The studio over ``index`` on a free port of 127.0.0.1, in a real uvicorn in a thread:
+    its address."""
     import uvicorn
 
-    from cryptocomp.crossword.csp import load_engine
     from cryptocomp.studio.app import create_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(index, settings), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started, "the studio did not start"
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    """One data home for the module's servers (the function-scoped one comes too late)."""
+    from cryptocomp.crossword.csp import load_engine
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("CRYPTOCOMP_HOME", str(tmp_path_factory.mktemp("cc-home")))
         load_engine()  # compiled (a minute from no cache) before any step's clock starts
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(create_app(index), log_level="warning"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert server.started, "the studio did not start"
-        yield f"http://127.0.0.1:{port}/"
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
+        yield
+
+
+@pytest.fixture(scope="module")
+def base_url(index, home):
+    with _serving(index) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -449,3 +466,58 @@ def test_fuzz_any_expression_answers_in_one_line(opened, text):
                            " !== 'composing…'", timeout=WAIT)
     assert "\n" not in page.inner_text("#status")
     assert errors == []
+
+
+# -- arrow words --------------------------------------------------------------------------
+
+def _arrow_ended(page: Page) -> None:
+    page.wait_for_function("!document.querySelector('#arrow-generate').disabled",
+                           timeout=120_000)
+
+
+def test_an_arrow_word_the_words_cannot_make_is_one_line_and_a_long_one_cancels(page):
+    page.keyboard.press("Alt+3")
+    page.fill("#arrow-width", "5")
+    page.fill("#arrow-height", "5")
+    page.fill("#arrow-time", "1")
+    page.click("#arrow-generate")
+    _arrow_ended(page)  # the test dictionary is far too small for an arrow word
+    line = page.inner_text("#status")
+    assert page.locator("#status.problem").count() == 1 and "\n" not in line
+    assert page.inner_text("#arrow-progress") == "no puzzle"
+    assert page.locator("#arrow-preview img").count() == 0 and not page.is_enabled("#arrow-pdf")
+    page.fill("#arrow-time", "120")
+    page.click("#arrow-regenerate")
+    page.wait_for_function("document.querySelector('#arrow-progress').textContent"
+                           ".startsWith('running')", timeout=WAIT)
+    started = time.monotonic()
+    page.click("#arrow-cancel")
+    _arrow_ended(page)
+    assert time.monotonic() - started < 3.0
+    assert page.inner_text("#arrow-progress") == "cancelled"
+
+
+@pytest.mark.slow
+def test_an_arrow_word_is_shown_regenerated_and_its_pdf_downloads(browser, home):
+    from cryptocomp import load_index
+
+    with _serving(load_index("en")) as url:
+        page, errors = _open(browser, url)
+        page.keyboard.press("Alt+3")
+        page.fill("#arrow-width", "7")
+        page.fill("#arrow-height", "7")
+        page.click("#arrow-generate")
+        _arrow_ended(page)
+        first = page.get_attribute("#arrow-preview img", "alt")
+        assert first == "arrow-word puzzle, seed 1"
+        assert page.evaluate("document.querySelector('#arrow-preview img').naturalWidth") > 0
+        _shot(page, "arrow")
+        with page.expect_download() as wait:
+            page.click("#arrow-pdf")
+        assert Path(wait.value.path()).read_bytes().startswith(b"%PDF-")
+        page.click("#arrow-regenerate")
+        _arrow_ended(page)
+        assert page.get_attribute("#arrow-preview img", "alt") == "arrow-word puzzle, seed 2"
+        page.context.close()
+        assert errors == []
+
