@@ -204,6 +204,7 @@ FLOORS = {
     "rendering": 5,                                   # presentation shared by prompt and CLI
     "pages": 5,                                       # printed pages (PDF) of every puzzle kind
     "prompt": 6,
+    "studio": 6,                                      # the web app and JSON API (serve)
     "cli": 7,
     # the package root re-exports the public API of every floor (lazily) and `python -m
     # cryptocomp` runs the CLI: they stand above them all, and no module imports them

@@ -20,10 +20,11 @@ from ..errors import BatchStopped, CryptocompError
 __all__ = ["main", "build_parser"]
 
 # subcommand modules of this package; each defines register(subparsers)
-_COMMANDS = ["words", "index", "compose", "fill", "swedish", "rack"]
+_COMMANDS = ["words", "index", "compose", "fill", "swedish", "rack", "serve"]
 # the subcommands each module registers (argv[0] picks the one module to import)
 _NAMES = {"words": ("words",), "index": ("index",), "compose": ("compose", "solve"),
-          "fill": ("fill", "square"), "swedish": ("swedish",), "rack": ("rack", "bag")}
+          "fill": ("fill", "square"), "swedish": ("swedish",), "rack": ("rack", "bag"),
+          "serve": ("serve",)}
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -1,0 +1,101 @@
+"""The studio's dictionary queries: words fitting a template, composed puzzles, solutions.
+
+Each takes the request's parameters (a mapping of names to values, as a query string gives
+them) and returns the JSON answer; a bad parameter is a :class:`StudioError` (one line).
+They are quick enough to answer in the server's own process (a thread), unlike fills.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import CryptocompError
+from ..index.classes import DEFAULTS
+from ..index.index import Index
+from ..rendering import per_million
+from .parameters import Raw, text, whole, word_filter
+from .settings import Limits, StudioError
+
+__all__ = ["words_answer", "compose_answer", "solve_answer", "DEFAULT_TOP", "row_classes"]
+
+DEFAULT_TOP = 20  # rows of an answer that names no top
+_NAMES = {"q", "same", "top", "token"}  # besides the word filters
+
+
+def row_classes(index: Index, i: int) -> list[str]:
+    """The classes of word id ``i`` (none on an unclassified index)."""
+    return list(index.classes_of(i)) if index.classified else []
+
+
+def _query(params: Mapping[str, Raw], limits: Limits, name: str = "q") -> str:
+    if name not in params:
+        raise StudioError(f"give the query: ?{name}=...")
+    q = text(name, params[name], limits.max_query).strip()
+    if not q:
+        raise StudioError(f"{name} is empty")
+    return q
+
+
+def _top(params: Mapping[str, Raw], limits: Limits) -> int:
+    return whole("top", params["top"], 1, limits.max_top) if "top" in params else DEFAULT_TOP
+
+
+def _check_names(params: Mapping[str, Raw], known: set[str]) -> None:
+    from .parameters import FILTER_NAMES
+
+    unknown = sorted(set(params) - known - set(FILTER_NAMES))
+    if unknown:
+        raise StudioError(f"unknown parameter {unknown[0]!r} (known: "
+                          f"{', '.join(sorted(known - {'token'}) + list(FILTER_NAMES))})")
+
+
+def words_answer(index: Index, params: Mapping[str, Raw], limits: Limits) -> dict[str, Any]:
+    """``GET /api/words``: the words fitting ``q`` (a template: ``?`` a letter, ``*`` any
+    run) or with the letter structure of ``same``, most frequent first."""
+    _check_names(params, _NAMES)
+    top = _top(params, limits)
+    words = word_filter(params, index.total).word_filter(DEFAULTS["words"])
+    try:
+        if "same" in params and "q" not in params:
+            matches = index.same_pattern(_query(params, limits, "same"), words)
+        else:
+            matches = index.match(_query(params, limits), words)
+    except CryptocompError as exc:
+        raise StudioError(str(exc)) from None
+    rows = [{"word": e.word, "rank": e.rank, "count": e.count,
+             "per_million": per_million(e.count, index.total),
+             "classes": row_classes(index, e.id)} for e in matches[:top]]
+    return {"total": len(matches), "results": rows}
+
+
+def compose_answer(index: Index, params: Mapping[str, Raw], limits: Limits) -> dict[str, Any]:
+    """``GET /api/compose``: the words completing ``q`` (``send+more``, ``send+?=money``,
+    ``send+more=m????``) to a puzzle with exactly one solution, most frequent first."""
+    from ..cryptarithm.compose import compose
+
+    _check_names(params, _NAMES - {"same"})
+    query, top = _query(params, limits), _top(params, limits)
+    words = word_filter(params, index.total).word_filter(DEFAULTS["compose"])
+    try:
+        found = compose(query, index, words)
+    except CryptocompError as exc:
+        raise StudioError(str(exc)) from None
+    rows = [{**c.to_json(), "per_million": per_million(c.count, index.total),
+             "classes": row_classes(index, c.rank - 1)} for c in found[:top]]
+    return {"total": len(found), "results": rows}
+
+
+def solve_answer(params: Mapping[str, Raw], limits: Limits) -> dict[str, Any]:
+    """``GET /api/solve``: the exact count of solutions of ``q`` (``send+more=money``) and
+    the first ``top`` of them."""
+    from ..cryptarithm.solve import solve
+
+    _check_names(params, {"q", "top", "token"})
+    query, top = _query(params, limits), _top(params, limits)
+    try:
+        solved = solve(query, cap=top)
+    except CryptocompError as exc:
+        raise StudioError(str(exc)) from None
+    return {"puzzle": solved.puzzle, "count": solved.count, "solutions": solved.solutions,
+            "equations": solved.equations}

@@ -1,0 +1,523 @@
+"""Issue 29, part 2: the studio page in a real headless browser (Debian's chromium, driven by
+playwright) against the real app on uvicorn on 127.0.0.1.  The page's grid model is checked
+against the Python grid (numbering, slots) and against a plain replay of its edits (symmetry,
+undo and redo); composing, solving, candidates with their viability, autofill, cancelling a
+long fill and the .puz export are checked end to end, each against an oracle of its own.
+
+Set ``CRYPTOCOMP_SCREENSHOTS=DIR`` to have the tests save a screenshot of each view there."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from compose_oracle import EN_COUNTS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+try:
+    from playwright.sync_api import Page, sync_playwright
+except ImportError:  # pragma: no cover - the test extra brings it
+    pytest.skip("playwright is not installed: the studio browser tests are skipped",
+                allow_module_level=True)
+if CHROMIUM is None:
+    pytest.skip("no chromium on this machine (apt-get install chromium): the studio browser "
+                "tests are skipped", allow_module_level=True)
+
+from cryptocomp.crossword.check import fill_problems  # noqa: E402
+from cryptocomp.crossword.grid import Grid, GridError  # noqa: E402
+from cryptocomp.crossword.puz import parse_puz  # noqa: E402
+from cryptocomp.cryptarithm.compose import compose  # noqa: E402
+from cryptocomp.index import Index  # noqa: E402
+
+# sap/ore/wet across, sow/are/pet down: the one open 3x3 fill with six different words
+THREE = ["bat", "are", "tea", "cat", "art", "tar", "eat", "ate", "rat", "ear", "era", "zzz",
+         "sap", "ore", "wet", "sow", "pet"]
+WAIT = 30_000  # ms: the longest any step may take on a loaded 2-core machine
+
+
+def _long_words() -> list[str]:
+    """8-letter words over six letters: an open 8x8 grid of them runs to its time budget."""
+    rng = random.Random(8)
+    return sorted({"".join(rng.choice("abcdef") for _ in range(8)) for _ in range(500)})
+
+
+def _counts() -> dict[str, int]:
+    counts = dict(EN_COUNTS)
+    for k, w in enumerate(THREE):
+        counts.setdefault(w, 60 - k)
+    for w in _long_words():
+        counts.setdefault(w, 1)
+    return counts
+
+
+# -- the server and the browser ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def index() -> Index:
+    return Index.from_counts(_counts(), name="studio-test")
+
+
+@contextmanager
+def _serving(index: Index, settings=None):
+    """The studio over ``index`` on a free port of 127.0.0.1, in a real uvicorn in a thread:
+    its address."""
+    import uvicorn
+
+    from cryptocomp.studio.app import create_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(index, settings), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started, "the studio did not start"
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    """One data home for the module's servers (the function-scoped one comes too late)."""
+    from cryptocomp.crossword.csp import load_engine
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CRYPTOCOMP_HOME", str(tmp_path_factory.mktemp("cc-home")))
+        load_engine()  # compiled (a minute from no cache) before any step's clock starts
+        yield
+
+
+@pytest.fixture(scope="module")
+def base_url(index, home):
+    with _serving(index) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+def _open(browser, url: str) -> tuple[Page, list[str]]:
+    context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 820})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_function("window.studio !== undefined")
+    return page, errors
+
+
+@pytest.fixture
+def page(browser, base_url):
+    """The page, fresh for each test; a script error fails the test."""
+    p, errors = _open(browser, base_url)
+    yield p
+    p.context.close()
+    assert errors == []
+
+
+@pytest.fixture(scope="module")
+def opened(browser, base_url):
+    """One page, and the script errors it has had, for the many quick examples of the
+    grid-model checks and the fuzz tests."""
+    p, errors = _open(browser, base_url)
+    yield p, errors
+    p.context.close()
+
+
+@pytest.fixture(scope="module")
+def model_page(opened):
+    return opened[0]
+
+
+def _shot(page: Page, name: str) -> None:
+    where = os.environ.get("CRYPTOCOMP_SCREENSHOTS")
+    if where:
+        Path(where).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(where) / f"{name}.png"), full_page=True)
+
+
+def _rows(page: Page) -> list[str]:
+    return page.evaluate("studio.editor.model.rows()")
+
+
+def _new_grid(page: Page, width: int, height: int, symmetry: str = "none") -> None:
+    page.keyboard.press("Alt+2")
+    page.select_option("#symmetry", symmetry)
+    page.fill("#grid-width", str(width))
+    page.fill("#grid-height", str(height))
+    page.click("#grid-new")
+    page.focus("#grid")
+
+
+def _click_cell(page: Page, r: int, c: int, **kw) -> None:
+    page.click(f"#cell-{r}-{c}", **kw)
+
+
+# -- the grid model against the Python grid -------------------------------------------------
+
+MODEL = "import('./gridmodel.js').then(m => { const g = m.GridModel.fromRows(rows); return %s; })"
+
+
+def _js(page: Page, expr: str, rows: list[str]):
+    return page.evaluate(f"rows => {MODEL % expr}", rows)
+
+
+@st.composite
+def _drawn(draw) -> list[str]:
+    height = draw(st.integers(1, 7))
+    width = draw(st.integers(1, 7))
+    density = draw(st.sampled_from([0.0, 0.2, 0.4, 0.7, 1.0]))
+    cells = draw(st.lists(st.floats(0, 1), min_size=width * height, max_size=width * height))
+    return ["".join("#" if cells[r * width + c] < density else "." for c in range(width))
+            for r in range(height)]
+
+
+@settings(max_examples=60)
+@given(rows=_drawn())
+def test_numbering_and_slots_are_the_python_grids(model_page, rows):
+    got = _js(model_page, "{numbers: [...g.numbers()], slots: g.slots().map(s => "
+                          "[`${s.number}-${s.dir}`, s.cells])}", rows)
+    try:
+        grid = Grid.from_rows(rows)
+    except GridError:  # a grid without any slot: the page numbers nothing
+        assert got["slots"] == [] and got["numbers"] == []
+        return
+    numbers = {f"{r},{c}": n for (r, c), n in grid.numbers().items()}
+    assert dict(got["numbers"]) == numbers
+    assert [(name, [tuple(c) for c in cells]) for name, cells in got["slots"]] == \
+        [(s.name, list(s.cells)) for s in grid.slots]
+
+
+def _partners(r: int, c: int, h: int, w: int, symmetry: str) -> set[tuple[int, int]]:
+    other = {"none": (r, c), "rotational": (h - 1 - r, w - 1 - c),
+             "mirror": (r, w - 1 - c)}[symmetry]
+    return {(r, c), other}
+
+
+def _replay(h: int, w: int, symmetry: str, ops: list) -> list[list[str]]:
+    """The rows after each edit, by the plain rules: a toggle turns the cell and its
+    partners into blocks (or all back to empty), a letter goes in its cell; undo and redo
+    walk a list of states."""
+    states = [["." * w for _ in range(h)]]
+    at = 0
+    shown = []
+    for op in ops:
+        if op[0] == "undo":
+            at = max(0, at - 1)
+        elif op[0] == "redo":
+            at = min(len(states) - 1, at + 1)
+        else:
+            grid = [list(row) for row in states[at]]
+            if op[0] == "block":
+                _, r, c = op
+                fill = "." if grid[r][c] == "#" else "#"
+                for rr, cc in _partners(r, c, h, w, symmetry):
+                    grid[rr][cc] = fill
+            else:
+                _, r, c, ch = op
+                grid[r][c] = ch
+            rows = ["".join(row) for row in grid]
+            if rows != states[at]:
+                states = states[:at + 1] + [rows]
+                at += 1
+        shown.append(states[at])
+    return shown
+
+
+@st.composite
+def _edits(draw):
+    h, w = draw(st.integers(2, 6)), draw(st.integers(2, 6))
+    cell = st.tuples(st.integers(0, h - 1), st.integers(0, w - 1))
+    op = st.one_of(cell.map(lambda rc: ("block", *rc)),
+                   st.tuples(cell, st.sampled_from("abé")).map(lambda x: ("letter", *x[0], x[1])),
+                   st.just(("undo",)), st.just(("redo",)))
+    return h, w, draw(st.sampled_from(["none", "rotational", "mirror"])), \
+        draw(st.lists(op, max_size=25))
+
+
+@settings(max_examples=60)
+@given(case=_edits())
+def test_symmetric_blocks_undo_and_redo_follow_the_plain_rules(model_page, case):
+    h, w, symmetry, ops = case
+    got = model_page.evaluate("""([h, w, symmetry, ops]) => import('./gridmodel.js').then(m => {
+        const g = new m.GridModel(w, h);
+        return ops.map(op => {
+          if (op[0] === 'undo') g.undo();
+          else if (op[0] === 'redo') g.redo();
+          else if (op[0] === 'block') g.toggleBlock(op[1], op[2], symmetry);
+          else g.setLetter(op[1], op[2], op[3]);
+          return g.rows();
+        });
+      })""", [h, w, symmetry, [list(op) for op in ops]])
+    assert got == _replay(h, w, symmetry, ops)
+    if symmetry != "none" and all(op[0] != "letter" for op in ops):
+        blocks = {(r, c) for r in range(h) for c in range(w) if got and got[-1][r][c] == "#"}
+        assert all(_partners(r, c, h, w, symmetry) <= blocks for r, c in blocks)
+
+
+# -- compose and solve ----------------------------------------------------------------------
+
+STALE = """
+  const real = window.fetch;
+  window.fetch = (url, init) => real(url, init).then(r =>
+    String(url).includes('q=SEND%2BMOR&') ? new Promise(ok => setTimeout(() => ok(r), 1500)) : r);
+"""
+
+
+def test_typing_send_more_ranks_money_first_and_drops_stale_answers(browser, base_url, index):
+    page, errors = _open(browser, base_url)
+    page.add_init_script(STALE)
+    page.reload()
+    page.wait_for_function("window.studio !== undefined")
+    page.focus("#compose-q")
+    page.keyboard.type("SEND+MOR", delay=20)
+    page.wait_for_timeout(400)  # past the debounce: the answer to SEND+MOR is on its way
+    page.keyboard.type("E")
+    first = page.locator("#compose-results tbody tr").first.locator("td.col-word")
+    first.wait_for(timeout=WAIT)
+    assert first.inner_text().lower() == "money"
+    page.wait_for_timeout(1800)  # the slow, stale answer has come and must have been dropped
+    words = page.locator("#compose-results td.col-word").all_inner_texts()
+    assert [w.lower() for w in words] == [c.word for c in compose("send+more", index)][:20]
+    _shot(page, "compose")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#solve-output').textContent.length > 0")
+    solved = page.inner_text("#solve-output")
+    assert solved.startswith("send+more=money: 1 solution") and "9567+1085=10652" in solved
+    page.context.close()
+    assert errors == []
+
+
+def test_a_bad_expression_is_one_line_on_the_status_line(page):
+    page.fill("#compose-q", "send+(((")
+    page.wait_for_selector("#status.problem", timeout=WAIT)
+    line = page.inner_text("#status")
+    assert line and "\n" not in line and "Traceback" not in line
+
+
+# -- the grid editor ------------------------------------------------------------------------
+
+def test_keys_type_turn_block_lock_undo_and_redo(page):
+    _new_grid(page, 4, 4, "rotational")
+    page.keyboard.type("bat")
+    assert _rows(page) == ["bat.", "....", "....", "...."]
+    page.keyboard.press("Tab")  # down from where the cursor stopped: (0, 3)
+    page.keyboard.press("Period")  # a block there and at (3, 0)
+    assert _rows(page) == ["bat#", "....", "....", "#..."]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Control+l")  # lock 1-across
+    assert page.locator("#cell-0-1.locked").count() == 1
+    page.keyboard.type("x")  # a locked cell refuses the letter
+    assert page.locator("#status.problem").count() == 1 and _rows(page)[0] == "bat#"
+    page.keyboard.press("Control+z")  # undo the lock
+    page.keyboard.press("Control+z")  # undo the blocks
+    assert _rows(page) == ["bat.", "....", "....", "...."]
+    page.keyboard.press("Control+y")
+    assert _rows(page) == ["bat#", "....", "....", "#..."]
+    _click_cell(page, 2, 2, modifiers=["Control"])  # Ctrl+click: a block and its partner
+    assert _rows(page) == ["bat#", ".#..", "..#.", "#..."]
+    page.click("#grid-undo")
+    assert _rows(page) == ["bat#", "....", "....", "#..."]
+    nums = page.locator("#grid .num").all_inner_texts()
+    assert nums == [str(n) for n in range(1, len(nums) + 1)] and len(nums) == 7
+
+
+def _square_fills(words: list[str], first: str) -> bool:
+    """Whether an open 3x3 grid has a fill with ``first`` as 1-across (brute force)."""
+    for second, third in itertools.product(words, repeat=2):
+        rows = [first, second, third]
+        cols = ["".join(r[c] for r in rows) for c in range(3)]
+        if all(w in words for w in cols) and len(set(rows + cols)) == 6:
+            return True
+    return False
+
+
+def test_candidates_are_marked_as_brute_force_finds(page):
+    _new_grid(page, 3, 3)
+    page.wait_for_function("/^1 across \\(\\.\\.\\.\\): [1-9]/.test("
+                           "document.querySelector('#candidates-heading').textContent)",
+                           timeout=WAIT)
+    shown = page.eval_on_selector_all(
+        "#candidates li", "els => els.map(e => [e.dataset.word, e.className])")
+    three = [w for w in _counts() if len(w) == 3]
+    assert sorted(w for w, _ in shown) == sorted(three)
+    decided = 0
+    for word, classes in shown:
+        kind = next(k for k in ("viable", "dead", "unknown") if k in classes.split())
+        if kind != "unknown":
+            decided += 1
+            assert (kind == "viable") == _square_fills(three, word), word
+    assert decided >= len(shown) // 2  # a 3x3 is decided well within the budget
+    assert {"viable", "dead"} <= {c for _, cs in shown for c in cs.split()}
+    page.keyboard.press("Alt+ArrowDown")
+    page.keyboard.press("Enter")
+    assert _rows(page)[0] == shown[1][0]
+    _shot(page, "grid-candidates")
+
+
+def test_a_drawn_grid_is_autofilled_and_exported_as_puz(page, index):
+    _new_grid(page, 3, 3, "rotational")
+    _click_cell(page, 1, 1, modifiers=["Control"])  # the centre: its own partner
+    _click_cell(page, 0, 0)
+    page.keyboard.type("t")
+    page.keyboard.press("Control+l")  # the theme letter: kept by the fill
+    page.click("#fill-all")
+    page.wait_for_function("document.querySelector('#fill-progress').textContent"
+                           ".startsWith('filled')", timeout=WAIT)
+    rows = _rows(page)
+    assert rows[0][0] == "t" and rows[1][1] == "#" and "." not in "".join(rows)
+    grid = Grid.from_rows(rows)
+    words = grid.words_of(grid.given)
+    assert fill_problems(Grid.from_rows(["...", ".#.", "..."]), list(_counts()), words) == []
+    _shot(page, "grid-filled")
+    with page.expect_download() as wait:
+        page.click("#export-puz")
+    puzzle = parse_puz(Path(wait.value.path()).read_bytes())
+    assert [s.cells for s in puzzle.grid.slots] == [s.cells for s in grid.slots]
+    assert {cell: ch.lower() for cell, ch in puzzle.solution.items()} == \
+        {(r, c): ch for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "#"}
+
+
+def test_a_long_fill_is_cancelled_at_once(page):
+    _new_grid(page, 8, 8)
+    page.fill("#fill-time", "120")
+    page.click("#fill-all")
+    page.wait_for_function("document.querySelector('#fill-progress').textContent"
+                           ".startsWith('running')", timeout=WAIT)
+    page.wait_for_timeout(500)
+    _shot(page, "grid-mid-fill")
+    started = time.monotonic()
+    page.click("#fill-cancel")
+    page.wait_for_function("document.querySelector('#fill-progress').textContent"
+                           ".startsWith('cancelled')", timeout=WAIT)
+    assert time.monotonic() - started < 3.0
+    assert _rows(page) == ["." * 8] * 8
+    assert page.is_enabled("#fill-all") and not page.is_enabled("#fill-cancel")
+
+
+# -- fuzz: any keys, any expression ---------------------------------------------------------
+
+KEYS = ["a", "b", "é", "Ж", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Tab", "Space",
+        "Period", "#", "Backspace", "Delete", "Escape", "Shift+ArrowRight", "Shift+ArrowDown",
+        "Control+z", "Control+y", "Control+Shift+z", "Control+l", "Alt+ArrowDown", "1", "?",
+        "F2", "Home"]
+
+
+@settings(max_examples=25)
+@given(width=st.integers(2, 6), height=st.integers(2, 6),
+       symmetry=st.sampled_from(["none", "rotational", "mirror"]),
+       keys=st.lists(st.sampled_from(KEYS), max_size=30))
+def test_fuzz_any_keys_keep_the_grid_whole(opened, width, height, symmetry, keys):
+    page, errors = opened
+    page.keyboard.press("Alt+2")
+    page.select_option("#symmetry", symmetry)
+    # a fresh grid and history: Ctrl+Z would otherwise bring back the last example's grid
+    page.evaluate(f"studio.editor.newGrid({width}, {height}); "
+                  "studio.editor.model.undoStack = []")
+    page.focus("#grid")
+    for key in keys:
+        if len(key) == 1 and not key.isascii():
+            page.keyboard.type(key)  # a letter no US key has, typed as text input is
+        else:
+            page.keyboard.press(key)
+    state = page.evaluate("""() => { const m = studio.editor.model;
+        return {rows: m.rows(), locked: [...m.locked], nums: [...m.numbers().values()],
+                shown: [...document.querySelectorAll('#grid .num')].map(e => +e.textContent),
+                status: document.querySelector('#status').textContent}; }""")
+    rows = state["rows"]
+    assert len(rows) == height and all(len(r) == width for r in rows)
+    assert all(ch in "#." or ch.isalpha() for row in rows for ch in row)
+    assert all(rows[i // width][i % width] not in "#." for i in state["locked"])
+    assert state["shown"] == state["nums"] == list(range(1, len(state["nums"]) + 1))
+    assert "\n" not in state["status"]
+    assert errors == []
+
+
+@settings(max_examples=20)
+@given(text=st.text(st.sampled_from("send+mor=?*()-/ xyжSEND12é"), max_size=24))
+def test_fuzz_any_expression_answers_in_one_line(opened, text):
+    page, errors = opened
+    page.keyboard.press("Alt+1")
+    page.fill("#compose-q", text)
+    page.wait_for_timeout(250)
+    page.wait_for_function("document.querySelector('#compose-summary').textContent"
+                           " !== 'composing…'", timeout=WAIT)
+    assert "\n" not in page.inner_text("#status")
+    assert errors == []
+
+
+# -- arrow words --------------------------------------------------------------------------
+
+def _arrow_ended(page: Page) -> None:
+    page.wait_for_function("!document.querySelector('#arrow-generate').disabled",
+                           timeout=120_000)
+
+
+def test_an_arrow_word_the_words_cannot_make_is_one_line_and_a_long_one_cancels(page):
+    page.keyboard.press("Alt+3")
+    page.fill("#arrow-width", "5")
+    page.fill("#arrow-height", "5")
+    page.fill("#arrow-time", "1")
+    page.click("#arrow-generate")
+    _arrow_ended(page)  # the test dictionary is far too small for an arrow word
+    line = page.inner_text("#status")
+    assert page.locator("#status.problem").count() == 1 and "\n" not in line
+    assert page.inner_text("#arrow-progress") == "no puzzle"
+    assert page.locator("#arrow-preview img").count() == 0 and not page.is_enabled("#arrow-pdf")
+    page.fill("#arrow-time", "120")
+    page.click("#arrow-regenerate")
+    page.wait_for_function("document.querySelector('#arrow-progress').textContent"
+                           ".startsWith('running')", timeout=WAIT)
+    started = time.monotonic()
+    page.click("#arrow-cancel")
+    _arrow_ended(page)
+    assert time.monotonic() - started < 3.0
+    assert page.inner_text("#arrow-progress") == "cancelled"
+
+
+@pytest.mark.slow
+def test_an_arrow_word_is_shown_regenerated_and_its_pdf_downloads(browser, home):
+    from cryptocomp import load_index
+
+    with _serving(load_index("en")) as url:
+        page, errors = _open(browser, url)
+        page.keyboard.press("Alt+3")
+        page.fill("#arrow-width", "7")
+        page.fill("#arrow-height", "7")
+        page.click("#arrow-generate")
+        _arrow_ended(page)
+        first = page.get_attribute("#arrow-preview img", "alt")
+        assert first == "arrow-word puzzle, seed 1"
+        assert page.evaluate("document.querySelector('#arrow-preview img').naturalWidth") > 0
+        _shot(page, "arrow")
+        with page.expect_download() as wait:
+            page.click("#arrow-pdf")
+        assert Path(wait.value.path()).read_bytes().startswith(b"%PDF-")
+        page.click("#arrow-regenerate")
+        _arrow_ended(page)
+        assert page.get_attribute("#arrow-preview img", "alt") == "arrow-word puzzle, seed 2"
+        page.context.close()
+        assert errors == []
+
