@@ -134,14 +134,14 @@ def node_bound(L: int, ell: int, remaining: np.ndarray, blanks: int, bans: int,
 @compiled()
 def child_bounds(L: int, ell: int, remaining: np.ndarray, blanks: int, bans: int, loss: int,
                  rows: np.ndarray, first: np.ndarray, full_value: np.ndarray,
-                 present: np.ndarray, counts: np.ndarray, faces: np.ndarray,
-                 amounts: np.ndarray, value: np.ndarray, deficit: np.ndarray,
+                 present: np.ndarray, counts: np.ndarray, value: np.ndarray,
+                 deficit: np.ndarray,
                  choices: np.ndarray, picked: np.ndarray, cols: np.ndarray, pad: int,
                  vals: np.ndarray, levels: np.ndarray, level: np.ndarray, shortest: int,
                  cuts: np.ndarray, fits: np.ndarray) -> np.ndarray:
     """For the children ``choices[picked]`` of a node (its fitting ``rows`` of a phase whose
-    rows have ``first`` faces, ``full_value``, ``present`` face masks, ``counts`` and, as
-    short lists, ``faces`` with their ``amounts``; per node row the ``value`` of the real
+    rows have ``first`` faces, ``full_value``, ``present`` face masks and ``counts``; per
+    node row the ``value`` of the real
     tiles it takes and the blanks it needs, ``deficit``): a lower bound on each child's loss,
     and in ``fits[picked]`` (children x rows) which rows fit it.  ``pad`` < 0: every row is
     paired and ``cols`` ignored; else the screen: only the rows at ``cols`` (ascending), every
@@ -152,7 +152,6 @@ def child_bounds(L: int, ell: int, remaining: np.ndarray, blanks: int, bans: int
     n_faces = remaining.shape[0]
     screen = pad >= 0
     n_rows = cols.shape[0] if screen else rows.shape[0]
-    width = faces.shape[1]
     n_levels = levels.shape[0]
     base = L - ell
     rem_value = 0
@@ -188,15 +187,11 @@ def child_bounds(L: int, ell: int, remaining: np.ndarray, blanks: int, bans: int
             need = 0
             lost = 0
             if ok:
-                for t in range(width):
-                    f = faces[pr, t]
-                    over = amounts[pr, t] - child_rem[f]
-                    if over > 0:
-                        need += over
-                        if need > child_blanks:
-                            ok = False
-                            break
-                        lost += over * vals[f]
+                for f in range(n_faces):  # branch-free: numba vectorises it
+                    over = max(counts[pr, f] - child_rem[f], 0)
+                    need += over
+                    lost += over * vals[f]
+                ok = need <= child_blanks
             row_fit[q] = ok
             row_value[q] = full_value[pr] - lost
             if ok:

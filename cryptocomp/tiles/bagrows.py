@@ -15,7 +15,7 @@ import numpy as np
 
 from ..crossword.jitcache import compiled
 
-__all__ = ["fitting_rows", "rows_without", "rows_holding", "sparse_faces"]
+__all__ = ["fitting_rows", "rows_without", "rows_holding"]
 
 
 @compiled()
@@ -98,14 +98,3 @@ def rows_holding(counts: np.ndarray, x: int, rows: np.ndarray, value: np.ndarray
     at = at[:n]
     order = np.argsort(-value[at], kind="mergesort")  # stable
     return at[order]
-
-
-def sparse_faces(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's faces as a short list: (faces, amounts), rows x the most faces a row has,
-    the faces a row lacks padded with amount 0 (a word of 15 tiles has at most 15 of the
-    set's faces: the children's fit test reads those only)."""
-    held = counts > 0
-    width = max(1, int(held.sum(1).max(initial=0)))
-    faces = np.argsort(~held, axis=1, kind="stable")[:, :width].astype(np.int64)
-    amounts = np.take_along_axis(counts, faces, axis=1).astype(np.int64)
-    return faces, amounts

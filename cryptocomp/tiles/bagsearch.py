@@ -18,7 +18,7 @@ from ..errors import CryptocompError
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
 from .bagbound import NONE, child_bounds, node_bound
-from .bagrows import fitting_rows, rows_holding, rows_without, sparse_faces
+from .bagrows import fitting_rows, rows_holding, rows_without
 from .bagwords import BagWords, Candidate, Phase
 from .tiles import TileSet
 
@@ -129,7 +129,6 @@ class BagSearch:
         self.lengths = words.lengths if words.complete else []
         self.short_firsts = words.firsts  # length -> first faces of words that long
         self.n_candidates = words.count
-        self.sparse: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # length -> sparse_faces
 
     def _out_of_time(self) -> bool:
         return time.perf_counter() > self.deadline
@@ -228,12 +227,9 @@ class BagSearch:
         P, ell = node.phase, node.ell
         n_tiles = int(node.remaining.sum()) + node.blanks - ell
         cuts = _cut_table(self.L, ell - 1, n_tiles % ell + ell, self.lengths[-1])
-        if ell not in self.sparse:
-            self.sparse[ell] = sparse_faces(P.counts)
-        faces, amounts = self.sparse[ell]
         bound = child_bounds(
             self.L, ell, node.remaining, node.blanks, node.bans, node.loss, node.rows,
-            P.first, P.value, P.present, P.counts, faces, amounts, node.value, node.deficit,
+            P.first, P.value, P.present, P.counts, node.value, node.deficit,
             node.choices, picked, _NO_COLS if cols is None else cols,
             -1 if pad is None else pad, self.values, self.levels, self.level_index,
             self.lengths[-1], cuts, fits)
