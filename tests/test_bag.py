@@ -122,15 +122,20 @@ def test_screen_bound_never_exceeds_the_exact_pairing(words, counts, values, bla
     exact_check = BagSearch._children_hopeful
 
     def compare(self, node):
-        P, rows, sub, real, choices = node.phase, node.rows, node.sub, node.real, node.choices
+        P, rows, choices = node.phase, node.rows, node.choices
         remaining, blanks, deficit = node.remaining, node.blanks, node.deficit
+        sub = P.counts[rows]
+        real = np.minimum(sub, remaining)
+        assert (deficit == (sub - real).sum(1)).all()
+        assert (node.value == real @ self.values).all()
         picked = np.arange(len(choices))
-        exact, fits = self._child_bounds(node, picked, None, None)
+        fits = np.zeros((len(choices), len(rows)), dtype=bool)
+        exact = self._child_bounds(node, picked, None, None, fits)
         for n_top in range(len(rows)):
             top = np.sort(np.argsort(-P.value[rows], kind="stable")[:n_top])
             rest = np.setdiff1d(np.arange(len(rows)), top)
             pad = int(P.value[rows][rest].max())
-            screened = self._child_bounds(node, picked, top, pad)[0]
+            screened = self._child_bounds(node, picked, top, pad, fits[:0])
             assert (screened <= exact).all()
         for a, j in enumerate(choices):
             child = remaining - real[j]

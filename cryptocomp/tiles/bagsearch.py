@@ -17,6 +17,8 @@ import numpy as np
 from ..errors import CryptocompError
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
+from .bagbound import NONE, child_bounds, node_bound
+from .bagrows import fitting_rows, rows_holding, rows_without
 from .bagwords import BagWords, Candidate, Phase
 from .tiles import TileSet
 
@@ -28,6 +30,8 @@ _INF = float("inf")
 # the children check first pairs the children with this many of the most valuable rows
 # (see BagSearch._children_hopeful)
 _SCREEN = 64
+_NO_COLS = np.zeros(0, dtype=np.int64)
+_NO_FITS = np.zeros((0, 0), dtype=bool)
 
 
 @cache
@@ -55,6 +59,13 @@ def _cuts(L: int, longest: int, s: int, shortest: int = 1) -> tuple[tuple[int, .
     return tuple(kept)
 
 
+@cache
+def _cut_table(L: int, longest: int, s: int, shortest: int) -> np.ndarray:
+    """:func:`_cuts` as an array, one cut a row (``s`` columns; no rows when ``s`` tiles
+    cannot be cut so)."""
+    return np.array(_cuts(L, longest, s, shortest), dtype=np.int64).reshape(-1, s)
+
+
 @dataclass(frozen=True)
 class Branching:
     """A node about to branch on a face in phase ``ell``: its state and the rows (fitting
@@ -68,9 +79,7 @@ class Branching:
     loss: int                # loss so far
     phase: Phase             # the phase's candidates
     rows: np.ndarray         # fitting rows of the phase
-    sub: np.ndarray          # rows x faces: the tiles each row needs
-    real: np.ndarray         # rows x faces: the real tiles it takes (blanks the rest)
-    value: np.ndarray        # per row: the value of its real tiles
+    value: np.ndarray        # per row: the value of the real tiles it takes (blanks the rest)
     deficit: np.ndarray      # per row: blanks it needs
     choices: np.ndarray      # the rows holding the branching face, best value first
 
@@ -94,7 +103,7 @@ class BagSearch:
         self.total_value = int(self.bag @ self.values)
         # value levels (0 first, for blanks) and each face's level as a one-hot matrix
         self.levels = np.array(sorted({0, *self.values.tolist()}), dtype=np.int64)
-        self.level_of = (self.values[:, None] == self.levels[None, :]).astype(np.int64)
+        self.level_index = np.searchsorted(self.levels, self.values).astype(np.int64, copy=False)
         self.time_limit = time_limit
         self.progress = progress
         self.started = time.perf_counter()
@@ -136,58 +145,13 @@ class BagSearch:
     def _bound(self, ell: int, remaining: np.ndarray, blanks: int, bans: int,
                values_fit: np.ndarray, first_fit: np.ndarray) -> float:
         """A lower bound on the loss of any completion in phase ``ell`` whose ``ell``-tile
-        words are among the fitting candidates given by their real values and first faces."""
-        L, base = self.L, self.L - ell
-        vals = self.values
-        total_value = int(remaining @ vals)
-        banned = (np.right_shift(np.int64(bans), np.arange(len(vals))) & 1).astype(bool)
-        banned &= remaining > 0
-        banned_n = int(remaining[banned].sum())
-        banned_value = int(remaining[banned] @ vals[banned])
-        free = ~banned & (remaining > 0)
-        cheap = np.concatenate(([0] * (blanks + 1),
-                                np.sort(np.repeat(vals[free], remaining[free]))))
-        cheapest = np.cumsum(cheap)  # cheapest[k]: the k cheapest free tiles (blanks first)
-        n_tiles = len(cheap) - 1 + banned_n
-        # the most value m words of ell tiles can hold: m distinct first faces, each at most
-        # its best fitting word
-        if len(first_fit):
-            starts = np.flatnonzero(np.r_[True, first_fit[1:] != first_fit[:-1]])
-            tops = np.sort(np.maximum.reduceat(values_fit, starts))[::-1]
-            caps = np.concatenate(([0], np.cumsum(tops)))
-        else:
-            caps = np.zeros(1, dtype=np.int64)
-        shortest = self.lengths[-1]
-        rem = n_tiles % ell
-        best_extra = _INF
-        for m in range(min(n_tiles // ell, len(caps) - 1), -1, -1):
-            s = n_tiles - m * ell  # tiles in words shorter than ell
-            if s == 0:
-                if banned_n == 0 and total_value <= caps[m]:
-                    best_extra = 0
-                continue
-            if s < banned_n or s < shortest:
-                continue
-            short_value = max(total_value - int(caps[m]),
-                              banned_value + int(cheapest[s - banned_n]))
-            extra: float
-            if s < ell:  # those words have at most s tiles
-                extra = (ell - s) * short_value
-            else:
-                extra = short_value
-                if s == rem + ell:
-                    short = np.sort(np.concatenate((cheap[1:s - banned_n + 1],
-                                                    np.repeat(vals[banned], remaining[banned]))))
-                    # every short tile costs one point more than in an ell-word (and the
-                    # short tiles hold at least short_value), plus what the cut adds on top
-                    # (charged to the cheapest tiles)
-                    cut = min((int(np.dot(c, short)) for c in _cuts(L, ell - 1, s, shortest)),
-                              default=_INF)
-                    extra = cut - (base + 1) * int(short.sum()) + max(short_value, int(short.sum()))
-            best_extra = min(best_extra, extra)
-            if best_extra == 0:
-                break
-        return base * total_value + best_extra
+        words are among the fitting candidates given by their real values and first faces
+        (:func:`.bagbound.node_bound`)."""
+        n_tiles = int(remaining.sum()) + blanks
+        cuts = _cut_table(self.L, ell - 1, n_tiles % ell + ell, self.lengths[-1])
+        bound = node_bound(self.L, ell, remaining, blanks, bans, values_fit, first_fit,
+                           self.values, self.lengths[-1], cuts)
+        return _INF if bound >= NONE else int(bound)
 
     def _children_hopeful(self, node: Branching) -> tuple[np.ndarray, np.ndarray | None]:
         """For each child (choosing row ``node.choices[a]``), whether a cheap version of its bound
@@ -230,7 +194,7 @@ class BagSearch:
                 if self.timed_out:
                     break
                 picked = np.arange(i, min(i + chunk, n_children))
-                hopeful[picked] = self._child_bounds(node, picked, top, pad)[0] < self.best
+                hopeful[picked] = self._child_bounds(node, picked, top, pad, _NO_FITS) < self.best
             self.screened += n_children - int(hopeful.sum())
         fits = np.zeros((n_children, len(rows)), dtype=bool)
         alive = np.flatnonzero(hopeful)
@@ -241,134 +205,35 @@ class BagSearch:
             if self.timed_out:
                 break
             picked = alive[i:i + chunk]
-            bound, fits[picked] = self._child_bounds(node, picked, None, None)
+            bound = self._child_bounds(node, picked, None, None, fits)
             hopeful[picked] = bound < self.best
         return hopeful, fits
 
     def _child_bounds(self, node: Branching, picked: np.ndarray, cols: np.ndarray | None,
-                      pad: int | None) -> tuple[np.ndarray, np.ndarray]:
-        """For the children ``node.choices[picked]``: a cheap lower bound on their loss, and which
-        rows fit each.  ``cols`` None: pair them with every row; else with the rows at
-        ``cols`` only, every other row counting as a word worth ``pad`` (the screen of
-        :meth:`_children_hopeful`): the i-th best true cap word is worth at most the larger
-        of the i-th best screened one and ``pad`` (if one of the i best first faces has its
+                      pad: int | None, fits: np.ndarray) -> np.ndarray:
+        """For the children ``node.choices[picked]``: a cheap lower bound on their loss; which
+        rows fit each goes to ``fits[picked]`` (when not screening).  ``cols`` None: pair
+        them with every row; else with the rows at ``cols`` only, every other row counting
+        as a word worth ``pad`` (the screen of :meth:`_children_hopeful`): the i-th best
+        true cap word is worth at most the larger of the i-th best screened one and ``pad``
+        (if one of the i best first faces has its
         best word left out, that word is worth at most ``pad``; if none has, the screened
         rows hold i first faces worth as much), so the caps only grow.
 
         The child's fitting rows are found exactly (every pair); its value caps come from
         them; its cheapest tiles are charged at its own free tiles; the cut refinement is
-        as in :meth:`_bound`.  Where this bound is weaker than the child's own it is still
-        a lower bound."""
-        ell, remaining, blanks, bans, loss = (node.ell, node.remaining, node.blanks, node.bans,
-                                              node.loss)
-        P, rows, sub, real, value = node.phase, node.rows, node.sub, node.real, node.value
-        deficit, choices = node.deficit, node.choices
-        n_children = len(picked)
-        children = choices[picked]
-        L, base, vals = self.L, self.L - ell, self.values
-        child_first = P.first[rows[children]]
-        child_value = remaining @ vals - value[children]                    # c
-        child_rem = remaining[None, :] - real[children]                     # c x F
-        child_blanks = blanks - deficit[children]                           # c
-        if cols is not None:
-            rows, sub = rows[cols], sub[cols]
-        # does row i fit child j?  Only faces some row could run short of matter
-        tight = (sub.max(0, initial=0) > child_rem.min(0)) if len(rows) else np.zeros(0, bool)
-        sub_t = sub[:, tight].astype(np.int8)
-        rem_t = child_rem[:, tight].astype(np.int8)
-        over = np.maximum(sub_t[None, :, :] - rem_t[:, None, :], 0)        # c x k x tight
-        need = over.sum(2, dtype=np.int16)                                  # c x k
-        firsts = P.first[rows]
-        fits = (need <= child_blanks[:, None]) & (firsts[None, :] != child_first[:, None])
-        if cols is None:
-            # the child of choice a may not use the choices tried before it (nor itself);
-            # the screen may leave this out (more rows only raise the caps)
-            fits[:, choices] &= np.arange(len(choices))[None, :] > picked[:, None]
-        fit_value = np.where(fits, P.value[rows][None, :], -1)              # c x k
-        # where blanks stand in, the row's value drops by the faces they play
-        cj, ki = np.nonzero(fits & (need > 0))
-        if len(cj):
-            fit_value[cj, ki] -= np.maximum(sub[ki] - child_rem[cj], 0) @ vals
-        n_tiles = int(remaining.sum()) + blanks - ell
-        most = n_tiles // ell  # further ell-words a child can hold
-        if len(rows):
-            starts = np.flatnonzero(np.r_[True, firsts[1:] != firsts[:-1]])
-            tops = -np.sort(-np.maximum.reduceat(fit_value, starts, axis=1), axis=1)
-        else:
-            tops = np.full((n_children, 0), -1, dtype=np.int64)
-        shifts = np.arange(len(vals), dtype=np.int64)
-        parent_bans = (np.right_shift(np.int64(bans), shifts) & 1).astype(bool)
-        if cols is None:
-            available = (tops >= 0).sum(1)
-            # banned faces: the parent's bans, and faces no fitting word of the child holds
-            # (the union of the fitting rows' face masks, one int64 per child: no float
-            # matmul, whose BLAS threads only contend on a shared machine)
-            holding = np.bitwise_or.reduce(np.where(fits, P.present[rows][None, :], 0), axis=1)
-            held = (np.right_shift(holding[:, None], shifts[None, :]) & 1).astype(bool)
-            banned = (parent_bans[None, :] | ~held) & (child_rem > 0)
-        else:
-            # the i-th best of the screened tops and endless words worth pad
-            width = max(most, tops.shape[1])
-            tops = np.concatenate((tops, np.full((n_children, width - tops.shape[1]), -1,
-                                                 dtype=tops.dtype)), axis=1)
-            tops = np.maximum(tops, pad if pad is not None else -1)
-            available = np.full(n_children, most)
-            banned = parent_bans[None, :] & (child_rem > 0)
-        caps = np.concatenate((np.zeros((n_children, 1), dtype=np.int64),
-                               np.cumsum(np.maximum(tops, 0), axis=1)), axis=1)
-        banned_rem = np.where(banned, child_rem, 0)
-        banned_n = banned_rem.sum(1)
-        banned_value = banned_rem @ vals
-        # each child's free tiles counted by value level (blanks at level 0)
-        per_level = (child_rem - banned_rem) @ self.level_of                 # c x levels
-        per_level[:, 0] += child_blanks
-        before = np.cumsum(per_level, axis=1) - per_level
-        levels = self.levels
-
-        def cheapest(k: np.ndarray) -> np.ndarray:
-            """The k cheapest free tiles of each child."""
-            return (np.clip(k[:, None] - before, 0, per_level) * levels).sum(1)
-
-        shortest = self.lengths[-1]
-        extra = np.full(n_children, _INF)
-        for m in range(n_tiles // ell, -1, -1):
-            s = n_tiles - m * ell
-            ok = available >= m
-            cap = caps[:, min(m, caps.shape[1] - 1)]
-            if s == 0:
-                extra = np.where(ok & (banned_n == 0) & (child_value <= cap), 0, extra)
-                continue
-            if s < shortest:
-                continue
-            ok &= banned_n <= s
-            short_value = np.maximum(child_value - cap,
-                                     banned_value + cheapest(np.maximum(s - banned_n, 0)))
-            if s < ell:
-                per = (ell - s) * short_value
-            elif s == n_tiles % ell + ell and _cuts(L, ell - 1, s, shortest):
-                per = self._cut_extra(L, ell, s, shortest, banned_rem, per_level, before,
-                                      np.maximum(s - banned_n, 0), short_value)
-            else:
-                per = short_value
-            extra = np.where(ok, np.minimum(extra, per), extra)
-        return loss + base * value[children] + base * child_value + extra, fits
-
-    def _cut_extra(self, L: int, ell: int, s: int, shortest: int, banned_rem: np.ndarray,
-                   per_level: np.ndarray, before: np.ndarray, k: np.ndarray,
-                   short_value: np.ndarray) -> np.ndarray:
-        """Per child: the cut refinement of the bound for ``s`` tiles in shorter words (the
-        banned tiles and the ``k`` cheapest free ones), as in :meth:`_bound`."""
-        levels = self.levels
-        counts = banned_rem @ self.level_of + np.clip(k[:, None] - before, 0, per_level)
-        ends = np.cumsum(counts, axis=1)                                     # c x levels
-        position = np.arange(s)
-        level = (position[None, :, None] >= ends[:, None, :]).sum(2)         # c x s
-        short = levels[np.minimum(level, len(levels) - 1)]                   # sorted values
-        total = short.sum(1)
-        cuts = np.array(_cuts(L, ell - 1, s, shortest), dtype=np.int64)     # cuts x s
-        cut = (short @ cuts.T).min(1)
-        base = L - ell
-        return cut - (base + 1) * total + np.maximum(short_value, total)
+        as in :meth:`_bound` (:func:`.bagbound.child_bounds` computes it all).  Where this
+        bound is weaker than the child's own it is still a lower bound."""
+        P, ell = node.phase, node.ell
+        n_tiles = int(node.remaining.sum()) + node.blanks - ell
+        cuts = _cut_table(self.L, ell - 1, n_tiles % ell + ell, self.lengths[-1])
+        bound = child_bounds(
+            self.L, ell, node.remaining, node.blanks, node.bans, node.loss, node.rows,
+            P.first, P.value, P.present, P.counts, node.value, node.deficit,
+            node.choices, picked, _NO_COLS if cols is None else cols,
+            -1 if pad is None else pad, self.values, self.levels, self.level_index,
+            self.lengths[-1], cuts, fits)
+        return np.where(bound >= NONE, _INF, bound.astype(np.float64))
 
     # -- the search -----------------------------------------------------------------------
 
@@ -440,32 +305,25 @@ class BagSearch:
             if known is not None and loss + known >= self.best:
                 return
             rows = P.all_rows
-        ok = ((P.first_bit[rows] & used) == 0) & ((P.present[rows] & bans) == 0)
-        rows = rows[ok]
-        sub = P.counts[rows]
-        real = np.minimum(sub, remaining)  # the real tiles a word takes, blanks the rest
-        deficit = ell - real.sum(1)  # a row's counts add up to its ell tiles
-        ok = deficit <= blanks
-        rows, sub, real, deficit = rows[ok], sub[ok], real[ok], deficit[ok]
-        value = real @ self.values
+        rows, deficit, value, holding = fitting_rows(
+            P.counts, P.first_bit, P.present, rows, used, bans, remaining, blanks, self.values)
         base = self.L - ell
         live = remaining > 0
         exhausted = True
         while True:
-            holding = np.count_nonzero(sub, axis=0)
             for face in np.flatnonzero(live & (holding == 0)):
                 bans |= 1 << int(face)  # no fitting ell-word holds it: it goes in a shorter one
             live &= holding > 0
-            if loss + self._bound(ell, remaining, blanks, bans, value, P.first[rows]) >= self.best:
+            if loss + self._bound(ell, remaining, blanks, bans, value, P.first[rows]) \
+                    >= self.best:
                 exhausted = False
                 break
             if not live.any():
                 break
             x = int(np.flatnonzero(live)[np.argmin(holding[live])])
-            choices = np.flatnonzero(sub[:, x] > 0)
-            choices = choices[np.argsort(-value[choices], kind="stable")]
+            choices = rows_holding(P.counts, x, rows, value)
             hopeful, child_fits = self._children_hopeful(Branching(
-                ell, remaining, blanks, bans, loss, P, rows, sub, real, value, deficit, choices))
+                ell, remaining, blanks, bans, loss, P, rows, value, deficit, choices))
             if self.timed_out:  # a children check can be long: it reads the clock
                 return
             allowed = np.ones(len(rows), dtype=bool)
@@ -476,8 +334,10 @@ class BagSearch:
                 if not hope:
                     continue
                 cand = P.cand(int(rows[j]))
-                self.path.append((cand, sub[j] - real[j]))
-                self._search(phase, remaining - real[j], blanks - int(deficit[j]),
+                tiles = P.counts[rows[j]]
+                real = np.minimum(tiles, remaining)
+                self.path.append((cand, tiles - real))
+                self._search(phase, remaining - real, blanks - int(deficit[j]),
                              used | 1 << cand.first, bans, loss + base * int(value[j]),
                              rows[allowed if child_fits is None else child_fits[a]])
                 self.path.pop()
@@ -485,9 +345,8 @@ class BagSearch:
                     return
             bans |= 1 << x
             live[x] = False
-            keep = sub[:, x] == 0
-            rows, sub, deficit, real, value = (
-                rows[keep], sub[keep], deficit[keep], real[keep], value[keep])
+            rows, deficit, value, holding = rows_without(P.counts, x, rows, deficit, value,
+                                                         holding)
         if exhausted and phase + 1 < len(self.lengths):
             self._search(phase + 1, remaining, blanks, used, 0, loss, None)
         if self.timed_out:
