@@ -38,6 +38,8 @@ trail consistent: :func:`undo` restores any earlier state exactly.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .clock import clock
 from .jitcache import compiled
 from .layout import (
@@ -77,6 +79,10 @@ EAGER_DUPES = 512
 # letters touched per word removed one at a time (its counts now, again at undo, the trail)
 _REMOVE_COST = 3
 _SCAN = 64  # queued slots compared when picking the next revision
+# Integer arguments of compiled calls are written np.int64(0), not 0: numba types a bare 0
+# as the literal 0 and compiles the callee once for it and once more for int64 (a variable
+# set to 0 and counted up does the same while its type is inferred); the engine then
+# compiled _shrink three times and _bulk four (scripts/LOG.md, "one signature each")
 
 
 @compiled()
@@ -248,7 +254,7 @@ def _shrink(T, D, t, nact):
     by_walk = m * nact + _REMOVE_COST * leaving * n
     in_bulk = m * nact + min(leaving, m - most) * n + 3 * n * A
     if in_bulk < by_lists and in_bulk < by_walk:
-        r = _bulk(T, D, t, nact, -1)
+        r = _bulk(T, D, t, nact, np.int64(-1))
         if r >= 0:
             return r
     db, pb = slot[t, DBASE], slot[t, PBASE]
@@ -294,7 +300,7 @@ def drop_letter(T, D, t, q, a):
         mask[q * A + b] = 1
     mask[q * A + a] = 0
     act[0] = q
-    return _shrink(T, D, t, 1)
+    return _shrink(T, D, t, np.int64(1))
 
 
 @compiled()
@@ -305,7 +311,7 @@ def keep_letter(T, D, s, p, a):
         mask[p * A + b] = 0
     mask[p * A + a] = 1
     act[0] = p
-    return _shrink(T, D, s, 1)
+    return _shrink(T, D, s, np.int64(1))
 
 
 @compiled()
@@ -316,7 +322,7 @@ def _revise(T, D, t):
     slot, cross, A, maxlen = T.slot, T.cross, T.A, T.maxlen
     size, cnt, mask, act = D.size, D.cnt, D.mask, D.act
     cb = slot[t, CBASE]
-    nact = 0
+    nact = np.int64(0)
     for q in range(slot[t, LEN]):
         x = t * maxlen + q
         o = cross[x, OTHER]
@@ -473,7 +479,7 @@ def assign(T, D, s, k):
     """Keep word ``k`` alone in slot ``s`` (queues the crossings; call propagate)."""
     slot = T.slot
     dom, size = D.dom, D.size
-    r = _bulk(T, D, s, 0, k)
+    r = _bulk(T, D, s, np.int64(0), k)
     if r >= 0:
         return r
     i = size[s] - 1

@@ -162,7 +162,8 @@ def _save(ctl, k, ops, nodes, letter, best):
     ctl[ROW_NODES] = nodes
     if k > ctl[ROW_BEST]:
         ctl[ROW_BEST] = k
-        best[:k] = letter[:k]
+        for q in range(k):  # a slice assignment compiles numba's checks of shapes (2 s)
+            best[q] = letter[q]
 
 
 @compiled()
@@ -344,7 +345,7 @@ def _search(R, pause_at, node_limit):
         pos[k] = 0
         if allowed[k] == 0:
             dead[k] += 1
-    _save(ctl, -1, ops, nodes, letter, best)
+    _save(ctl, np.int64(-1), ops, nodes, letter, best)  # int64: one signature (propagation)
     return EXHAUSTED
 
 
