@@ -1,9 +1,13 @@
 """The exact solver of relation systems (:mod:`cryptocomp.cryptarithm.system`) in any base.
 
 :func:`solve_system` counts every solution of a :class:`~cryptocomp.cryptarithm.system.System`
-exactly, listing the first ``cap``; a ``deadline`` (a :func:`time.monotonic` instant) or a
-``steps`` budget stops it early, and the answer then says it is incomplete (the count is a
-lower bound).
+exactly, listing the first ``cap``, without trying every assignment: a column-wise search
+from the units (:mod:`~cryptocomp.cryptarithm.plan`, :mod:`~cryptocomp.cryptarithm.search`)
+with carries for sums and differences, last digits for products and powers, bounds from the
+high side, the leading-digit rule and all-different over the symbols.  A ``deadline`` (a
+:func:`time.monotonic` instant) or a ``steps`` budget (search nodes: one digit tried for one
+symbol) stops it early, and the answer then says it is incomplete (the count is a lower
+bound).
 
 >>> from cryptocomp.cryptarithm.expr import BinOp, Operand
 >>> from cryptocomp.cryptarithm.system import Relation, System
@@ -16,12 +20,12 @@ lower bound).
 
 from __future__ import annotations
 
-import itertools
-import time
 from dataclasses import dataclass, field
 
 from ..domain import Symbol
-from .system import System, holds_system
+from .plan import build_plan
+from .search import Search
+from .system import System
 
 __all__ = ["Solutions", "solve_system"]
 
@@ -33,23 +37,12 @@ class Solutions:
     count: int
     solutions: list[dict[Symbol, int]] = field(default_factory=list)  # at most `cap`
     complete: bool = True
+    steps: int = 0          # search nodes visited
 
 
 def solve_system(system: System, *, cap: int = 20, deadline: float | None = None,
                  steps: int | None = None) -> Solutions:
     """Every solution of ``system``: the count, the first ``cap`` listed; stops at
-    ``deadline`` (monotonic seconds) or after ``steps`` assignments tried."""
-    count = 0
-    found: list[dict[Symbol, int]] = []
-    symbols = system.symbols
-    digits = itertools.permutations(range(system.base), len(symbols))
-    for tried, assignment in enumerate(digits, 1):
-        fill = dict(zip(symbols, assignment))
-        if holds_system(system, fill):
-            count += 1
-            if len(found) < cap:
-                found.append(fill)
-        if (steps is not None and tried >= steps) or (
-                deadline is not None and tried % 1024 == 0 and time.monotonic() >= deadline):
-            return Solutions(count, found, complete=False)
-    return Solutions(count, found)
+    ``deadline`` (monotonic seconds) or after ``steps`` search nodes."""
+    found = Search(build_plan(system), cap=cap, deadline=deadline, steps=steps).run()
+    return Solutions(found.count, found.solutions, found.complete, found.nodes)

@@ -1,0 +1,216 @@
+"""The search plan of the exact engine: the order of the symbols and, for each level of the
+search, the checks that become possible once that level's symbol has its digit.
+
+The symbols are taken column by column from the units: the plan repeatedly picks the
+relation whose next column needs the fewest symbols still without a place (a word-free
+evaluation needs all of its symbols), so that every column is checked as soon as it is
+complete.  For each level it then records
+
+- for each linear ``=`` relation the symbol touches: the gcd of the coefficients of the
+  symbols still to come (the partial sum must be a multiple of it: for an addition this is
+  the column with its carry) and the least and greatest value they can still add (the
+  bounds from the high side that cut length mismatches);
+- for each linear comparator the same bounds;
+- for each polynomial ``=`` relation: the number ``k`` of its low columns now complete,
+  when it grew (its value must vanish modulo ``base ** k``);
+- each remaining relation once all of its symbols have digits (evaluated exactly).
+
+>>> from cryptocomp.cryptarithm.expr import BinOp, Operand
+>>> from cryptocomp.cryptarithm.system import Relation, System
+>>> s = System.of([Relation("=", BinOp("+", Operand("send", 0), Operand("more", 5), 4),
+...                         Operand("money", 10), 9)])
+>>> "".join(s.symbols[i] for i in build_plan(s).order)
+'deynrosm'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..domain import Symbol
+from .forms import LinearForm, Polynomial, fold_constants, linear_form, polynomial, word_positions
+from .system import Relation, System, holds_system
+
+__all__ = ["Plan", "Level", "Check", "build_plan"]
+
+EXACT = -1   # a polynomial check with every digit known: compare exactly
+
+
+@dataclass(frozen=True)
+class Check:
+    """One test at one level: ``rel`` indexes :attr:`Plan.linear`, :attr:`Plan.polys` or
+    :attr:`Plan.others` by ``kind``."""
+
+    kind: str        # "eq" (linear =), "cmp" (linear comparator), "poly", "other"
+    rel: int
+    modulus: int = 1          # eq: the partial sum's required divisor
+    low: int = 0              # eq, cmp: least value the symbols to come can add
+    high: int = 0             # eq, cmp: greatest value they can add
+    columns: int = EXACT      # poly: complete low columns (EXACT: all digits known)
+
+
+@dataclass(frozen=True)
+class Level:
+    """What happens when ``symbol`` (an index of :attr:`System.symbols`) gets a digit."""
+
+    symbol: int
+    least: int                                  # 1 for a leading symbol, else 0
+    updates: tuple[tuple[int, int], ...]        # (linear relation, coefficient)
+    checks: tuple[Check, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The order of the symbols and the relations as the search reads them."""
+
+    base: int
+    symbols: tuple[Symbol, ...]
+    order: tuple[int, ...]
+    levels: tuple[Level, ...]
+    linear: tuple[tuple[str, LinearForm], ...]       # (comparator, form)
+    polys: tuple[tuple[str, Polynomial], ...]
+    others: tuple[Relation, ...]                      # evaluated exactly (word-free folded)
+    fails: bool = False        # a relation without symbols fails: no solution at all
+
+
+@dataclass
+class _Rel:
+    """A relation while the plan is built: its kind and each symbol's column."""
+
+    kind: str
+    index: int
+    place: dict[int, int]         # symbol index -> column (0 for exact-only relations)
+
+
+def _bounds(coefs: list[int], least: list[int], base: int) -> tuple[int, int]:
+    """The least and greatest of ``sum(c * d)`` over digits ``least[i] <= d <= base - 1``."""
+    low = high = 0
+    for c, lo in zip(coefs, least):
+        a, b = c * lo, c * (base - 1)
+        low += min(a, b)
+        high += max(a, b)
+    return low, high
+
+
+def _valuation(c: int, base: int) -> int:
+    """The largest ``k`` with ``base ** k`` dividing ``c`` (``c != 0``), at most 64."""
+    k = 0
+    while c % base == 0 and k < 64:
+        c //= base
+        k += 1
+    return k
+
+
+def _read(system: System, index: dict[Symbol, int]) -> tuple[list, list, list, list, bool]:
+    """The relations sorted into linear, polynomial and other, with their build records."""
+    linear: list[tuple[str, LinearForm]] = []
+    polys: list[tuple[str, Polynomial]] = []
+    others: list[Relation] = []
+    rels: list[_Rel] = []
+    fails = False
+    base = system.base
+    for r in system.relations:
+        left, right = fold_constants(r.left, base), fold_constants(r.right, base)
+        if left is None or right is None or not _symbols(r, index):
+            fails |= not _symbols(r, index) and not holds_system(System((r,), (), base), {})
+            others.append(r)
+            rels.append(_Rel("other", len(others) - 1, dict.fromkeys(_symbols(r, index), 0)))
+            continue
+        form = linear_form(left, right, base)
+        if form is not None:
+            linear.append((r.op, form))
+            place = {index[s]: _valuation(c, base) if r.op == "=" else 0
+                     for s, c in form.coefs.items()}
+            if not place and not _compare(r.op, form.const):
+                fails = True
+            rels.append(_Rel("eq" if r.op == "=" else "cmp", len(linear) - 1, place))
+            continue
+        poly = polynomial(left, right, base, index) if r.op == "=" else None
+        if poly is not None:
+            polys.append((r.op, poly))
+            pos = word_positions(left) | {}
+            for s, p in word_positions(right).items():
+                pos[s] = min(pos.get(s, p), p)
+            rels.append(_Rel("poly", len(polys) - 1, {index[s]: p for s, p in pos.items()}))
+            continue
+        others.append(Relation(r.op, left, right, r.pos))
+        rels.append(_Rel("other", len(others) - 1, dict.fromkeys(_symbols(r, index), 0)))
+    return linear, polys, others, rels, fails
+
+
+def _symbols(r: Relation, index: dict[Symbol, int]) -> list[int]:
+    """The indices of the symbols of ``r``."""
+    pos = word_positions(r.left) | word_positions(r.right)
+    return [index[s] for s in pos]
+
+
+def _compare(op: str, v: int) -> bool:
+    """``v op 0``."""
+    return {"=": v == 0, "!=": v != 0, "<": v < 0, ">": v > 0, "<=": v <= 0, ">=": v >= 0}[op]
+
+
+def _order(rels: list[_Rel], n: int, weight: list[int]) -> list[int]:
+    """The symbols column by column: each time the relation whose next column needs the
+    fewest new symbols (columns of linear and polynomial relations before exact ones)."""
+    done: set[int] = set()
+    order: list[int] = []
+    while len(order) < n:
+        best: tuple | None = None
+        for r in rels:
+            rest = [s for s in r.place if s not in done]
+            if not rest:
+                continue
+            col = min(r.place[s] for s in rest)
+            need = [s for s in rest if r.place[s] == col]
+            key = (r.kind == "other", len(need), col)
+            if best is None or key < best[0]:
+                best = (key, need)
+        if best is None:   # symbols of no relation (cannot happen: every symbol is in a word)
+            need = [s for s in range(n) if s not in done]
+        else:
+            need = best[1]
+        for s in sorted(need, key=lambda s: -weight[s]):
+            order.append(s)
+            done.add(s)
+    return order
+
+
+def build_plan(system: System) -> Plan:
+    """The plan of ``system``: symbol order and the checks of every level."""
+    base = system.base
+    symbols = system.symbols
+    index = {s: i for i, s in enumerate(symbols)}
+    linear, polys, others, rels, fails = _read(system, index)
+    lead = {index[s] for s in system.leading}
+    least = [1 if i in lead else 0 for i in range(len(symbols))]
+    weight = [sum(i in r.place for r in rels) for i in range(len(symbols))]
+    order = _order(rels, len(symbols), weight)
+    at = {s: lv for lv, s in enumerate(order)}
+    levels = []
+    last_cols = {r.index: 0 for r in rels if r.kind == "poly"}
+    for lv, s in enumerate(order):
+        updates = [(i, form.coefs[symbols[s]]) for i, (_op, form) in enumerate(linear)
+                   if symbols[s] in form.coefs]
+        checks: list[Check] = []
+        for r in rels:
+            if s not in r.place:
+                continue
+            later = [t for t in r.place if at[t] > lv]
+            if r.kind in ("eq", "cmp"):
+                form = linear[r.index][1]
+                coefs = [form.coefs[symbols[t]] for t in later]
+                low, high = _bounds(coefs, [least[t] for t in later], base)
+                modulus = math.gcd(*coefs) if coefs and r.kind == "eq" else 1
+                checks.append(Check(r.kind, r.index, modulus or 1, low, high))
+            elif r.kind == "poly":
+                cols = min((r.place[t] for t in later), default=EXACT)
+                if cols == EXACT or cols > last_cols[r.index]:
+                    checks.append(Check("poly", r.index, columns=cols))
+                    last_cols[r.index] = cols
+            elif not later:
+                checks.append(Check("other", r.index))
+        checks.sort(key=lambda c: ("eq", "cmp", "poly", "other").index(c.kind))
+        levels.append(Level(s, least[s], tuple(updates), tuple(checks)))
+    return Plan(base, symbols, tuple(order), tuple(levels), tuple(linear), tuple(polys),
+                tuple(others), fails)
