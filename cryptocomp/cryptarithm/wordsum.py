@@ -39,6 +39,7 @@ FREE, CHECK = 0, 1
 MAX_PRODUCT_DIGITS = 18
 # columns of a product are checked early while base ** (c+1) keeps a*b below 2**63
 _MOD_LIMIT = 3_000_000_000
+_UNCHECKED = -(2 ** 62)   # a column the search cannot check yet (a product's high ones)
 
 
 def _compiled(fn):  # type: ignore[no-untyped-def]
@@ -81,10 +82,14 @@ class SumPlan:
     base: int
 
 
-def plan_word_sum(addends: Sequence[str], right: str, op: str = "+",
-                  base: int = 10) -> SumPlan:
-    """The search plan of ``addends op ... = right``: events in column order (each new
-    symbol of the left words, then the column's check)."""
+def plan_word_sum(addends: Sequence[str], right: str, op: str = "+", base: int = 10,
+                  minus: Sequence[str] = ()) -> SumPlan:
+    """The search plan of ``addends op ... - minus ... = right``: events in column order
+    (each new symbol of the left words, then the column's check).  ``minus`` words (a sum
+    only) are subtracted: ``a + b = c + d`` is planned as ``a + b - c = d`` with ``d`` the
+    longest word, so that no left word is longer than the right one."""
+    signs = [1] * len(addends) + [-1] * len(minus)
+    addends = [*addends, *minus]
     symbols: dict[Symbol, int] = {}
     for w in (*addends, right):
         for ch in w:
@@ -96,10 +101,10 @@ def plan_word_sum(addends: Sequence[str], right: str, op: str = "+",
     col_start, col_sym, col_mult = [0], [], []
     for c in range(width):
         terms: dict[int, int] = {}
-        for w in addends:
+        for w, sign in zip(addends, signs):
             if c < len(w):
                 s = symbols[w[-1 - c]]
-                terms[s] = terms.get(s, 0) + 1
+                terms[s] = terms.get(s, 0) + sign
                 if s not in seen:
                     seen.add(s)
                     kind.append(FREE)
@@ -134,7 +139,8 @@ def plan_word_sum(addends: Sequence[str], right: str, op: str = "+",
 
 @_compiled
 def _column_value(plan_mode, c, carry, col_start, col_sym, col_mult, fac, val, base):
-    """The value whose digit ``c`` the right word must show (-1: not checkable yet)."""
+    """The value whose digit ``c`` the right word must show (:data:`_UNCHECKED`: not
+    checkable yet); a sum's value may be negative where words are subtracted."""
     if plan_mode == 0:
         total = carry
         for t in range(col_start[c], col_start[c + 1]):
@@ -144,7 +150,7 @@ def _column_value(plan_mode, c, carry, col_start, col_sym, col_mult, fac, val, b
     for _ in range(c + 1):
         modulus *= base
     if modulus > 3_000_000_000:   # _MOD_LIMIT
-        return -1
+        return _UNCHECKED
     prod = 1
     for f in range(fac.shape[0]):
         low = 0
@@ -256,7 +262,7 @@ def _search(kind, arg, leading, col_start, col_sym, col_mult, right_sym, fac, mo
             p -= 1
             continue
         total = _column_value(mode, c, carry[p], col_start, col_sym, col_mult, fac, val, base)
-        if total < 0:
+        if total == _UNCHECKED:
             tried[p] = 1
             carry[p + 1] = 0
             p += 1
@@ -314,12 +320,13 @@ def _complete_product(plan: SumPlan, fill: dict[Symbol, int]) -> dict[Symbol, in
 
 
 def count_word_sum(addends: Sequence[str], right: str, op: str = "+", base: int = 10,
-                   cap: int = 2) -> int:
-    """How many assignments solve ``addends op ... = right``, counting up to ``cap``."""
-    return _run(plan_word_sum(addends, right, op, base), cap)[0]
+                   cap: int = 2, minus: Sequence[str] = ()) -> int:
+    """How many assignments solve ``addends op ... - minus ... = right``, counting up to
+    ``cap``."""
+    return _run(plan_word_sum(addends, right, op, base, minus), cap)[0]
 
 
 def solve_word_sum(addends: Sequence[str], right: str, op: str = "+", base: int = 10,
-                   cap: int = 2) -> tuple[int, dict[Symbol, int]]:
+                   cap: int = 2, minus: Sequence[str] = ()) -> tuple[int, dict[Symbol, int]]:
     """The count (up to ``cap``) and the first solution found (empty when none)."""
-    return _run(plan_word_sum(addends, right, op, base), cap)
+    return _run(plan_word_sum(addends, right, op, base, minus), cap)
