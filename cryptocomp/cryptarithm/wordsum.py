@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -80,72 +82,112 @@ class SumPlan:
     fac_sym: np.ndarray     # product: factor f's digit at column c is fac_sym[f, c] (-1: none)
     mode: int
     base: int
+    det: np.ndarray         # sum: per column, the symbol solved for at its check (-1: none)
+    det_coef: np.ndarray    # ... its coefficient in the column
+    det_inv: np.ndarray     # ... and that coefficient's inverse modulo the base
 
 
 def plan_word_sum(addends: Sequence[str], right: str, op: str = "+", base: int = 10,
                   minus: Sequence[str] = ()) -> SumPlan:
     """The search plan of ``addends op ... - minus ... = right``: events in column order
-    (each new symbol of the left words, then the column's check).  ``minus`` words (a sum
+    (each new symbol of the column, then the column's check).  ``minus`` words (a sum
     only) are subtracted: ``a + b = c + d`` is planned as ``a + b - c = d`` with ``d`` the
     longest word, so that no left word is longer than the right one."""
-    signs = [1] * len(addends) + [-1] * len(minus)
-    addends = [*addends, *minus]
+    signed = [(w, 1) for w in addends] + [(w, -1) for w in minus]
+    words = [w for w, _ in signed]
     symbols: dict[Symbol, int] = {}
-    for w in (*addends, right):
+    for w in (*words, right):
         for ch in w:
             symbols.setdefault(ch, len(symbols))
-    width = len(right)
-    kind: list[int] = []
-    arg: list[int] = []
-    seen: set[int] = set()
-    col_start, col_sym, col_mult = [0], [], []
-    for c in range(width):
-        terms: dict[int, int] = {}
-        for w, sign in zip(addends, signs):
-            if c < len(w):
-                s = symbols[w[-1 - c]]
-                terms[s] = terms.get(s, 0) + sign
-                if s not in seen:
-                    seen.add(s)
-                    kind.append(FREE)
-                    arg.append(s)
-        col_sym.extend(terms)
-        col_mult.extend(terms.values())
-        col_start.append(len(col_sym))
-        kind.append(CHECK)
-        arg.append(c)
-        if op != "*" or base ** (c + 1) <= _MOD_LIMIT:   # the check sets it (see _search)
-            seen.add(symbols[right[-1 - c]])
-    for w in addends:   # a left word longer than the right one: its high symbols too
-        for ch in w[: max(0, len(w) - width)]:
-            if symbols[ch] not in seen:
-                seen.add(symbols[ch])
-                kind.append(FREE)
-                arg.append(symbols[ch])
+    if op == "*":
+        events, cols = _product_events(words, right, symbols, base)
+    else:
+        events, cols = _sum_events(signed, right, symbols, base)
     leading = np.zeros(len(symbols), np.int64)
-    for w in (*addends, right):
+    for w in (*words, right):
         if len(w) > 1:
             leading[symbols[w[0]]] = 1
-    fac = np.full((len(addends), max([width, *map(len, addends)])), -1, np.int64)
-    for f, w in enumerate(addends):
+    width = len(right)
+    fac = np.full((len(words), max([width, *map(len, words)])), -1, np.int64)
+    for f, w in enumerate(words):
         for c, ch in enumerate(reversed(w)):
             fac[f, c] = symbols[ch]
     i64 = np.int64
-    return SumPlan(tuple(symbols), np.array(kind, i64), np.array(arg, i64), leading,
+    col_start, col_sym, col_mult, det, det_coef, det_inv = cols
+    return SumPlan(tuple(symbols), np.array([k for k, _ in events], i64),
+                   np.array([a for _, a in events], i64), leading,
                    np.array(col_start, i64), np.array(col_sym, i64), np.array(col_mult, i64),
                    np.array([symbols[ch] for ch in reversed(right)], i64), fac,
-                   PRODUCT if op == "*" else SUM, base)
+                   PRODUCT if op == "*" else SUM, base, np.array(det, i64),
+                   np.array(det_coef, i64), np.array(det_inv, i64))
+
+
+_Columns = tuple[list[int], list[int], list[int], list[int], list[int], list[int]]
+
+
+def _sum_events(signed: list[tuple[str, int]], right: str, symbols: dict[Symbol, int],
+                base: int) -> tuple[list[tuple[int, int]], _Columns]:
+    """A sum's events and columns: column ``c`` holds ``carry + sum(coef * digit) = base *
+    carry_out`` (the right word's symbol with coefficient -1); one new symbol of the
+    column whose coefficient is invertible modulo the base is not chosen but solved for
+    (the right one when it is new), so a column costs one choice less."""
+    events: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    starts, col_sym, col_mult, det, det_coef, det_inv = [0], [], [], [], [], []
+    for c in range(len(right)):
+        terms: dict[int, int] = {}
+        for w, sign in signed:
+            if c < len(w):
+                terms[symbols[w[-1 - c]]] = terms.get(symbols[w[-1 - c]], 0) + sign
+        r = symbols[right[-1 - c]]
+        terms[r] = terms.get(r, 0) - 1
+        new = [s for s in terms if s not in seen]
+        solvable = [s for s in new if math.gcd(terms[s] % base, base) == 1]
+        chosen = r if r in solvable else (solvable[0] if solvable else -1)
+        events.extend((FREE, s) for s in new if s != chosen)
+        events.append((CHECK, c))
+        seen.update(new)
+        col_sym.extend(terms)
+        col_mult.extend(terms.values())
+        starts.append(len(col_sym))
+        det.append(chosen)
+        det_coef.append(terms[chosen] if chosen >= 0 else 0)
+        det_inv.append(pow(terms[chosen] % base, -1, base) if chosen >= 0 else 0)
+    for w, _ in signed:   # a left word longer than the right one (then no solution)
+        for ch in w[: max(0, len(w) - len(right))]:
+            if symbols[ch] not in seen:
+                seen.add(symbols[ch])
+                events.append((FREE, symbols[ch]))
+    return events, (starts, col_sym, col_mult, det, det_coef, det_inv)
+
+
+def _product_events(words: list[str], right: str, symbols: dict[Symbol, int],
+                    base: int) -> tuple[list[tuple[int, int]], _Columns]:
+    """A product's events: each column's new factor symbols, then its check, which sets
+    the right word's digit of the column when it is new (while the column can be checked
+    early, see :data:`_MOD_LIMIT`)."""
+    events: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    for c in range(len(right)):
+        for w in words:
+            if c < len(w) and symbols[w[-1 - c]] not in seen:
+                seen.add(symbols[w[-1 - c]])
+                events.append((FREE, symbols[w[-1 - c]]))
+        events.append((CHECK, c))
+        if base ** (c + 1) <= _MOD_LIMIT:
+            seen.add(symbols[right[-1 - c]])
+    for w in words:
+        for ch in w[: max(0, len(w) - len(right))]:
+            if symbols[ch] not in seen:
+                seen.add(symbols[ch])
+                events.append((FREE, symbols[ch]))
+    return events, ([0], [], [], [], [], [])
 
 
 @_compiled
-def _column_value(plan_mode, c, carry, col_start, col_sym, col_mult, fac, val, base):
-    """The value whose digit ``c`` the right word must show (:data:`_UNCHECKED`: not
-    checkable yet); a sum's value may be negative where words are subtracted."""
-    if plan_mode == 0:
-        total = carry
-        for t in range(col_start[c], col_start[c + 1]):
-            total += col_mult[t] * val[col_sym[t]]
-        return total
+def _product_value(c, fac, val, base):
+    """The product of the factors' low parts modulo ``base ** (c+1)`` shifted to digit
+    ``c`` (:data:`_UNCHECKED`: column ``c`` cannot be checked yet)."""
     modulus = 1
     for _ in range(c + 1):
         modulus *= base
@@ -213,7 +255,7 @@ def _final(plan_mode, right_sym, fac, val, used, base, carry):
 
 @_compiled
 def _search(kind, arg, leading, col_start, col_sym, col_mult, right_sym, fac, mode, base,
-            nsym, cap, first):
+            nsym, cap, first, det, det_coef, det_inv):
     """The number of solutions, stopping at ``cap``; the first one's digits go to ``first``."""
     n = kind.shape[0]
     val = np.full(nsym, -1, np.int64)
@@ -253,39 +295,64 @@ def _search(kind, arg, leading, col_start, col_sym, col_mult, right_sym, fac, mo
             tried[p] = -1
             continue
         c = arg[p]
-        rs = right_sym[c]
         if tried[p] >= 0:           # back from above: undo this check, go further back
             if tried[p] == 2:
-                used[val[rs]] = 0
-                val[rs] = -1
+                s = det[c] if mode == 0 else right_sym[c]
+                used[val[s]] = 0
+                val[s] = -1
             tried[p] = -1
             p -= 1
             continue
-        total = _column_value(mode, c, carry[p], col_start, col_sym, col_mult, fac, val, base)
-        if total == _UNCHECKED:
-            tried[p] = 1
-            carry[p + 1] = 0
-            p += 1
-            tried[p] = -1
-            continue
-        r = total % base
-        if val[rs] >= 0:
-            ok = val[rs] == r
-            assigned = 0
+        if mode == 0:
+            ok, assigned, out = _sum_check(c, carry[p], col_start, col_sym, col_mult, det,
+                                           det_coef, det_inv, leading, val, used, base)
         else:
-            ok = used[r] == 0 and not (r == 0 and leading[rs] == 1)
-            assigned = 1
-            if ok:
-                val[rs] = r
-                used[r] = 1
+            ok, assigned, out = _product_check(c, right_sym[c], fac, leading, val, used,
+                                               base)
         if not ok:
             p -= 1
             continue
         tried[p] = 1 + assigned
-        carry[p + 1] = total // base if mode == 0 else 0
+        carry[p + 1] = out
         p += 1
         tried[p] = -1
     return count
+
+
+@_compiled
+def _sum_check(c, carry, col_start, col_sym, col_mult, det, det_coef, det_inv, leading, val,
+               used, base):
+    """Column ``c`` of a sum: (holds, sets its solved symbol, carry out); the solved
+    symbol's digit is set when it holds."""
+    rest = carry
+    d = det[c]
+    for t in range(col_start[c], col_start[c + 1]):
+        if col_sym[t] != d:
+            rest += col_mult[t] * val[col_sym[t]]
+    if d < 0:
+        return rest % base == 0, 0, rest // base
+    x = (-rest) % base * det_inv[c] % base
+    if used[x] == 1 or (x == 0 and leading[d] == 1):
+        return False, 0, 0
+    val[d] = x
+    used[x] = 1
+    return True, 1, (rest + det_coef[c] * x) // base
+
+
+@_compiled
+def _product_check(c, rs, fac, leading, val, used, base):
+    """Column ``c`` of a product: (holds, sets the right word's digit, 0)."""
+    total = _product_value(c, fac, val, base)
+    if total == _UNCHECKED:
+        return True, 0, 0
+    r = total % base
+    if val[rs] >= 0:
+        return val[rs] == r, 0, 0
+    if used[r] == 1 or (r == 0 and leading[rs] == 1):
+        return False, 0, 0
+    val[rs] = r
+    used[r] = 1
+    return True, 1, 0
 
 
 def _run(plan: SumPlan, cap: int) -> tuple[int, dict[Symbol, int]]:
@@ -298,7 +365,7 @@ def _run(plan: SumPlan, cap: int) -> tuple[int, dict[Symbol, int]]:
     first = np.full(nsym, -1, np.int64)
     count = int(_search(plan.kind, plan.arg, plan.leading, plan.col_start, plan.col_sym,
                         plan.col_mult, plan.right_sym, plan.fac_sym, plan.mode, plan.base,
-                        nsym, cap, first))
+                        nsym, cap, first, plan.det, plan.det_coef, plan.det_inv))
     fill = {s: int(first[i]) for i, s in enumerate(plan.symbols)} if count else {}
     if count and min(fill.values()) < 0:   # a product's right digits set only at the end
         fill = _complete_product(plan, fill)
