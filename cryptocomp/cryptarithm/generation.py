@@ -122,6 +122,16 @@ class _Search:
     rights: list[int]         # the word indices a right side may be (unique/fixed)
     candidates: int = 0
     stopped: bool = False
+    most: int = 0             # the largest value (product: digit count) of a right word
+    most_value: int = 0       # doubly true: the largest number a right word stands for
+    by_value: dict[int, list[int]] = field(default_factory=dict)   # doubly true: value -> rights
+
+    def __post_init__(self) -> None:
+        self.most = max((self.highs[r] for r in self.rights), default=0)
+        self.most_value = max(self.spec.values or (0,))
+        for r in self.rights:
+            if self.spec.values is not None:
+                self.by_value.setdefault(self.spec.values[r], []).append(r)
 
     def out_of_time(self) -> bool:
         """True (and remembered) once the deadline has passed; looked at now and then."""
@@ -205,14 +215,13 @@ def _left_sides(search: _Search, words: list[str], start: int, chosen: list[int]
     if spec.max_words is not None and count + 1 >= spec.max_words:
         return
     last = len(words) - 1 if spec.right == "fixed" else len(words)
-    most = max(search.highs[r] for r in search.rights)
     for i in range(start, last):
         new = mask | search.masks[i]
         if new.bit_count() > spec.base or search.stopped:
             continue
-        if low + search.lows[i] + (spec.op == "*") > most:   # the left side's least too large
+        if low + search.lows[i] + (spec.op == "*") > search.most:   # least side too large
             continue
-        if spec.values is not None and total + spec.values[i] > max(spec.values):
+        if spec.values is not None and total + spec.values[i] > search.most_value:
             continue
         yield from _left_sides(search, words, i + 1, [*chosen, i], new,
                                low + search.lows[i], high + search.highs[i],
@@ -225,10 +234,11 @@ def _with_right(search: _Search, words: list[str], chosen: list[int], mask: int,
     """The puzzles of left words ``chosen`` with each right word that can close them."""
     spec = search.spec
     left = tuple(words[i] for i in chosen)
-    for r in search.rights:
+    rights = search.rights if spec.values is None else search.by_value.get(total, [])
+    if spec.values is not None and total < spec.least_sum:
+        return
+    for r in rights:
         if r in chosen or (mask | search.masks[r]).bit_count() > spec.base:
-            continue
-        if spec.values is not None and (spec.values[r] != total or total < spec.least_sum):
             continue
         if not _fits(search, low, high, longest, words[r]) or search.out_of_time():
             continue
