@@ -1,0 +1,247 @@
+"""Cryptarithms generated from a word list (Cryptagen's job): every ``a + b + ... = z`` of
+distinct list words with exactly one solution.
+
+A :class:`GenerationSpec` says what to generate; :func:`generate` yields each
+:class:`Generated` puzzle as it is found.  The rules, as Cryptagen has them:
+
+- the left words are distinct list words in list order, at least two of them; a puzzle has
+  from ``min_words`` (at least 3) to ``max_words`` words in all, the right one included;
+- ``right="unique"`` (the default): the right word is one list word not among the left ones;
+  ``right="fixed"``: it is ``fixed`` (the left words are the other list words);
+  ``right="free"``: the right side is a sum of one or more list words too, disjoint from
+  the left (each equation once, the side with more words on the left);
+- ``op="*"``: products instead of sums (the right word at most 18 digits);
+- ``values`` (doubly-true puzzles): word ``i`` stands for the number ``values[i]`` and the
+  equation must be true in words too.
+
+The search goes through the left words in list order, depth first, and cuts a branch as
+soon as it cannot give a puzzle: more distinct symbols than the base has digits, or a left
+side whose least value (each word ``base ** (len-1)``) is beyond every right word's largest,
+or (doubly true) a sum of values beyond the largest.  A candidate whose lengths cannot add
+up (the right word shorter than the longest addend, or longer than the left side can reach)
+is never counted; the others are counted by :func:`.wordsum.solve_word_sum` up to 2.
+
+>>> spec = GenerationSpec(("mercury", "venus", "earth", "mars", "jupiter", "saturn",
+...                        "uranus", "neptune"))
+>>> sorted(g.puzzle for g in generate(spec))[:2]
+['earth + uranus = saturn', 'mars + saturn + uranus = mercury']
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from ..domain import Symbol
+from ..errors import QueryError
+from .wordsum import MAX_PRODUCT_DIGITS, solve_word_sum
+
+__all__ = ["GenerationSpec", "Generated", "Generation", "generate", "RIGHT_MODES", "normalised"]
+
+RIGHT_MODES = ("unique", "fixed", "free")
+MIN_WORDS = 3      # two addends and the right word: Cryptagen's least
+_CHECK_EVERY = 256  # candidates between two looks at the clock
+
+
+@dataclass(frozen=True)
+class GenerationSpec:
+    """What to generate (see the module docstring for each field's rule)."""
+
+    words: tuple[str, ...]
+    right: str = "unique"
+    fixed: str | None = None
+    min_words: int = MIN_WORDS
+    max_words: int | None = None
+    op: str = "+"
+    base: int = 10
+    values: tuple[int, ...] | None = None   # doubly true: the number each word spells
+    least_sum: int = 0                      # doubly true: the right side's least value
+
+    def __post_init__(self) -> None:
+        if self.right not in RIGHT_MODES:
+            raise QueryError(f"--right takes {', '.join(RIGHT_MODES)} (got {self.right!r})")
+        if (self.right == "fixed") != bool(self.fixed):
+            raise QueryError("--right fixed goes with its word: --right fixed WORD")
+        if self.op not in ("+", "*"):
+            raise QueryError(f"--ops takes + or * for generation (got {self.op!r})")
+        if self.max_words is not None and self.max_words < max(self.min_words, MIN_WORDS):
+            raise QueryError(f"--max {self.max_words} is below --min "
+                             f"{max(self.min_words, MIN_WORDS)} (a puzzle has at least "
+                             f"{MIN_WORDS} words)")
+        if self.values is not None and len(self.values) != len(self.words):
+            raise ValueError("one value a word")
+        if len(set(self.words)) != len(self.words):
+            raise ValueError("the words must be distinct")
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One puzzle with exactly one solution."""
+
+    left: tuple[str, ...]
+    right: tuple[str, ...]
+    op: str
+    solution: dict[Symbol, int] = field(compare=False)
+
+    @property
+    def puzzle(self) -> str:
+        """The puzzle in Cryptator's grammar: ``venus + earth + uranus = saturn``."""
+        return f" {self.op} ".join(self.left) + " = " + " + ".join(self.right)
+
+    @property
+    def equation(self) -> str:
+        """The puzzle in digits."""
+        def digits(w: str) -> str:
+            return "".join(str(self.solution[ch]) for ch in w)
+        return (f" {self.op} ".join(map(digits, self.left)) + " = "
+                + " + ".join(map(digits, self.right)))
+
+    def to_json(self) -> dict:
+        return {"puzzle": self.puzzle, "left": list(self.left), "right": list(self.right),
+                "op": self.op, "solution": self.solution, "equation": self.equation}
+
+
+def normalised(puzzle: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A puzzle as its two sides' word sets, to compare collections puzzle by puzzle
+    (``b + a = c`` and ``a + b = c`` are one puzzle; spaces do not matter)."""
+    left, _, right = puzzle.replace(" ", "").partition("=")
+    sep = "*" if "*" in left else "+"
+    return frozenset(left.split(sep)), frozenset(right.split("+"))
+
+
+@dataclass
+class _Search:
+    """The state one :func:`generate` run shares across its branches."""
+
+    spec: GenerationSpec
+    deadline: float | None
+    masks: list[int]
+    lows: list[int]
+    highs: list[int]
+    rights: list[int]         # the word indices a right side may be (unique/fixed)
+    candidates: int = 0
+    stopped: bool = False
+    most: int = 0             # the largest value (product: digit count) of a right word
+    most_value: int = 0       # doubly true: the largest number a right word stands for
+    by_value: dict[int, list[int]] = field(default_factory=dict)   # doubly true: value -> rights
+
+    def __post_init__(self) -> None:
+        self.most = max((self.highs[r] for r in self.rights), default=0)
+        self.most_value = max(self.spec.values or (0,))
+        for r in self.rights:
+            if self.spec.values is not None:
+                self.by_value.setdefault(self.spec.values[r], []).append(r)
+
+    def out_of_time(self) -> bool:
+        """True (and remembered) once the deadline has passed; looked at now and then."""
+        self.candidates += 1
+        if self.deadline is not None and self.candidates % _CHECK_EVERY == 0:
+            self.stopped = self.stopped or time.monotonic() >= self.deadline
+        return self.stopped
+
+
+def _bounds(word: str, base: int, op: str) -> tuple[int, int]:
+    """The least and largest value of ``word`` (a one-symbol word may be 0); for a product
+    the bounds of its logarithm's digit count are used the same way (lengths add up)."""
+    if op == "*":
+        return len(word) - 1, len(word)
+    return (base ** (len(word) - 1) if len(word) > 1 else 0), base ** len(word) - 1
+
+
+def _symbol_masks(words: Sequence[str]) -> list[int]:
+    """Each word's symbols as a bit set."""
+    bits: dict[str, int] = {}
+    return [sum({1 << bits.setdefault(ch, len(bits)) for ch in w}) for w in words]
+
+
+def _fits(search: _Search, low: int, high: int, longest: int, right: str) -> bool:
+    """True when a left side of value in [low, high] (longest word ``longest``) can equal
+    ``right``: the column-and-length test before any counting."""
+    spec = search.spec
+    r_low, r_high = _bounds(right, spec.base, spec.op)
+    if spec.op == "*":
+        # digits of a product of k factors: from sum(len) - k + 1 to sum(len).  A zero
+        # factor (a word of one symbol) would need the right word to be that same word,
+        # which is never among the candidates: no product of a puzzle here is 0
+        return len(right) <= MAX_PRODUCT_DIGITS and low + 1 <= len(right) <= high
+    return longest <= len(right) and low <= r_high and high >= r_low
+
+
+class Generation:
+    """The puzzles of one spec, yielded as found (iterate once); ``complete`` is False
+    when the deadline stopped the search, and ``candidates`` says how many were counted."""
+
+    def __init__(self, spec: GenerationSpec, deadline: float | None = None) -> None:
+        words = list(spec.words)
+        if spec.right == "fixed":
+            assert spec.fixed is not None
+            words = [w for w in words if w != spec.fixed] + [spec.fixed]
+        bounds = [_bounds(w, spec.base, spec.op) for w in words]
+        rights = [len(words) - 1] if spec.right == "fixed" else list(range(len(words)))
+        self.words = words
+        self._search = _Search(spec, deadline, _symbol_masks(words), [b[0] for b in bounds],
+                               [b[1] for b in bounds], rights)
+
+    def __iter__(self) -> Iterator[Generated]:
+        if self._search.spec.right == "free":
+            from .freesum import free_sums
+
+            return free_sums(self._search, self.words)
+        return _left_sides(self._search, self.words, 0, [], 0, 0, 0, 0, 0)
+
+    @property
+    def complete(self) -> bool:
+        return not self._search.stopped
+
+    @property
+    def candidates(self) -> int:
+        return self._search.candidates
+
+
+def generate(spec: GenerationSpec, *, deadline: float | None = None) -> Generation:
+    """Every puzzle of ``spec`` with exactly one solution, as found; stops quietly at
+    ``deadline`` (monotonic seconds), and the answer's ``complete`` is then False."""
+    return Generation(spec, deadline)
+
+
+def _left_sides(search: _Search, words: list[str], start: int, chosen: list[int], mask: int,
+                low: int, high: int, longest: int, total: int) -> Iterator[Generated]:
+    """Every puzzle whose left words are ``chosen`` plus later list words (depth first)."""
+    spec = search.spec
+    count = len(chosen)
+    if count >= 2 and count + 1 >= spec.min_words:
+        yield from _with_right(search, words, chosen, mask, low, high, longest, total)
+    if spec.max_words is not None and count + 1 >= spec.max_words:
+        return
+    last = len(words) - 1 if spec.right == "fixed" else len(words)
+    for i in range(start, last):
+        new = mask | search.masks[i]
+        if new.bit_count() > spec.base or search.stopped:
+            continue
+        if low + search.lows[i] + (spec.op == "*") > search.most:   # least side too large
+            continue
+        if spec.values is not None and total + spec.values[i] > search.most_value:
+            continue
+        yield from _left_sides(search, words, i + 1, [*chosen, i], new,
+                               low + search.lows[i], high + search.highs[i],
+                               max(longest, len(words[i])),
+                               total + (spec.values[i] if spec.values is not None else 0))
+
+
+def _with_right(search: _Search, words: list[str], chosen: list[int], mask: int, low: int,
+                high: int, longest: int, total: int) -> Iterator[Generated]:
+    """The puzzles of left words ``chosen`` with each right word that can close them."""
+    spec = search.spec
+    left = tuple(words[i] for i in chosen)
+    rights = search.rights if spec.values is None else search.by_value.get(total, [])
+    if spec.values is not None and total < spec.least_sum:
+        return
+    for r in rights:
+        if r in chosen or (mask | search.masks[r]).bit_count() > spec.base:
+            continue
+        if not _fits(search, low, high, longest, words[r]) or search.out_of_time():
+            continue
+        count, fill = solve_word_sum(left, words[r], spec.op, spec.base)
+        if count == 1:
+            yield Generated(left, (words[r],), spec.op, fill)
