@@ -161,12 +161,16 @@ class JobBoard:
         job.cancel.set()
         return job
 
-    def close(self) -> None:
-        """Cancel every job and wait for the watchers (the server is stopping)."""
+    def cancel_all(self) -> None:
+        """Ask every job to stop."""
         with self._lock:
             jobs = list(self._jobs.values())
         for job in jobs:
             job.cancel.set()
+
+    def close(self) -> None:
+        """Cancel every job and wait for the watchers (the server is stopping)."""
+        self.cancel_all()
         for thread in self._threads:
             thread.join(5.0)
 
