@@ -310,6 +310,7 @@ def test_candidates_out_of_time_are_unknown():
     r = call(app, "POST", "/api/candidates", json={
         "grid": ["......."] * 7, "slot": {"row": 0, "col": 0, "dir": "across"}, "top": 40,
         "time": 0.5})
+    assert r.status_code == 200, r.text
     doc = r.json()
     assert len(doc["results"]) == 40
     assert "unknown" in {x["viable"] for x in doc["results"]}

@@ -44,10 +44,12 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..studio import Limits, StudioSettings, create_app, is_loopback
+    from ..studio.queries import warm
 
     limits = Limits() if args.workers is None else Limits(workers=args.workers)
     settings = StudioSettings(host=args.host, port=args.port, token=args.token, limits=limits)
     index = open_index(args)
+    warm(index)
     app = create_app(index, settings)
     reach = "this machine only" if is_loopback(args.host) else \
         "other machines too: every request needs the token"

@@ -16,10 +16,12 @@ import logging
 import multiprocessing as mp
 import os
 import secrets
+import signal
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -94,7 +96,10 @@ class Job:
 
 def _child(conn: Connection, target: Target, args: tuple) -> None:
     """The child: run the target, its errors sent as one line, then leave at once (a forked
-    child must not run the server's exit handlers or wait on its threads' locks)."""
+    child must not run the server's exit handlers or wait on its threads' locks).  It
+    leads a process group of its own: a SAT search it starts is killed with it."""
+    with suppress(OSError):
+        os.setpgid(0, 0)
     try:
         target(conn.send, *args)
     except CryptocompError as exc:
@@ -106,6 +111,16 @@ def _child(conn: Connection, target: Target, args: tuple) -> None:
     finally:
         conn.close()
     os._exit(0)
+
+
+def _kill(pid: int | None) -> None:
+    """Kill a child and its process group (the SAT child it may have started)."""
+    if pid is None:
+        return
+    with suppress(OSError):
+        os.killpg(pid, signal.SIGKILL)
+    with suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
 
 
 class JobBoard:
@@ -161,12 +176,16 @@ class JobBoard:
         job.cancel.set()
         return job
 
-    def close(self) -> None:
-        """Cancel every job and wait for the watchers (the server is stopping)."""
+    def cancel_all(self) -> None:
+        """Ask every job to stop."""
         with self._lock:
             jobs = list(self._jobs.values())
         for job in jobs:
             job.cancel.set()
+
+    def close(self) -> None:
+        """Cancel every job and wait for the watchers (the server is stopping)."""
+        self.cancel_all()
         for thread in self._threads:
             thread.join(5.0)
 
@@ -196,7 +215,8 @@ class JobBoard:
                     self._prepare()
                     self._prepare = None
         recv, send = self._ctx.Pipe(duplex=False)
-        proc = self._ctx.Process(target=_child, args=(send, target, args), daemon=True)
+        # not a daemon: a daemonic process may not start the SAT engine's child
+        proc = self._ctx.Process(target=_child, args=(send, target, args), daemon=False)
         job.started = time.monotonic()
         job.status = RUNNING
         job.version += 1
@@ -220,10 +240,10 @@ class JobBoard:
                     break
         finally:
             if proc.is_alive() and (job.cancel.is_set() or error or job.result is None):
-                proc.kill()
+                _kill(proc.pid)
             proc.join(5.0)
             if proc.is_alive():
-                proc.kill()
+                _kill(proc.pid)
                 proc.join()
             recv.close()
         if job.result is not None:

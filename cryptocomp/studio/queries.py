@@ -8,6 +8,7 @@ They are quick enough to answer in the server's own process (a thread), unlike f
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import suppress
 from typing import Any
 
 from ..errors import CryptocompError
@@ -17,10 +18,20 @@ from ..rendering import per_million
 from .parameters import Raw, text, whole, word_filter
 from .settings import Limits, StudioError
 
-__all__ = ["words_answer", "compose_answer", "solve_answer", "DEFAULT_TOP", "row_classes"]
+__all__ = ["words_answer", "compose_answer", "solve_answer", "DEFAULT_TOP", "row_classes",
+           "warm"]
 
 DEFAULT_TOP = 20  # rows of an answer that names no top
 _NAMES = {"q", "same", "top", "token"}  # besides the word filters
+
+
+def warm(index: Index) -> None:
+    """Load what the first queries would (the index's families, the wildcard tables, the
+    classes): measured on en, the first ``?oney`` took 86 ms and the first ``*tion`` 400 ms,
+    then under 2 ms each."""
+    for template in ("?", "???", "*e", "a*"):
+        with suppress(StudioError):  # an alphabet without "e" or "a": the others still warm
+            words_answer(index, {"q": template}, Limits())
 
 
 def row_classes(index: Index, i: int) -> list[str]:

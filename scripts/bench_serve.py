@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Benchmark the studio (``cryptocomp serve``, issue 29) against a real uvicorn on 127.0.0.1.
+
+Figures:
+
+* latency p50 / p99 of ``/api/words`` and ``/api/compose`` under 1, 10 and 50 concurrent
+  clients (each a thread with its own keep-alive connection, requests back to back);
+  targets: words p99 <= 20 ms at 10 clients, compose at 1 client within 10 % of the
+  in-process ``compose()`` (the same query, the index loaded in this process);
+* a fill job's overhead against the CLI: ``POST /api/fill`` of american15 then polling to
+  done, against ``cryptocomp fill american15`` (the same seed), wall clock each, and the
+  search's own seconds the result reports;
+* the cancellation delay: a fill that runs long, ``DELETE /api/jobs/ID``, until the job
+  says cancelled (the delete answers once it is);
+* the server's memory: its resident set (RSS) after loading, after the queries, and the
+  peak of a fill's worker process.
+
+    nice python scripts/bench_serve.py                 # en; 200 requests a client count
+    nice python scripts/bench_serve.py --requests 50   # quicker
+
+The server is started as ``python -m cryptocomp serve --port P`` with this environment
+(``CRYPTOCOMP_HOME`` as set: the index is built there on first use).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import httpx
+from benchkit import GRID, ROOT
+
+WORDS = ["?oney", "c?t", "s??d", "*tion", "?r??a", "con*", "m?n?y", "??e", "p*t", "b?g"]
+COMPOSE = "send+more"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _children_peak_mb(pid: int) -> float:
+    """The largest VmHWM of the server's child processes now running."""
+    best = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            kids = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for kid in kids:
+            try:
+                for line in Path(f"/proc/{kid}/status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        best = max(best, int(line.split()[1]) / 1024)
+            except OSError:
+                pass
+    return best
+
+
+def start_server(lang: str) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cryptocomp", "serve", "--lang", lang,
+                             "--port", str(port)], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    end = time.monotonic() + 600
+    while time.monotonic() < end:
+        try:
+            if httpx.get(f"{base}/api/info", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def _client_run(base: str, path: str, queries: list[str], n: int, out: list[float],
+                barrier: threading.Barrier) -> None:
+    # http.client, not httpx: the clients share this process (and its GIL) and the machine's
+    # two cores with the server, and the lighter client takes less of both from it
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    conn.request("GET", "/api/info")  # the connection is open before the clock runs
+    conn.getresponse().read()
+    barrier.wait()
+    for k in range(n):
+        url = f"{path}?{urlencode({'q': queries[k % len(queries)], 'top': 20})}"
+        t = time.perf_counter()
+        conn.request("GET", url)
+        r = conn.getresponse()
+        body = r.read()
+        out.append(time.perf_counter() - t)
+        assert r.status == 200, body
+    conn.close()
+
+
+def latency(base: str, path: str, queries: list[str], clients: int, total: int
+            ) -> tuple[float, float, float]:
+    """p50 and p99 (ms) of ``total`` requests spread over ``clients``, and requests/s."""
+    for q in queries:  # each query once first: the figures are of a warm server
+        httpx.get(f"{base}{path}", params={"q": q, "top": 20}, timeout=60)
+    times: list[float] = []
+    barrier = threading.Barrier(clients + 1)
+    each = max(1, total // clients)
+    threads = [threading.Thread(target=_client_run,
+                                args=(base, path, queries, each, times, barrier))
+               for _ in range(clients)]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - start
+    qs = statistics.quantiles(times, n=100, method="inclusive")
+    return qs[49] * 1000, qs[98] * 1000, len(times) / wall
+
+
+def in_process_compose(lang: str, rounds: int) -> float:
+    from cryptocomp.cryptarithm.compose import compose
+    from cryptocomp.index.classes import DEFAULTS
+    from cryptocomp.index.store import load_index
+    from cryptocomp.index.wordfilter import WordFilter
+
+    index = load_index(lang)
+    words = WordFilter(classes=DEFAULTS["compose"])
+    compose(COMPOSE, index, words)  # warm: the encoded words cached, as in the server
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        compose(COMPOSE, index, words)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000
+
+
+def _grid_rows() -> list[str]:
+    from cryptocomp.crossword import format_text, read_grid
+
+    return format_text(read_grid(GRID)).splitlines()
+
+
+def fill_overhead(base: str, lang: str, seed: int, rounds: int) -> dict[str, float]:
+    rows = _grid_rows()
+    api, api_search, cli, cli_search = [], [], [], []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        job = httpx.post(f"{base}/api/fill", json={"grid": rows, "options": {
+            "seed": seed, "time": 120}}).json()["job"]
+        while True:
+            doc = httpx.get(f"{base}/api/jobs/{job}").json()
+            if doc["status"] in ("done", "failed", "cancelled"):
+                break
+            time.sleep(0.01)
+        api.append(time.perf_counter() - t)
+        api_search.append(doc["result"]["seconds"])
+        t = time.perf_counter()
+        out = subprocess.run([sys.executable, "-m", "cryptocomp", "fill", str(GRID), "--lang",
+                              lang, "--seed", str(seed), "--time", "120", "--json"],
+                             capture_output=True, text=True, cwd=ROOT)
+        cli.append(time.perf_counter() - t)
+        cli_search.append(json.loads(out.stdout)["seconds"])
+    return {"api_wall": statistics.median(api), "api_search": statistics.median(api_search),
+            "cli_wall": statistics.median(cli), "cli_search": statistics.median(cli_search),
+            "status": doc["result"]["status"]}
+
+
+def cancel_delay(base: str, rounds: int, pid: int) -> tuple[float, float]:
+    """The median seconds from DELETE to a cancelled job, and the worker's peak RSS (MB)."""
+    rows = _grid_rows()
+    rows = ["." * len(rows[0])] * len(rows)  # an open 15x15: the search runs long
+    delays, peak = [], 0.0
+    for _ in range(rounds):
+        job = httpx.post(f"{base}/api/fill", json={"grid": rows, "options": {
+            "time": 120}}).json()["job"]
+        time.sleep(2.0)
+        peak = max(peak, _children_peak_mb(pid))
+        t = time.perf_counter()
+        doc = httpx.delete(f"{base}/api/jobs/{job}", timeout=30).json()
+        while doc["status"] != "cancelled":
+            doc = httpx.get(f"{base}/api/jobs/{job}").json()
+        delays.append(time.perf_counter() - t)
+    return statistics.median(delays), peak
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lang", default="en")
+    p.add_argument("--requests", type=int, default=200, help="requests a client count")
+    p.add_argument("--rounds", type=int, default=3, help="rounds of the fill and cancel figures")
+    p.add_argument("--only", choices=("words", "compose"), default=None,
+                   help="only the latency of one endpoint")
+    args = p.parse_args()
+    print(f"load: {os.getloadavg()[0]:.2f} (1 min)  cores: {os.cpu_count()}")
+    proc, base = start_server(args.lang)
+    try:
+        print(f"server {base}, pid {proc.pid}, RSS after loading {_rss_mb(proc.pid):.0f} MB")
+        for path, queries in (("/api/words", WORDS), ("/api/compose", [COMPOSE])):
+            if args.only and not path.endswith(args.only):
+                continue
+            for clients in (1, 10, 50):
+                total = args.requests if path == "/api/words" else max(clients * 2,
+                                                                       args.requests // 4)
+                p50, p99, rate = latency(base, path, queries, clients, total)
+                print(f"{path:13} {clients:3} clients: p50 {p50:7.1f} ms  p99 {p99:7.1f} ms  "
+                      f"{rate:6.0f} req/s")
+        if args.only:
+            return 0
+        here = in_process_compose(args.lang, 10)
+        p50, _, _ = latency(base, "/api/compose", [COMPOSE], 1, 20)
+        print(f"compose {COMPOSE}: in-process median {here:.1f} ms, via the server p50 "
+              f"{p50:.1f} ms ({(p50 / here - 1) * 100:+.1f} %)")
+        print(f"RSS after the queries {_rss_mb(proc.pid):.0f} MB")
+        fill = fill_overhead(base, args.lang, 1, args.rounds)
+        print(f"fill american15 --seed 1 ({fill['status']}): API job {fill['api_wall']:.2f} s "
+              f"wall (search {fill['api_search']:.2f} s), CLI {fill['cli_wall']:.2f} s wall "
+              f"(search {fill['cli_search']:.2f} s)")
+        delay, peak = cancel_delay(base, args.rounds, proc.pid)
+        print(f"cancel: DELETE to cancelled, median {delay * 1000:.0f} ms; a fill worker's "
+              f"peak RSS {peak:.0f} MB; server RSS {_rss_mb(proc.pid):.0f} MB")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    print(f"load: {os.getloadavg()[0]:.2f} (1 min)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
