@@ -80,8 +80,8 @@ def _systems(draw, ops: tuple[str, ...] = OPERATIONS, comparators: tuple[str, ..
 def _safe(op: str, a, b):
     """``a op b``, with a power's exponent kept to a constant or a one-symbol word (values
     stay small enough for the oracle)."""
-    if op == "^" and not (isinstance(b, Constant) and b.value <= 3
-                          or isinstance(b, Operand) and len(b.word) == 1):
+    if op == "^" and not ((isinstance(b, Constant) and b.value <= 3)
+                          or (isinstance(b, Operand) and len(b.word) == 1)):
         b = Constant(2, 0)
     if op == "^" and isinstance(a, BinOp):
         a = Constant(3, 0)
@@ -168,7 +168,7 @@ def test_word_free_relations_hold_or_fail_as_a_whole():
 def test_long_multiplication_system():
     # Cryptator's long multiplications: in * go = kan && in * '1' + km * '10' = kan && ...
     w, c = _word, (lambda v: Constant(v, 0))
-    mul = (lambda a, b: BinOp("*", a, b, 0))
+    mul = (lambda a, b: BinOp("*", a, b, 0))  # noqa: E731
     s = _sys(_eq(mul(w("in"), w("go")), w("kan")),
              _eq(_add(mul(w("in"), c(1)), mul(w("km"), c(10))), w("kan")),
              _eq(mul(w("in"), w("g")), w("km")), _eq(mul(w("in"), w("o")), w("in")))

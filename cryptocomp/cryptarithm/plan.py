@@ -166,7 +166,7 @@ def _order(rels: list[_Rel], n: int, weight: list[int]) -> list[int]:
             key = (r.kind == "other", len(need), col)
             if best is None or key < best[0]:
                 best = (key, need)
-        if best is None:   # symbols of no relation (cannot happen: every symbol is in a word)
+        if best is None:   # symbols of no relation (cannot happen: every symbol is in a word)  # noqa: SIM108
             need = [s for s in range(n) if s not in done]
         else:
             need = best[1]
