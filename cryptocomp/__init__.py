@@ -32,7 +32,16 @@ from .version import __version__
 if TYPE_CHECKING:
     from .arrow import ArrowPuzzle, ArrowResult, arrowword
     from .crossword import FillResult, Grid, fill, read_grid
-    from .cryptarithm import Composed, Puzzle, Solved, compose, looks_like_expression, parse, solve
+    from .cryptarithm import (
+        Composed,
+        Puzzle,
+        Solved,
+        compose,
+        looks_like_expression,
+        parse,
+        parse_system,
+        solve,
+    )
     from .errors import (
         CryptocompError,
         DictionaryError,
@@ -60,7 +69,7 @@ _HOMES = {
     **dict.fromkeys(["FillResult", "Grid", "fill", "read_grid"], "crossword"),
     **dict.fromkeys(["arrowword", "ArrowPuzzle", "ArrowResult"], "arrow"),
     **dict.fromkeys(["Composed", "Puzzle", "Solved", "compose", "looks_like_expression", "parse",
-                     "solve"], "cryptarithm"),
+                     "solve", "parse_system"], "cryptarithm"),
     **dict.fromkeys(["CryptocompError", "DictionaryError", "ExpressionError", "IndexFileError",
                      "QueryError", "TileError"], "errors"),
     **dict.fromkeys(["Entry", "FreqDict", "Index", "Matches", "WordFilter", "build_index",
@@ -74,6 +83,7 @@ __all__ = [
     "Index", "Matches", "Entry", "pattern", "WordFilter",
     "load_index", "build_index", "load_freqdict", "FreqDict",
     "compose", "Composed", "solve", "Solved", "parse", "Puzzle", "looks_like_expression",
+    "parse_system",
     "fill", "read_grid", "Grid", "FillResult", "arrowword", "ArrowPuzzle", "ArrowResult",
     "rack_words", "Play", "best_bag", "BagResult", "tileset", "TileSet", "Rack",
     "CryptocompError", "DictionaryError", "IndexFileError", "QueryError", "ExpressionError",

@@ -105,16 +105,24 @@ def _typed_word(text: str) -> str:
     return text[i:] if (i == 0 or text[i - 1] in _WORD_BEFORE) else ""
 
 
+def _choices(command: str) -> list[str]:
+    """The arguments Tab offers after ``:lang`` (language codes) or ``:base`` (10 and 16
+    first)."""
+    if command == ":lang":
+        return languages()
+    return list(dict.fromkeys(["10", "16", *map(str, range(2, 37))]))
+
+
 def completer(session: Session | None = None) -> Completer:
-    """Tab completion: commands after ":", language codes after ":lang", paths after ":dict",
-    and with a ``session``, the dictionary's words (most frequent first, within the session's
-    filters) for a typed prefix of a word in an expression or template."""
+    """Tab completion: commands after ":", language codes after ":lang", bases after ":base",
+    paths after ":dict", and with a ``session``, the dictionary's words (most frequent first,
+    within the session's filters) for a typed prefix of a word in an expression or template."""
     from prompt_toolkit.completion import Completer, Completion, PathCompleter
     from prompt_toolkit.document import Document
 
     class _Completer(Completer):
-        """Command names after ':', language codes after ':lang', paths after ':dict',
-        ':save' and ':pdf', dictionary words elsewhere."""
+        """Command names after ':', language codes after ':lang', bases after ':base', paths
+        after ':dict', ':save' and ':pdf', dictionary words elsewhere."""
 
         paths = PathCompleter(expanduser=True)
 
@@ -132,10 +140,10 @@ def completer(session: Session | None = None) -> Completer:
                 return
             name, _, arg = text.partition(" ")
             arg = arg.lstrip()
-            if name == ":lang":
-                for code in languages():
-                    if code.startswith(arg.lower()):
-                        yield Completion(code, start_position=-len(arg))
+            if name in (":lang", ":base"):
+                for choice in _choices(name):
+                    if choice.startswith(arg.lower()):
+                        yield Completion(choice, start_position=-len(arg))
             elif name in (":dict", ":save", ":pdf"):
                 yield from self.paths.get_completions(Document(arg, len(arg)), complete_event)
 
