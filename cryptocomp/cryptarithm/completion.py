@@ -14,7 +14,7 @@ relation with every digit unknown), so the numpy values are exact.
 ...                         Operand("dc", 5), 4)])
 >>> c = Completion.of(build_plan(s))
 >>> c is not None and c.size
-3
+4
 """
 
 from __future__ import annotations
