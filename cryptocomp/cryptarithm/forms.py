@@ -32,6 +32,7 @@ from .expr import BinOp, Hole, Operand, fold
 from .system import Constant, SystemNode, evaluate
 
 __all__ = ["LinearForm", "Polynomial", "linear_form", "polynomial", "fold_constants",
+           "interval_program", "interval",
            "word_positions"]
 
 POLY_OPS = ("+", "-", "*", "^")
@@ -168,3 +169,63 @@ def word_positions(node: SystemNode) -> dict[Symbol, int]:
     fold(node, leaf, lambda n, a, b: None)  # type: ignore[arg-type]
     return out
 
+
+
+def interval_program(poly: Polynomial, known: set[int], least: list[int]) -> tuple[tuple, ...]:
+    """:attr:`Polynomial.program` for :func:`interval` when the symbols ``known`` have
+    digits: each word becomes (known (index, place value) pairs, least and greatest value
+    of its other digits; ``least[s]`` is 1 for a leading symbol)."""
+    top = poly.base - 1
+    out: list[tuple] = []
+    for step in poly.program:
+        if step[0] != "w":
+            out.append(step)
+            continue
+        pairs, low, high, place = [], 0, 0, 1
+        for s in step[1]:
+            if s in known:
+                pairs.append((s, place))
+            else:
+                low += least[s] * place
+                high += top * place
+            place *= poly.base
+        out.append(("w", tuple(pairs), low, high))
+    return tuple(out)
+
+
+def interval(program: tuple[tuple, ...], digits: list[int]) -> tuple[int, int]:
+    """The least and greatest value an :func:`interval_program` can still take."""
+    stack: list[tuple[int, int]] = []
+    for step in program:
+        tag = step[0]
+        if tag == "w":
+            v = 0
+            for s, place in step[1]:
+                v += digits[s] * place
+            stack.append((v + step[2], v + step[3]))
+        elif tag == "c":
+            stack.append((step[1], step[1]))
+        elif tag == "^":
+            stack.append(_power(stack.pop(), step[1]))
+        else:
+            c, d = stack.pop()
+            a, b = stack.pop()
+            if tag == "+":
+                stack.append((a + c, b + d))
+            elif tag == "-":
+                stack.append((a - d, b - c))
+            else:
+                ends = (a * c, a * d, b * c, b * d)
+                stack.append((min(ends), max(ends)))
+    return stack[0]
+
+
+def _power(span: tuple[int, int], e: int) -> tuple[int, int]:
+    """The range of ``x ** e`` over ``x`` in ``span``."""
+    a, b = span
+    if e == 0:
+        return 1, 1
+    pa, pb = a ** e, b ** e
+    if e % 2 == 0 and a < 0 < b:
+        return 0, max(pa, pb)
+    return min(pa, pb), max(pa, pb)

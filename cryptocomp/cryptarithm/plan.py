@@ -29,25 +29,33 @@ import math
 from dataclasses import dataclass
 
 from ..domain import Symbol
-from .forms import LinearForm, Polynomial, fold_constants, linear_form, polynomial, word_positions
+from .forms import (
+    LinearForm,
+    Polynomial,
+    fold_constants,
+    interval_program,
+    linear_form,
+    polynomial,
+    word_positions,
+)
 from .system import Relation, System, holds_system
 
-__all__ = ["Plan", "Level", "Check", "build_plan"]
+__all__ = ["Plan", "Level", "Solver", "build_plan", "EXACT"]
 
 EXACT = -1   # a polynomial check with every digit known: compare exactly
 
 
 @dataclass(frozen=True)
-class Check:
-    """One test at one level: ``rel`` indexes :attr:`Plan.linear`, :attr:`Plan.polys` or
-    :attr:`Plan.others` by ``kind``."""
+class Solver:
+    """How a level's digits are found without trying them all: the linear relation ``rel``
+    needs ``acc[rel] + c * d`` to be a multiple of the next modulus ``g``; with
+    ``h = gcd(c, g)`` that is ``h | acc[rel]`` and ``d = (-acc[rel] / h) * inverse mod
+    stride`` (``stride = g / h``): one digit in every ``stride``."""
 
-    kind: str        # "eq" (linear =), "cmp" (linear comparator), "poly", "other"
     rel: int
-    modulus: int = 1          # eq: the partial sum's required divisor
-    low: int = 0              # eq, cmp: least value the symbols to come can add
-    high: int = 0             # eq, cmp: greatest value they can add
-    columns: int = EXACT      # poly: complete low columns (EXACT: all digits known)
+    divisor: int     # h
+    stride: int      # g / h (> 1)
+    inverse: int     # of c / h modulo stride
 
 
 @dataclass(frozen=True)
@@ -57,7 +65,12 @@ class Level:
     symbol: int
     least: int                                  # 1 for a leading symbol, else 0
     updates: tuple[tuple[int, int], ...]        # (linear relation, coefficient)
-    checks: tuple[Check, ...]
+    solver: Solver | None                       # digits in strides, or every digit
+    equal: tuple[tuple[int, int, int, int], ...]     # linear =: (rel, modulus, low, high)
+    compare: tuple[tuple[int, str, int, int], ...]   # linear comparator: (rel, op, low, high)
+    residues: tuple[tuple[int, int], ...]            # polynomial: (rel, columns or EXACT)
+    spans: tuple[tuple[int, tuple], ...]             # polynomial: (rel, interval program)
+    exact: tuple[int, ...]                           # other relations, all digits known
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,7 @@ class _Rel:
     kind: str
     index: int
     place: dict[int, int]         # symbol index -> column (0 for exact-only relations)
+    coefs: dict[int, int] | None = None  # linear =: symbol index -> coefficient
 
 
 def _bounds(coefs: list[int], least: list[int], base: int) -> tuple[int, int]:
@@ -124,7 +138,8 @@ def _read(system: System, index: dict[Symbol, int]) -> tuple[list, list, list, l
                      for s, c in form.coefs.items()}
             if not place and not _compare(r.op, form.const):
                 fails = True
-            rels.append(_Rel("eq" if r.op == "=" else "cmp", len(linear) - 1, place))
+            rels.append(_Rel("eq" if r.op == "=" else "cmp", len(linear) - 1, place,
+                             coefs={index[s]: c for s, c in form.coefs.items()}))
             continue
         poly = polynomial(left, right, base, index) if r.op == "=" else None
         if poly is not None:
@@ -150,9 +165,49 @@ def _compare(op: str, v: int) -> bool:
     return {"=": v == 0, "!=": v != 0, "<": v < 0, ">": v > 0, "<=": v <= 0, ">=": v >= 0}[op]
 
 
-def _order(rels: list[_Rel], n: int, weight: list[int]) -> list[int]:
-    """The symbols column by column: each time the relation whose next column needs the
-    fewest new symbols (columns of linear and polynomial relations before exact ones)."""
+def _primes(n: int) -> list[int]:
+    """The prime factors of ``n``."""
+    out, p = [], 2
+    while p * p <= n:
+        if n % p == 0:
+            out.append(p)
+            while n % p == 0:
+                n //= p
+        p += 1
+    return out + ([n] if n > 1 else [])
+
+
+def _vp(c: int, p: int) -> int:
+    """The exponent of the prime ``p`` in ``c != 0`` (at most 200)."""
+    k = 0
+    while c % p == 0 and k < 200:
+        c //= p
+        k += 1
+    return k
+
+
+def _next_group(r: _Rel, rest: list[int], primes: list[int]) -> tuple[int, list[int]]:
+    """The symbols of ``r`` to give digits next so that a check gains strength, and their
+    column: for a linear ``=`` the fewest symbols raising a prime's power in the gcd of the
+    coefficients still to come (a column of an addition, or its even or its multiple-of-5
+    part in base 10); else the lowest column."""
+    if r.coefs is not None:
+        best: tuple[int, list[int]] | None = None
+        for p in primes:
+            low = min(_vp(r.coefs[s], p) for s in rest)
+            need = [s for s in rest if _vp(r.coefs[s], p) == low]
+            if best is None or len(need) < len(best[1]):
+                best = (low, need)
+        if best is not None:
+            return best
+    col = min(r.place[s] for s in rest)
+    return col, [s for s in rest if r.place[s] == col]
+
+
+def _order(rels: list[_Rel], n: int, weight: list[int], base: int) -> list[int]:
+    """The symbols group by group: each time the relation whose next check needs the fewest
+    new symbols (:func:`_next_group`; linear and polynomial relations before exact ones)."""
+    primes = _primes(base)
     done: set[int] = set()
     order: list[int] = []
     while len(order) < n:
@@ -161,16 +216,17 @@ def _order(rels: list[_Rel], n: int, weight: list[int]) -> list[int]:
             rest = [s for s in r.place if s not in done]
             if not rest:
                 continue
-            col = min(r.place[s] for s in rest)
-            need = [s for s in rest if r.place[s] == col]
+            col, need = _next_group(r, rest, primes)
             key = (r.kind == "other", len(need), col)
             if best is None or key < best[0]:
-                best = (key, need)
-        if best is None:   # symbols of no relation (cannot happen: every symbol is in a word)  # noqa: SIM108
-            need = [s for s in range(n) if s not in done]
+                best = (key, need, r)
+        if best is None:   # symbols of no relation (cannot happen: every symbol is in a word)
+            need, coefs = [s for s in range(n) if s not in done], dict[int, int]()
         else:
-            need = best[1]
-        for s in sorted(need, key=lambda s: -weight[s]):
+            need, coefs = best[1], best[2].coefs or {}
+        # the group's last symbol is found by its relation's solver: the one whose
+        # coefficient shares least with the base gives the longest stride
+        for s in sorted(need, key=lambda s: (-weight[s], -math.gcd(coefs.get(s, 0), base ** 8))):
             order.append(s)
             done.add(s)
     return order
@@ -185,32 +241,51 @@ def build_plan(system: System) -> Plan:
     lead = {index[s] for s in system.leading}
     least = [1 if i in lead else 0 for i in range(len(symbols))]
     weight = [sum(i in r.place for r in rels) for i in range(len(symbols))]
-    order = _order(rels, len(symbols), weight)
+    order = _order(rels, len(symbols), weight, base)
     at = {s: lv for lv, s in enumerate(order)}
-    levels = []
     last_cols = {r.index: 0 for r in rels if r.kind == "poly"}
-    for lv, s in enumerate(order):
-        updates = [(i, form.coefs[symbols[s]]) for i, (_op, form) in enumerate(linear)
-                   if symbols[s] in form.coefs]
-        checks: list[Check] = []
-        for r in rels:
-            if s not in r.place:
-                continue
-            later = [t for t in r.place if at[t] > lv]
-            if r.kind in ("eq", "cmp"):
-                form = linear[r.index][1]
-                coefs = [form.coefs[symbols[t]] for t in later]
-                low, high = _bounds(coefs, [least[t] for t in later], base)
-                modulus = math.gcd(*coefs) if coefs and r.kind == "eq" else 1
-                checks.append(Check(r.kind, r.index, modulus or 1, low, high))
-            elif r.kind == "poly":
-                cols = min((r.place[t] for t in later), default=EXACT)
-                if cols == EXACT or cols > last_cols[r.index]:
-                    checks.append(Check("poly", r.index, columns=cols))
-                    last_cols[r.index] = cols
-            elif not later:
-                checks.append(Check("other", r.index))
-        checks.sort(key=lambda c: ("eq", "cmp", "poly", "other").index(c.kind))
-        levels.append(Level(s, least[s], tuple(updates), tuple(checks)))
+    levels = [_level(lv, s, rels, linear, polys, symbols, at, least, base, last_cols)
+              for lv, s in enumerate(order)]
     return Plan(base, symbols, tuple(order), tuple(levels), tuple(linear), tuple(polys),
                 tuple(others), fails)
+
+
+def _level(lv: int, s: int, rels: list[_Rel], linear: list, polys: list,
+           symbols: tuple[Symbol, ...], at: dict[int, int], least: list[int], base: int,
+           last_cols: dict[int, int]) -> Level:
+    """The checks of level ``lv`` (symbol ``s``); ``last_cols`` is updated."""
+    updates = tuple((i, form.coefs[symbols[s]]) for i, (_op, form) in enumerate(linear)
+                    if symbols[s] in form.coefs)
+    equal, compare, residues, spans, exact = [], [], [], [], []
+    solver: Solver | None = None
+    known = {t for t, where in at.items() if where <= lv}
+    for r in rels:
+        if s not in r.place:
+            continue
+        later = [t for t in r.place if at[t] > lv]
+        if r.kind in ("eq", "cmp"):
+            op, form = linear[r.index]
+            coefs = [form.coefs[symbols[t]] for t in later]
+            low, high = _bounds(coefs, [least[t] for t in later], base)
+            if r.kind == "cmp":
+                compare.append((r.index, op, low, high))
+                continue
+            modulus = math.gcd(*coefs) if coefs else 0
+            equal.append((r.index, modulus or 1, low, high))
+            c = form.coefs[symbols[s]]
+            g = modulus or abs(c) * base      # complete: acc + c*d = 0 exactly
+            h = math.gcd(c, g)
+            if g // h > 1 and (solver is None or g // h > solver.stride):
+                solver = Solver(r.index, h, g // h, pow(c // h, -1, g // h))
+        elif r.kind == "poly":
+            cols = min((r.place[t] for t in later), default=EXACT)
+            if cols == EXACT or cols > last_cols[r.index]:
+                residues.append((r.index, cols))
+                last_cols[r.index] = cols
+            if cols != EXACT:
+                spans.append((r.index, interval_program(polys[r.index][1], known, least)))
+        elif not later:
+            exact.append(r.index)
+    return Level(s, least[s], updates, solver, tuple(equal), tuple(compare), tuple(residues),
+                 tuple(spans), tuple(exact))
+

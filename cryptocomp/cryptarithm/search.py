@@ -21,7 +21,9 @@ import time
 from dataclasses import dataclass, field
 
 from ..domain import Symbol
-from .plan import EXACT, Level, Plan
+from .completion import Completion
+from .forms import interval
+from .plan import Level, Plan
 from .system import evaluate
 
 __all__ = ["Search", "Found"]
@@ -87,6 +89,7 @@ class Search:
         self.acc = [form.const for _op, form in plan.linear]
         self.found = Found()
         self._next_clock = DEADLINE_EVERY
+        self.completion = Completion.of(plan)
 
     def run(self) -> Found:
         """Search the whole tree (or until a budget ends) and say what was found."""
@@ -119,52 +122,93 @@ class Search:
         if len(f.solutions) < self.cap:
             f.solutions.append(dict(zip(self.plan.symbols, self.digits)))
 
+    def _candidates(self, lv: Level) -> range:
+        """The digits worth trying at ``lv``: all, or one in every stride of its solver."""
+        sol = lv.solver
+        base = self.plan.base
+        if sol is None:
+            return range(lv.least, base)
+        v = self.acc[sol.rel]
+        if v % sol.divisor:
+            return range(0)
+        first = (-(v // sol.divisor) * sol.inverse) % sol.stride
+        if first < lv.least:
+            first += sol.stride * -(-(lv.least - first) // sol.stride)
+        return range(first, base, sol.stride)
+
     def _level(self, i: int, used: int) -> None:
-        """Try every free digit for level ``i``'s symbol and go deeper where checks pass."""
+        """Try the free candidate digits for level ``i``'s symbol; go deeper where the
+        checks pass."""
         plan = self.plan
+        if self.completion is not None and i == self.completion.start:
+            self._complete(used)
+            return
         lv: Level = plan.levels[i]
         last = i + 1 == len(plan.levels)
         digits, acc, s = self.digits, self.acc, lv.symbol
-        for d in range(lv.least, plan.base):
+        budgeted = self.steps is not None or self.deadline is not None
+        updates, equal = lv.updates, lv.equal
+        slow = lv.compare or lv.residues or lv.spans or lv.exact
+        for d in self._candidates(lv):
             bit = 1 << d
             if used & bit:
                 continue
             self.found.nodes += 1
-            if self.steps is not None or self.deadline is not None:
+            if budgeted:
                 self._budget()
             digits[s] = d
-            for r, c in lv.updates:
+            for r, c in updates:
                 acc[r] += c * d
-            if self._passes(lv):
+            ok = True
+            for r, modulus, low, high in equal:
+                v = acc[r]
+                if v % modulus or v + low > 0 or v + high < 0:
+                    ok = False
+                    break
+            if ok and (not slow or self._passes(lv)):
                 if last:
                     self._leaf()
                 else:
                     self._level(i + 1, used | bit)
-            for r, c in lv.updates:
+            for r, c in updates:
                 acc[r] -= c * d
 
+    def _complete(self, used: int) -> None:
+        """The remaining levels as one numpy block (:class:`Completion`)."""
+        comp = self.completion
+        assert comp is not None
+        f = self.found
+        rows = len(comp.table)
+        part = self.steps is not None and f.nodes + rows > self.steps
+        if part:   # the budget ends inside this block: its first rows only
+            rows = self.steps - f.nodes   # type: ignore[operator]
+        f.nodes += rows - 1
+        self._budget()
+        f.nodes += 1
+        hits = comp.run(self.digits, used, rows if part else None)
+        f.count += len(hits)
+        for row in hits[:max(0, self.cap - len(f.solutions))].tolist():
+            for s, d in zip(comp.symbols, row):
+                self.digits[s] = d
+            f.solutions.append(dict(zip(self.plan.symbols, self.digits)))
+        if part:
+            raise _Stop
+
     def _passes(self, lv: Level) -> bool:
-        """Whether every check of level ``lv`` holds for the digits so far."""
-        acc = self.acc
-        plan = self.plan
-        for ch in lv.checks:
-            kind = ch.kind
-            if kind == "eq":
-                v = acc[ch.rel]
-                if v % ch.modulus or v + ch.low > 0 or v + ch.high < 0:
-                    return False
-            elif kind == "cmp":
-                op = plan.linear[ch.rel][0]
-                v = acc[ch.rel]
-                if not _possible(op, v + ch.low, v + ch.high):
-                    return False
-            elif kind == "poly":
-                poly = plan.polys[ch.rel][1]
-                if poly.residue(self.digits, ch.columns) != 0:
-                    return False
-            elif not self._holds_other(ch.rel):
+        """Whether the comparator, polynomial and exact checks of ``lv`` hold."""
+        acc, plan, digits = self.acc, self.plan, self.digits
+        for r, op, low, high in lv.compare:
+            v = acc[r]
+            if not _possible(op, v + low, v + high):
                 return False
-        return True
+        for r, cols in lv.residues:
+            if plan.polys[r][1].residue(digits, cols) != 0:
+                return False
+        for _r, program in lv.spans:
+            low, high = interval(program, digits)
+            if low > 0 or high < 0:
+                return False
+        return all(self._holds_other(r) for r in lv.exact)
 
     def _holds_other(self, rel: int) -> bool:
         """Exact evaluation of an 'other' relation (all of its symbols have digits)."""
@@ -173,5 +217,3 @@ class Search:
         a, b = evaluate(r.left, fill, self.plan.base), evaluate(r.right, fill, self.plan.base)
         return a is not None and b is not None and _compare(r.op, a - b)
 
-
-_ = EXACT  # the plan's marker for an exact polynomial check (read by Polynomial.residue)
