@@ -35,6 +35,7 @@ Rating stops after ``seconds`` or ``nodes`` search nodes; the puzzle is then *un
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..domain import Symbol
@@ -54,8 +55,9 @@ from .deduction import (
 from .expr import parse
 from .system import System
 
-__all__ = ["Difficulty", "Path", "rate", "rate_system", "solution_path", "system_of",
-           "level_of", "CUTS", "GUESS", "DEAD_END", "SECONDS", "NODES", "UNRATED"]
+__all__ = ["Difficulty", "Path", "Rated", "rate", "rate_system", "rate_rows", "solution_path",
+           "system_of", "level_of", "difficulty_of", "CUTS", "GUESS", "DEAD_END", "SECONDS",
+           "NODES", "UNRATED", "LEVELS"]
 
 GUESS = 30            # a guess that stands
 DEAD_END = 8          # a trial taken back
@@ -63,6 +65,7 @@ CUTS = (20, 60, 120, 240)   # the highest score of levels 1 to 4
 SECONDS = 0.5         # default time budget of one rating
 NODES = 5000          # default search nodes of one rating
 UNRATED = "unrated"
+LEVELS = 5
 
 
 @dataclass(frozen=True)
@@ -228,3 +231,26 @@ def rate(puzzle: str | System, *, seconds: float = SECONDS, nodes: int = NODES) 
     """The difficulty of a complete puzzle (its text, e.g. ``"send+more=money"``, or a
     :class:`~cryptocomp.cryptarithm.system.System`)."""
     return rate_system(system_of(puzzle), seconds=seconds, nodes=nodes)
+
+
+@dataclass(frozen=True)
+class Rated:
+    """Row ``index`` of a list of puzzles and its difficulty."""
+
+    index: int
+    difficulty: Difficulty
+
+
+def rate_rows(puzzles: Iterable[str], *, top: int | None = None, max_level: int | None = None,
+              seconds: float = SECONDS) -> list[Rated]:
+    """The first ``top`` rows (all when None) of ``puzzles`` rated, in order; with
+    ``max_level`` only the rows rated at most that level (rows are rated one by one until
+    ``top`` of them pass: the rating is lazy)."""
+    out: list[Rated] = []
+    for i, text in enumerate(puzzles):
+        if top is not None and len(out) >= top:
+            break
+        d = rate(text, seconds=seconds)
+        if max_level is None or (d.level is not None and d.level <= max_level):
+            out.append(Rated(i, d))
+    return out
