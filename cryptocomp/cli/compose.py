@@ -6,7 +6,7 @@ import argparse
 import logging
 
 from ..cryptarithm.compose import check_composable, compose_puzzle
-from ..cryptarithm.difficulty import LEVELS, rate, rate_rows
+from ..cryptarithm.difficulty import LEVELS, Difficulty, rate, rate_rows
 from ..cryptarithm.explanation import explain
 from ..cryptarithm.expr import parse
 from ..cryptarithm.solve import solve
@@ -235,7 +235,8 @@ def run_solve(args: argparse.Namespace) -> int:
     check_pdf(args)
     with progress_bar(f"solving {args.puzzle}") as progress:
         solved = solve(args.puzzle, cap=args.cap, progress=progress)
-    difficulty, steps = None, ()
+    difficulty: Difficulty | None = None
+    steps: tuple[str, ...] = ()
     if solved.count and args.explain:
         explained = explain(solved.puzzle, seconds=_SOLVE_RATING)
         difficulty, steps = explained.difficulty, explained.lines

@@ -46,8 +46,8 @@ _HOMES = {
 
 __all__ = ["crossword_pdf", "clue_entries", "ClueEntry", "book_clues", "shipped_clues",
            "LAYOUTS", "arrow_pdf", "sheet_pdf", "SheetEntry", "composed_entries",
-           "solved_entry", "difficulty_notes", "MAX_SHEET", "PAPERS", "MAX_PRINTED", "PageError", "paper_size",
-           "check_printable", "Document", "QUOTES", "language_of", "quoted", "curly",
-           "break_points", "wrap"]
+           "solved_entry", "difficulty_notes", "MAX_SHEET", "PAPERS", "MAX_PRINTED",
+           "PageError", "paper_size", "check_printable", "Document", "QUOTES", "language_of",
+           "quoted", "curly", "break_points", "wrap"]
 
 __getattr__ = lazy_exports(__name__, _HOMES)

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from ..index import Entry
     from ..tiles import BagResult, Play
 
-__all__ = ["compose_lines", "compose_json", "compose_table", "solve_lines", "level_text", "words_lines",
-           "words_json", "words_table", "rack_lines", "rack_json", "rack_table", "bag_lines",
-           "index_built_line", "index_list_lines", "index_info_lines"]
+__all__ = ["compose_lines", "compose_json", "compose_table", "solve_lines", "level_text",
+           "words_lines", "words_json", "words_table", "rack_lines", "rack_json", "rack_table",
+           "bag_lines", "index_built_line", "index_list_lines", "index_info_lines"]
 
 
 def _table(title: str, columns: Sequence[tuple[str, dict]], rows: Sequence[Sequence[str]],
