@@ -54,6 +54,7 @@ from ..rendering import (
     save_result,
 )
 from ..version import __version__
+from .rating import parse_switch, switch_message, with_difficulty
 from .settings import (
     Settings,
     fraction_text,
@@ -260,6 +261,11 @@ class Session:
         return Reply(message="showing all results" if top is None else
                        f"showing the top {top} result{'' if top == 1 else 's'}")
 
+    def _cmd_difficulty(self, arg: str) -> Reply:
+        if arg:
+            self.settings = replace(self.settings, difficulty=parse_switch(arg, ":difficulty"))
+        return Reply(message=switch_message(self.settings.difficulty))
+
     def _cmd_minfreq(self, arg: str) -> Reply:
         if not arg:
             return self._filters()
@@ -425,8 +431,8 @@ class Session:
 
         puzzle = parse(text)
         if puzzle.unknown:
-            return self._compose(text, str(puzzle))
-        return self._solve(text)
+            return with_difficulty(self._compose(text, str(puzzle)), self.settings)
+        return with_difficulty(self._solve(text), self.settings)
 
     def _compose(self, text: str, title: str) -> Result:
         from ..cryptarithm.compose import compose
@@ -522,6 +528,8 @@ COMMANDS: dict[str, Command] = {
                          Session._cmd_excludes),
     ":length": Command("N|LO-HI|off", "composed words of this length (5, 4-6, 5-, -7)",
                        Session._cmd_length),
+    ":difficulty": Command("on|off", "rate the puzzles shown: a level 1 (easiest) to 5",
+                           Session._cmd_difficulty),
     ":add": Command("WORD [SCORE]", "add WORD to your list, or give it a score (1-100, "
                                     "default 50): results change at once",
                     Session._cmd_add),

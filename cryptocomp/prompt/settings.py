@@ -34,6 +34,7 @@ class Settings:
     minfreq: Fraction | None = None  # per million; None: no threshold
     words: WordFilter = ALL_WORDS  # :limit, :contains, :excludes, :length (never a min_count)
     classes: WordClasses | None = None  # :words; None: each query's default (DEFAULTS)
+    difficulty: bool = False  # :difficulty on: rate the puzzles shown
 
     def _check(self) -> None:
         assert self.shown is None or self.shown >= 1, self.shown
@@ -85,6 +86,8 @@ class Settings:
             parts.append(f"length {length_text(self.length)}")
         if self.classes is not None:
             parts.append(f"words {self.classes.describe()}")
+        if self.difficulty:
+            parts.append("difficulty")
         return " · ".join(parts)
 
 
