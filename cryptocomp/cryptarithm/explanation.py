@@ -48,6 +48,7 @@ PHRASES = {
         "carry": "carry", "ends": "{left} ends in {right}",
         "carry_is": "the carry into column {n} is {values}",
         "is": "{symbol} is {values}", "or": "or", "empty": "{symbol} has no digit left",
+        "no_carry": "no carry into column {n} fits",
     },
     "ru": {
         "leading": "Ни одно число не начинается с 0: {symbols} ≠ 0.",
@@ -69,6 +70,7 @@ PHRASES = {
         "carry": "перенос", "ends": "{left} оканчивается на {right}",
         "carry_is": "перенос в столбец {n} равен {values}",
         "is": "{symbol} — {values}", "or": "или", "empty": "для {symbol} не осталось цифр",
+        "no_carry": "для переноса в столбец {n} нет значения",
     },
 }
 
@@ -129,7 +131,8 @@ def _result(narrowed: Sequence[Narrowing], say: dict[str, str]) -> str:
     for n in order:
         if isinstance(n.var, Carry):
             parts.append(say["carry_is"].format(n=n.var.column + 1,
-                                                values=_values(sorted(n.after), say)))
+                                                values=_values(sorted(n.after), say))
+                         if n.after else say["no_carry"].format(n=n.var.column + 1))
             continue
         name = _upper(n.var)
         removed = sorted(n.before - n.after)
