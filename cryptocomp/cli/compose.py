@@ -6,6 +6,8 @@ import argparse
 import logging
 
 from ..cryptarithm.compose import check_composable, compose_puzzle
+from ..cryptarithm.difficulty import LEVELS, Difficulty, rate, rate_rows
+from ..cryptarithm.explanation import explain
 from ..cryptarithm.expr import parse
 from ..cryptarithm.grammar import MAX_BASE, MIN_BASE
 from ..cryptarithm.solve import MAX_STEPS, solve
@@ -69,6 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_word_options(p, "compose")
     p.add_argument("--json", action="store_true",
                    help="print a JSON array (--batch: JSON Lines, one object a query)")
+    add_difficulty_options(p, compose=True)
     add_dict_options(p)
     add_list_option(p)
     add_batch_options(p, "queries")
@@ -95,8 +98,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     whole(s, "--steps", 1, MAX_STEPS, default=None, metavar="N",
           help="step budget of the search engine (the count is then a lower bound)")
     s.add_argument("--json", action="store_true", help="print a JSON object")
+    add_difficulty_options(s, compose=False)
     add_pdf_options(s, "the puzzle (boxes for the digits) and its answer key")
     s.set_defaults(run=run_solve)
+
+
+def add_difficulty_options(p: argparse.ArgumentParser, *, compose: bool) -> None:
+    """``--explain`` (both), ``--difficulty`` and ``--max-difficulty`` (compose)."""
+    if compose:
+        p.add_argument("--difficulty", action="store_true",
+                       help="rate each puzzle shown: a level column, 1 (easiest) to 5, "
+                            "and a 'difficulty' JSON field")
+        whole(p, "--max-difficulty", 1, LEVELS, default=None, metavar="N",
+              help="show only puzzles rated at most level N (1-5; rated lazily, in order)")
+    p.add_argument("--explain", action="store_true",
+                   help="the steps a person can follow to the solution (the answer key): "
+                        + ("in the PDF's key and the JSON" if compose else
+                           "numbered lines after the solution"))
 
 
 def _check_letters(args: argparse.Namespace) -> None:
@@ -127,6 +145,9 @@ def run_compose(args: argparse.Namespace) -> int:
         raise QueryError("--list goes with one EXPR, not with --batch")
     if args.batch and args.pdf:
         raise QueryError("--pdf prints the puzzles of one EXPR, not of --batch")
+    if args.batch and (args.difficulty or args.explain or args.max_difficulty is not None):
+        raise QueryError("--difficulty, --max-difficulty and --explain go with one EXPR, "
+                         "not with --batch")
     check_pdf(args)
     _check_letters(args)
     if args.base != 10:
@@ -147,22 +168,41 @@ def run_compose(args: argparse.Namespace) -> int:
                                                     progress=progress), words)
         else:
             results = compose_puzzle(puzzle, index, words, progress=progress)
-    shown = results[:top] if top is not None else results
+    shown, levels = _shown(args, results, top)
     classes = class_column(index, words.classes)
     if args.json:
-        print_json(compose_json(shown, classes))
+        rows = compose_json(shown, classes, levels)
+        if args.explain:
+            rows = [{**row, "explanation": list(explain(c.puzzle).lines)}
+                    for row, c in zip(rows, shown)]
+        print_json(rows)
     elif is_terminal():
-        print_rich(compose_table(args.expr, len(results), shown, index.total, classes))
+        print_rich(compose_table(args.expr, len(results), shown, index.total, classes, levels))
     else:
-        print_lines(compose_lines(shown, classes))
+        print_lines(compose_lines(shown, classes, levels))
     if not results:
         return no_result(f"{puzzle}: 0 puzzles in {index.name} (no word completes it to a "
                          f"puzzle with exactly one solution)")
+    if not shown:
+        return no_result(f"{puzzle}: none of the {len(results):,} puzzles is rated at most "
+                         f"level {args.max_difficulty}")
     if args.pdf:
-        from ..pages import composed_entries, sheet_pdf
+        from ..pages import composed_entries, difficulty_notes, sheet_pdf
 
-        write_atomic(args.pdf, sheet_pdf(composed_entries(shown), paper=args.paper))
+        notes = None if levels is None else [
+            difficulty_notes(c.puzzle, d, explain(c.puzzle).lines if args.explain else ())
+            for c, d in zip(shown, levels)]
+        write_atomic(args.pdf, sheet_pdf(composed_entries(shown, notes), paper=args.paper))
     return 0
+
+
+def _shown(args: argparse.Namespace, results: list, top: int | None) -> tuple[list, list | None]:
+    """The rows to show and, when asked for (``--difficulty``, ``--max-difficulty``,
+    ``--explain``), their difficulties: only those rows are rated."""
+    if not (args.difficulty or args.explain or args.max_difficulty is not None):
+        return (results[:top] if top is not None else results), None
+    rated = rate_rows((r.puzzle for r in results), top=top, max_level=args.max_difficulty)
+    return [results[r.index] for r in rated], [r.difficulty for r in rated]
 
 
 # -- batch -----------------------------------------------------------------------------------
@@ -206,17 +246,35 @@ def _run_batch(args: argparse.Namespace, top: int | None) -> int:
 
 # -- solve -----------------------------------------------------------------------------------
 
+_SOLVE_RATING = 2.0   # seconds: one puzzle may take longer to rate than a composed row
+
+
 def run_solve(args: argparse.Namespace) -> int:
     check_pdf(args)
     with progress_bar(f"solving {args.puzzle}") as progress:
         solved = solve(args.puzzle, base=args.base, cap=args.cap, time=args.time,
                        steps=args.steps, progress=progress)
+    difficulty: Difficulty | None = None
+    steps: tuple[str, ...] = ()
+    try:  # the model reads today's syntax in base 10: a system or another base is unrated
+        if solved.count and solved.base == 10 and args.explain:
+            explained = explain(solved.puzzle, seconds=_SOLVE_RATING)
+            difficulty, steps = explained.difficulty, explained.lines
+        elif solved.count and solved.base == 10:
+            difficulty = rate(solved.puzzle, seconds=_SOLVE_RATING)
+    except CryptocompError:
+        difficulty, steps = None, ()
     if args.json:
-        print_json(solved.to_json())
+        doc = solved.to_json()
+        doc["difficulty"] = None if difficulty is None else difficulty.to_json()
+        if args.explain:
+            doc["explanation"] = list(steps)
+        print_json(doc)
     else:
-        print_lines(solve_lines(solved))
+        print_lines(solve_lines(solved, difficulty, steps))
     if args.pdf and solved.count:  # a puzzle without a solution is no puzzle to print
-        from ..pages import sheet_pdf, solved_entry
+        from ..pages import difficulty_notes, sheet_pdf, solved_entry
 
-        write_atomic(args.pdf, sheet_pdf([solved_entry(solved)], paper=args.paper))
+        notes = () if difficulty is None else difficulty_notes(solved.puzzle, difficulty, steps)
+        write_atomic(args.pdf, sheet_pdf([solved_entry(solved, notes)], paper=args.paper))
     return 0 if solved.count else 1

@@ -21,7 +21,14 @@ if TYPE_CHECKING:
     from .choices import LAYOUTS, MAX_PRINTED, PAPERS, PageError, check_printable, paper_size
     from .crosswords import ClueEntry, book_clues, clue_entries, crossword_pdf, shipped_clues
     from .document import Document
-    from .sheets import MAX_SHEET, SheetEntry, composed_entries, sheet_pdf, solved_entry
+    from .sheets import (
+        MAX_SHEET,
+        SheetEntry,
+        composed_entries,
+        difficulty_notes,
+        sheet_pdf,
+        solved_entry,
+    )
     from .typography import QUOTES, break_points, curly, language_of, quoted, wrap
 
 _HOMES = {
@@ -32,15 +39,15 @@ _HOMES = {
                      "shipped_clues"], "crosswords"),
     "Document": "document",
     **dict.fromkeys(["SheetEntry", "sheet_pdf", "composed_entries", "solved_entry",
-                     "MAX_SHEET"], "sheets"),
+                     "difficulty_notes", "MAX_SHEET"], "sheets"),
     **dict.fromkeys(["QUOTES", "break_points", "curly", "language_of", "quoted", "wrap"],
                     "typography"),
 }
 
 __all__ = ["crossword_pdf", "clue_entries", "ClueEntry", "book_clues", "shipped_clues",
            "LAYOUTS", "arrow_pdf", "sheet_pdf", "SheetEntry", "composed_entries",
-           "solved_entry", "MAX_SHEET", "PAPERS", "MAX_PRINTED", "PageError", "paper_size",
-           "check_printable", "Document", "QUOTES", "language_of", "quoted", "curly",
-           "break_points", "wrap"]
+           "solved_entry", "difficulty_notes", "MAX_SHEET", "PAPERS", "MAX_PRINTED",
+           "PageError", "paper_size", "check_printable", "Document", "QUOTES", "language_of",
+           "quoted", "curly", "break_points", "wrap"]
 
 __getattr__ = lazy_exports(__name__, _HOMES)

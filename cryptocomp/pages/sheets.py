@@ -13,13 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..cryptarithm.compose import Composed
+from ..cryptarithm.difficulty import Difficulty
 from ..cryptarithm.solve import Solved
 from .choices import PageError
 from .document import Document, text_width
 from .typography import curly, label, language_of, wrap
 
 __all__ = ["SheetEntry", "sheet_pdf", "printed_puzzle", "composed_entries", "solved_entry",
-           "MAX_SHEET"]
+           "difficulty_notes", "MAX_SHEET"]
 
 MAX_SHEET = 1000  # puzzles a sheet: more is a book, not a handout
 _SIGNS = {"+": " + ", "-": " − ", "*": " × ", "/": " ÷ ", "=": " = "}
@@ -39,19 +40,34 @@ class SheetEntry:
     notes: Sequence[str] = ()
 
 
-def composed_entries(composed: Sequence[Composed]) -> list[SheetEntry]:
-    """A sheet entry for each composed puzzle (its unique solution in the key)."""
-    return [SheetEntry(c.puzzle, c.solution, dict(c.assignment)) for c in composed]
+def composed_entries(composed: Sequence[Composed],
+                     notes: Sequence[Sequence[str]] | None = None) -> list[SheetEntry]:
+    """A sheet entry for each composed puzzle (its unique solution in the key), with the
+    key's ``notes`` of each when given."""
+    extra = notes if notes is not None else [() for _ in composed]
+    return [SheetEntry(c.puzzle, c.solution, dict(c.assignment), tuple(n))
+            for c, n in zip(composed, extra)]
 
 
-def solved_entry(solved: Solved) -> SheetEntry:
-    """The sheet entry of a solved puzzle: its first solution, and a note of how many there
-    are when more than one."""
+def solved_entry(solved: Solved, notes: Sequence[str] = ()) -> SheetEntry:
+    """The sheet entry of a solved puzzle: its first solution, a note of how many there
+    are when more than one, then ``notes``."""
     if not solved.count:
         raise PageError(f"{solved.puzzle}: no solution, so no puzzle to print")
-    notes = [] if solved.count == 1 else [
+    count = [] if solved.count == 1 else [
         label(language_of([solved.puzzle]), "one_of").format(n=f"{solved.count:,}")]
-    return SheetEntry(solved.puzzle, solved.equations[0], dict(solved.solutions[0]), notes)
+    return SheetEntry(solved.puzzle, solved.equations[0], dict(solved.solutions[0]),
+                      [*count, *notes])
+
+
+def difficulty_notes(puzzle: str, difficulty: Difficulty,
+                     steps: Sequence[str] = ()) -> list[str]:
+    """The key's notes on a puzzle: its difficulty level (in the puzzle's language), then
+    the numbered ``steps`` of its explanation."""
+    lang = language_of([puzzle])
+    head = label(lang, "unrated") if difficulty.level is None else \
+        label(lang, "difficulty").format(level=difficulty.level)
+    return [head, *steps]
 
 
 def printed_puzzle(text: str) -> str:

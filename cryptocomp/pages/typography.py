@@ -40,14 +40,16 @@ LABELS = {
            "sheet": "Cryptarithms",
            "sheet_rule": "Each letter stands for a digit, different letters for different "
                          "digits; no number of two or more digits starts with 0.",
-           "sheet_key": "Answer key", "one_of": "one of {n} solutions"},
+           "sheet_key": "Answer key", "one_of": "one of {n} solutions",
+           "difficulty": "Difficulty: level {level} of 5", "unrated": "Difficulty: unrated"},
     "ru": {"across": "По горизонтали", "down": "По вертикали", "solution": "Ответы",
            "puzzle": "Кроссворд", "arrow": "Сканворд", "clue_needed": "[нужно определение]",
            "hidden": "Ключевое слово", "hidden_hint": "затенённые клетки по порядку чтения",
            "sheet": "Числовые ребусы",
            "sheet_rule": "Каждая буква обозначает цифру, разные буквы — разные цифры; "
                          "многозначное число не начинается с 0.",
-           "sheet_key": "Ответы", "one_of": "одно из решений (всего {n})"},
+           "sheet_key": "Ответы", "one_of": "одно из решений (всего {n})",
+           "difficulty": "Сложность: {level} из 5", "unrated": "Сложность: не оценена"},
 }
 
 

@@ -32,18 +32,22 @@ def print_sheet(result: Result | None, arg: str, top: int | None) -> str:
     """Write the sheet of ``result`` (its first ``top`` puzzles, all for None) to the file
     ``arg`` names; the message saying so."""
     from ..cryptarithm.solve import Solved
-    from ..pages import MAX_SHEET, SheetEntry, sheet_pdf, solved_entry
+    from ..pages import MAX_SHEET, SheetEntry, difficulty_notes, sheet_pdf, solved_entry
 
     path, paper = _target(arg.strip())
     if result is None or result.kind == "words" or not result.rows:
         raise QueryError(":pdf prints puzzles: compose or solve one first")
     if result.kind == "solve":
         first = result.rows[0]
+        notes = [] if result.difficulty is None else \
+            difficulty_notes(result.title, result.difficulty)
         entries = [solved_entry(Solved(result.title, result.total, [dict(first.assignment or {})],
-                                       [first.solution]))]
+                                       [first.solution]), notes)]
     else:
         rows = result.rows[:min(top or MAX_SHEET, MAX_SHEET)]
-        entries = [SheetEntry(r.puzzle, r.solution, dict(r.assignment or {})) for r in rows]
+        entries = [SheetEntry(r.puzzle, r.solution, dict(r.assignment or {}),
+                              [] if r.difficulty is None else
+                              difficulty_notes(r.puzzle, r.difficulty)) for r in rows]
     write_atomic(path, sheet_pdf(entries, paper=paper))
     part = f" (the first of {len(result.rows):,})" if len(entries) < len(result.rows) \
         and result.kind == "compose" else ""

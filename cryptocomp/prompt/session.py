@@ -54,6 +54,7 @@ from ..rendering import (
 )
 from ..version import __version__
 from .personal import PersonalCommands
+from .rating import parse_switch, switch_message, with_difficulty
 from .reply import Reply
 from .settings import (
     Settings,
@@ -252,6 +253,11 @@ class Session(PersonalCommands):
         return Reply(message=f"puzzles are solved in base {self.settings.base}"
                      + (" (compose works in base 10 only)" if self.settings.base != 10 else ""))
 
+    def _cmd_difficulty(self, arg: str) -> Reply:
+        if arg:
+            self.settings = replace(self.settings, difficulty=parse_switch(arg, ":difficulty"))
+        return Reply(message=switch_message(self.settings.difficulty))
+
     def _cmd_minfreq(self, arg: str) -> Reply:
         if not arg:
             return self._filters()
@@ -366,11 +372,14 @@ class Session(PersonalCommands):
         if composes(text):
             puzzle = parse(text)
             if puzzle.unknown:
-                return compose_result(text, str(puzzle), self.index, self.overlay,
-                                      self.settings, self.progress, self.short_name)
+                return with_difficulty(
+                    compose_result(text, str(puzzle), self.index, self.overlay,
+                                   self.settings, self.progress, self.short_name),
+                    self.settings)
         # keep more than are shown, so that :save has them (its message says when not all)
         cap = max(SOLUTIONS_KEPT, self.settings.shown or 0)
-        return solve_result(text, self.settings, self.short_name, cap)
+        return with_difficulty(solve_result(text, self.settings, self.short_name, cap),
+                               self.settings)
 
 
 def _load(spec: Spec, fold_yo: bool, progress: ProgressFactory) -> tuple[Source, Index]:
@@ -436,6 +445,8 @@ COMMANDS: dict[str, Command] = {
                          Session._cmd_excludes),
     ":length": Command("N|LO-HI|off", "composed words of this length (5, 4-6, 5-, -7)",
                        Session._cmd_length),
+    ":difficulty": Command("on|off", "rate the puzzles shown: a level 1 (easiest) to 5",
+                           Session._cmd_difficulty),
     ":add": Command("WORD [SCORE]", "add WORD to your list, or give it a score (1-100, "
                                     "default 50): results change at once",
                     Session._cmd_add),

@@ -36,6 +36,7 @@ class Settings:
     words: WordFilter = ALL_WORDS  # :limit, :contains, :excludes, :length (never a min_count)
     classes: WordClasses | None = None  # :words; None: each query's default (DEFAULTS)
     base: int = 10  # :base, the digits of solved puzzles (2 to 36)
+    difficulty: bool = False  # :difficulty on: rate the puzzles shown
 
     def _check(self) -> None:
         assert self.shown is None or self.shown >= 1, self.shown
@@ -90,6 +91,8 @@ class Settings:
             parts.append(f"words {self.classes.describe()}")
         if self.base != 10:
             parts.append(f"base {self.base}")
+        if self.difficulty:
+            parts.append("difficulty")
         return " · ".join(parts)
 
 

@@ -16,13 +16,13 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..cryptarithm import Composed, Solved
+    from ..cryptarithm.difficulty import Difficulty
     from ..index import Entry
     from ..tiles import BagResult, Play
 
 __all__ = ["compose_lines", "compose_json", "compose_table", "solve_lines", "solve_title",
-           "words_lines",
-           "words_json", "words_table", "rack_lines", "rack_json", "rack_table", "bag_lines",
-           "index_built_line", "index_list_lines", "index_info_lines"]
+           "level_text", "words_lines", "words_json", "words_table", "rack_lines", "rack_json",
+           "rack_table", "bag_lines", "index_built_line", "index_list_lines", "index_info_lines"]
 
 
 def _table(title: str, columns: Sequence[tuple[str, dict]], rows: Sequence[Sequence[str]],
@@ -51,30 +51,48 @@ def _class_cell(classes: ClassColumn | None, i: int, word: str) -> tuple[str, ..
 
 # -- compose and solve -------------------------------------------------------------------
 
-def compose_lines(shown: Sequence[Composed], classes: ClassColumn | None = None) -> list[str]:
-    """``compose`` piped: ``puzzle solution count`` (and the word's ``classes`` when given),
-    one line a puzzle."""
+def level_text(d: Difficulty) -> str:
+    """A difficulty's cell: its level 1-5, or ``unrated``."""
+    return str(d.level) if d.level is not None else "unrated"
+
+
+def compose_lines(shown: Sequence[Composed], classes: ClassColumn | None = None,
+                  levels: Sequence[Difficulty] | None = None) -> list[str]:
+    """``compose`` piped: ``puzzle solution count`` (then the word's ``classes`` and the
+    puzzle's difficulty level when given), one line a puzzle."""
+    lines = [f"{r.puzzle}\t{r.solution}\t{r.count}" for r in shown]
     if classes is not None:
-        return [f"{r.puzzle}\t{r.solution}\t{r.count}\t{classes.text(r.rank - 1, r.word)}"
-                for r in shown]
-    return [f"{r.puzzle}\t{r.solution}\t{r.count}" for r in shown]
+        lines = [f"{line}\t{classes.text(r.rank - 1, r.word)}" for line, r in zip(lines, shown)]
+    if levels is not None:
+        lines = [f"{line}\t{level_text(d)}" for line, d in zip(lines, levels)]
+    return lines
 
 
-def compose_json(shown: Sequence[Composed], classes: ClassColumn | None = None) -> list[dict]:
-    """``compose --json``: one object a puzzle (a ``classes`` field when given)."""
-    if classes is None:
-        return [r.to_json() for r in shown]
-    return [{**r.to_json(), "classes": classes.of(r.rank - 1, r.word)} for r in shown]
+def compose_json(shown: Sequence[Composed], classes: ClassColumn | None = None,
+                 levels: Sequence[Difficulty] | None = None) -> list[dict]:
+    """``compose --json``: one object a puzzle (``classes`` and ``difficulty`` fields when
+    given)."""
+    out = [r.to_json() for r in shown]
+    if classes is not None:
+        out = [{**o, "classes": classes.of(r.rank - 1, r.word)} for o, r in zip(out, shown)]
+    if levels is not None:
+        out = [{**o, "difficulty": d.to_json()} for o, d in zip(out, levels)]
+    return out
 
 
 def compose_table(query: str, found: int, shown: Sequence[Composed],
-                  total: int, classes: ClassColumn | None = None) -> list[RenderableType]:
+                  total: int, classes: ClassColumn | None = None,
+                  levels: Sequence[Difficulty] | None = None) -> list[RenderableType]:
     """``compose`` on a terminal: the ``shown`` of ``found`` puzzles, frequencies per million
-    of a dictionary whose counts add up to ``total`` (a class column when given)."""
+    of a dictionary whose counts add up to ``total`` (class and difficulty columns when
+    given)."""
+    cells: Sequence[tuple[str, ...]] = [(level_text(d),) for d in levels] if levels else \
+        [() for _ in shown]
     rows = [(str(r.rank), r.puzzle, r.solution, f"{per_million(r.count, total):.3f}",
-             *_class_cell(classes, r.rank - 1, r.word)) for r in shown]
+             *_class_cell(classes, r.rank - 1, r.word), *cell) for r, cell in zip(shown, cells)]
     columns = [("rank", {"justify": "right"}), ("puzzle", {"style": "bold"}), ("solution", {}),
-               ("per million", {"justify": "right"}), *_class_head(classes)]
+               ("per million", {"justify": "right"}), *_class_head(classes),
+               *([("level", {"justify": "right"})] if levels is not None else [])]
     more = f"… and {found - len(shown)} more (use --top N)" if found > len(shown) else None
     return _table(f"{query}: {plural(found, 'puzzle')} with one solution", columns, rows, more)
 
@@ -89,13 +107,17 @@ def solve_title(solved: Solved) -> str:
             f"ran out before the count was complete)")
 
 
-def solve_lines(solved: Solved) -> list[str]:
-    """``solve``: the count of solutions, the listed ones, and how many more there are."""
+def solve_lines(solved: Solved, difficulty: Difficulty | None = None,
+                explanation: Sequence[str] = ()) -> list[str]:
+    """``solve``: the count of solutions, the listed ones, and how many more there are; the
+    difficulty and the numbered steps of the explanation when given."""
     lines = [solve_title(solved), *solved.equations]
     if solved.count > len(solved.equations):
         more = "" if solved.complete else "at least "
         lines.append(f"… and {more}{solved.count - len(solved.equations):,} more (use --cap N)")
-    return lines
+    if difficulty is not None:
+        lines.append(f"difficulty: {difficulty}")
+    return [*lines, *explanation]
 
 
 # -- words ------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, overload
 from .text import ClassColumn, per_million
 
 if TYPE_CHECKING:
+    from ..cryptarithm.difficulty import Difficulty
     from ..index.index import Entry
 
 __all__ = ["Row", "Result", "WordRows", "Kind"]
@@ -32,9 +33,11 @@ class Row:
     solution: str = ""  # in digits, e.g. "9567+1085=10652"
     assignment: dict[str, int] | None = None
     classes: tuple[str, ...] | None = None  # the word's classes, when results show them
+    difficulty: Difficulty | None = None  # the puzzle's, when rated (:difficulty on)
 
     def to_json(self, kind: Kind) -> dict:
-        """The row as a JSON object with the fields its kind has (``classes`` when known)."""
+        """The row as a JSON object with the fields its kind has (``classes`` and
+        ``difficulty`` when known)."""
         if kind == "solve":
             return {"solution": self.solution, "assignment": self.assignment}
         out: dict[str, object] = {"rank": self.rank, "word": self.word, "count": self.count,
@@ -43,6 +46,8 @@ class Row:
             out.update(puzzle=self.puzzle, solution=self.solution, assignment=self.assignment)
         if self.classes is not None:
             out["classes"] = list(self.classes)
+        if self.difficulty is not None:
+            out["difficulty"] = self.difficulty.to_json()
         return out
 
 
@@ -89,6 +94,8 @@ class Result:
     # (a solve stores at most max(SOLUTIONS_KEPT, :top) rows: total may exceed len(rows))
     class_column: bool = False  # the rows carry their words' classes: a column shows them
     complete: bool = True  # False: a budget stopped a solve, total is a lower bound
+    level_column: bool = False  # the rows shown carry their difficulty: a column shows it
+    difficulty: Difficulty | None = None  # a solved puzzle's (:difficulty on)
 
     def _check(self) -> None:
         assert self.kind in ("compose", "solve", "words"), self.kind

@@ -38,7 +38,8 @@ def summary(result: Result) -> str:
         if not result.complete:
             return f"{result.title}: at least {found} (the budget ran out before the end)"
         verdict = " (unique)" if result.total == 1 else ""
-        return f"{result.title}: {found}{verdict}"
+        rated = f" · difficulty {result.difficulty}" if result.difficulty is not None else ""
+        return f"{result.title}: {found}{verdict}{rated}"
     return f"{result.title}: {found} in {result.dictionary}"
 
 
@@ -77,7 +78,10 @@ def result_parts(result: Result, top: int | None, *,
             heads += [("puzzle", "left", ""), ("solution", "left", "green")]
         if result.class_column:
             heads.append(("classes", "left", "dim"))
-        cells = [_cells(row, result.kind) + _class_cell(row, result) for row in shown]
+        if result.level_column:
+            heads.append(("level", "right", ""))
+        cells = [_cells(row, result.kind) + _class_cell(row, result) + _level_cell(row, result)
+                 for row in shown]
     widths = [max(map(cell_len, {h[0], *(c[j] for c in cells)})) for j, h in enumerate(heads)]
     yield Text(summary(result), style="bold")
     step = chunk or TABLE_CHUNK
@@ -98,6 +102,15 @@ def _cells(row: Row, kind: str) -> tuple[str, ...]:
 def _class_cell(row: Row, result: Result) -> tuple[str, ...]:
     """The row's class cell, when its result has a class column."""
     return (",".join(row.classes or ()),) if result.class_column else ()
+
+
+def _level_cell(row: Row, result: Result) -> tuple[str, ...]:
+    """The row's difficulty level (1-5, ``unrated``), when its result has a level column
+    (empty for a row not rated)."""
+    if not result.level_column:
+        return ()
+    d = row.difficulty
+    return ("" if d is None else str(d.level) if d.level is not None else "unrated",)
 
 
 def _table(heads: list[tuple[str, Justify, str]], widths: list[int],
@@ -151,6 +164,7 @@ def plain_lines(result: Result, top: int | None) -> list[str]:
         if result.kind == "compose":
             cells += [row.puzzle, row.solution]
         cells += _class_cell(row, result)
+        cells += _level_cell(row, result)
         lines.append("\t".join(cells))
     return lines
 
@@ -163,6 +177,8 @@ def result_json(result: Result, top: int | None = None) -> dict:
            "results": [row.to_json(result.kind) for row in shown]}
     if result.kind == "solve":
         out["complete"] = result.complete
+    if result.difficulty is not None:
+        out["difficulty"] = result.difficulty.to_json()
     return out
 
 

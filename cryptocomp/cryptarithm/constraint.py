@@ -1,0 +1,363 @@
+"""The constraints a person reads off a cryptarithm, each a deduction over digit domains
+(see :mod:`cryptocomp.cryptarithm.deduction` for the model and the weights).
+
+Each constraint's ``prune(domains)`` keeps the values of its variables that some assignment
+satisfying the constraint (different symbols, different digits) uses; so it never removes
+a solution.  Variables are symbols and the :class:`Carry` of each column.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Union
+
+from ..domain import Symbol
+from .expr import BinOp, Operand, fold
+from .system import Constant, SystemNode, evaluate
+
+__all__ = ["Carry", "Var", "Domains", "Column", "Columns", "Units", "Bounds", "Check",
+           "Constraint", "LIMIT", "CHECK_LIMIT"]
+
+LIMIT = 4096          # most assignments a person checks on one column (or units rule)
+CHECK_LIMIT = 100     # most cases a person tries on a whole relation
+
+
+@dataclass(frozen=True, order=True)
+class Carry:
+    """The carry into column ``column`` (0 = the units) of relation ``relation``."""
+
+    relation: int
+    column: int
+
+
+Var = Union[Symbol, Carry]  # noqa: UP007 (a runtime alias)
+Domains = Mapping[Var, frozenset[int]]
+
+@dataclass(frozen=True)
+class Column:
+    """``sum(coef * digit) + const + carry_in = base * carry_out`` for one column."""
+
+    relation: int
+    index: int
+    terms: tuple[tuple[Symbol, int], ...]   # distinct symbols with non-zero coefficients
+    const: int
+    carry_in: Carry | None
+    carry_out: Carry | None
+    plus: tuple[Symbol, ...]                # as written: the digits added ...
+    minus: tuple[Symbol, ...]               # ... and those subtracted (the result's)
+    base: int
+
+    kind = "column"
+
+    @property
+    def symbols(self) -> tuple[Symbol, ...]:
+        return tuple(s for s, _ in self.terms)
+
+    def weight(self, domains: Domains) -> int:
+        """1 + the column's symbols not known yet."""
+        return 1 + sum(len(domains[s]) > 1 for s in self.symbols)
+
+    def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
+        """The values of the column's variables some solution of the column uses."""
+        symbols = self.symbols
+        if _size(domains, symbols) > LIMIT:
+            return self._bounds(domains)
+        cin = domains[self.carry_in] if self.carry_in else frozenset([0])
+        cout = domains[self.carry_out] if self.carry_out else frozenset([0])
+        # the column's sum must be base * carry_out - carry_in for some pair of carries
+        targets: dict[int, list[tuple[int, int]]] = {}
+        for ci in cin:
+            for co in cout:
+                targets.setdefault(self.base * co - ci - self.const, []).append((ci, co))
+        seen: list[set[int]] = [set() for _ in symbols]
+        seen_in: set[int] = set()
+        seen_out: set[int] = set()
+        for combo, pairs in self._solutions(domains, targets):
+            for got, d in zip(seen, combo):
+                got.add(d)
+            for ci, co in pairs:
+                seen_in.add(ci)
+                seen_out.add(co)
+        out: dict[Var, frozenset[int]] = {s: frozenset(v) for s, v in zip(symbols, seen)}
+        if self.carry_in:
+            out[self.carry_in] = frozenset(seen_in)
+        if self.carry_out:
+            out[self.carry_out] = frozenset(seen_out)
+        return out
+
+    def _solutions(self, domains: Domains, targets: dict[int, list[tuple[int, int]]]
+                   ) -> Iterator[tuple[tuple[int, ...], list[tuple[int, int]]]]:
+        """The column's injective assignments whose sum is a target, with the carries of
+        that target: every symbol but the last enumerated, the last one solved for."""
+        if not self.terms:
+            if 0 in targets:
+                yield (), targets[0]
+            return
+        *head, (last, coef) = self.terms
+        head_symbols = [s for s, _ in head]
+        head_coefs = [c for _, c in head]
+        last_domain = domains[last]
+        for combo in _injective(domains, head_symbols):
+            total = sum(c * d for c, d in zip(head_coefs, combo))
+            for target, pairs in targets.items():
+                d, r = divmod(target - total, coef)
+                if not r and d in last_domain and d not in combo:
+                    yield (*combo, d), pairs
+
+    def _bounds(self, domains: Domains) -> dict[Var, frozenset[int]]:
+        """Too many cases: keep each value for which the column's least and greatest sums
+        can still meet (interval reasoning on the column alone)."""
+        linear: list[tuple[Var, int]] = list(self.terms)
+        if self.carry_in:
+            linear.append((self.carry_in, 1))
+        if self.carry_out:
+            linear.append((self.carry_out, -self.base))
+        return _linear_bounds(linear, self.const, domains)
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Two neighbouring columns read together (the carry between them shared)."""
+
+    lower: Column
+    upper: Column
+
+    kind = "columns"
+
+    @property
+    def symbols(self) -> tuple[Symbol, ...]:
+        return tuple(dict.fromkeys(self.lower.symbols + self.upper.symbols))
+
+    def weight(self, domains: Domains) -> int:
+        """2 + the columns' symbols not known yet."""
+        return 2 + sum(len(domains[s]) > 1 for s in self.symbols)
+
+    def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
+        """The values of both columns' variables some solution of the pair uses: the lower
+        column's assignments that work, each extended by the upper column's other symbols."""
+        if _size(domains, self.symbols) > LIMIT:
+            return {}
+        low, up = self.lower, self.upper
+        lows = low.symbols
+        ups = tuple(s for s in up.symbols if s not in lows)
+        cin = domains[low.carry_in] if low.carry_in else frozenset([0])
+        assert low.carry_out is not None
+        mid = domains[low.carry_out]
+        cout = domains[up.carry_out] if up.carry_out else frozenset([0])
+        seen: dict[Var, set[int]] = {v: set() for v in (*lows, *ups)}
+        carries = (low.carry_in, low.carry_out, up.carry_out)
+        for lc in _injective(domains, lows):
+            first = sum(c * d for (_, c), d in zip(low.terms, lc)) + low.const
+            ways = [(ci, (first + ci) // low.base) for ci in cin
+                    if not (first + ci) % low.base and (first + ci) // low.base in mid]
+            if not ways:
+                continue
+            fill = dict(zip(lows, lc))
+            rest: dict[Var, frozenset[int]] = {s: domains[s] - set(lc) for s in ups}
+            for uc in _injective(rest, ups):
+                fill.update(zip(ups, uc))
+                second = sum(c * fill[s] for s, c in up.terms) + up.const
+                good = [(ci, q, (second + q) // up.base) for ci, q in ways
+                        if not (second + q) % up.base and (second + q) // up.base in cout]
+                if good:
+                    for v, d in fill.items():
+                        seen[v].add(d)
+                    for ci, q, q2 in good:
+                        for carry, value in zip(carries, (ci, q, q2)):
+                            if carry is not None:
+                                seen.setdefault(carry, set()).add(value)
+        out: dict[Var, frozenset[int]] = {v: frozenset(got) for v, got in seen.items()}
+        for carry in carries:
+            if carry is not None and carry not in out:
+                out[carry] = frozenset()
+        return out
+
+
+@dataclass(frozen=True)
+class Units:
+    """The last ``digits`` digits of both sides of a ``+ - *`` relation agree."""
+
+    relation: int
+    digits: int
+    symbols: tuple[Symbol, ...]
+    left: SystemNode
+    right: SystemNode
+    base: int
+
+    kind = "units"
+
+    def weight(self, domains: Domains) -> int:
+        return 2 + self.digits
+
+    def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
+        if _size(domains, self.symbols) > LIMIT:
+            return {}
+        modulus = self.base ** self.digits
+        return _supported(domains, self.symbols, lambda fill: (
+            _mod_value(self.left, fill, self.base, self.digits) -
+            _mod_value(self.right, fill, self.base, self.digits)) % modulus == 0)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Both sides' least and greatest values (digit by digit) must allow the comparator."""
+
+    relation: int
+    op: str
+    symbols: tuple[Symbol, ...]
+    left: SystemNode
+    right: SystemNode
+    base: int
+    linear: tuple[tuple[Symbol, int], ...] | None = None   # a sum's form: symbol, weight
+    const: int = 0
+
+    kind = "bounds"
+
+    def weight(self, domains: Domains) -> int:
+        return 3
+
+    def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
+        if self.linear is not None:
+            return _linear_bounds(self.linear, self.const, domains)
+        out: dict[Var, frozenset[int]] = {}
+        trial = dict(domains)
+        for s in self.symbols:
+            keep = []
+            for d in sorted(domains[s]):
+                trial[s] = frozenset([d])
+                left = _interval(self.left, trial, self.base)
+                right = _interval(self.right, trial, self.base)
+                if _may_compare(self.op, left, right):
+                    keep.append(d)
+            trial[s] = domains[s]
+            out[s] = frozenset(keep)
+        return out
+
+
+@dataclass(frozen=True)
+class Check:
+    """A whole relation, tried on every assignment left of its symbols."""
+
+    relation: int
+    op: str
+    symbols: tuple[Symbol, ...]
+    left: SystemNode
+    right: SystemNode
+    base: int
+
+    kind = "check"
+
+    def weight(self, domains: Domains) -> int:
+        return 6
+
+    def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
+        if _size(domains, self.symbols) > CHECK_LIMIT:
+            return {}
+
+        def holds(fill: dict[Symbol, int]) -> bool:
+            a, b = evaluate(self.left, fill, self.base), evaluate(self.right, fill, self.base)
+            return a is not None and b is not None and _compare(self.op, a, b)
+        return _supported(domains, self.symbols, holds)
+
+
+Constraint = Union[Column, Columns, Units, Bounds, Check]  # noqa: UP007 (a runtime alias)
+
+
+def _compare(op: str, a: int, b: int) -> bool:
+    """``a op b`` for a comparator of :data:`~cryptocomp.cryptarithm.system.COMPARATORS`."""
+    return {"=": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
+
+
+def _size(domains: Domains, symbols: Sequence[Symbol]) -> int:
+    """How many assignments (not necessarily injective) the domains leave the symbols."""
+    return math.prod(len(domains[s]) for s in symbols)
+
+
+def _injective(domains: Domains, symbols: Sequence[Symbol]) -> Iterator[tuple[int, ...]]:
+    """Every assignment of distinct digits from the domains to ``symbols``."""
+    for combo in itertools.product(*(sorted(domains[s]) for s in symbols)):
+        if len(set(combo)) == len(combo):
+            yield combo
+
+
+def _supported(domains: Domains, symbols: Sequence[Symbol],
+               test: Callable[[dict[Symbol, int]], bool]) -> dict[Var, frozenset[int]]:
+    """The values of ``symbols`` used by some injective assignment passing ``test``."""
+    seen: list[set[int]] = [set() for _ in symbols]
+    for combo in _injective(domains, symbols):
+        if test(dict(zip(symbols, combo))):
+            for s, d in zip(seen, combo):
+                s.add(d)
+    return {s: frozenset(v) for s, v in zip(symbols, seen)}
+
+
+def _linear_bounds(linear: Sequence[tuple[Var, int]], const: int,
+                   domains: Domains) -> dict[Var, frozenset[int]]:
+    """Each variable's values for which ``sum(coef * var) + const == 0`` can still hold
+    with every other variable anywhere in its range."""
+    lo = hi = const
+    for v, c in linear:
+        a, b = c * min(domains[v]), c * max(domains[v])
+        lo, hi = lo + min(a, b), hi + max(a, b)
+    out: dict[Var, frozenset[int]] = {}
+    for v, c in linear:
+        a, b = c * min(domains[v]), c * max(domains[v])
+        rest_lo, rest_hi = lo - min(a, b), hi - max(a, b)
+        out[v] = frozenset(d for d in domains[v] if rest_lo <= -c * d <= rest_hi)
+    return out
+
+
+def _mod_value(node: SystemNode, fill: Mapping[Symbol, int], base: int, digits: int) -> int:
+    """``node`` modulo ``base ** digits``, each word read from its last ``digits`` digits."""
+    modulus = base ** digits
+
+    def leaf(n: object) -> int:
+        if isinstance(n, Constant):
+            return n.value % modulus
+        assert isinstance(n, Operand)
+        v = 0
+        for ch in n.word[-digits:]:
+            v = v * base + fill[ch]
+        return v
+
+    def combine(n: BinOp, a: int, b: int) -> int:
+        return (a + b if n.op == "+" else a - b if n.op == "-" else a * b) % modulus
+
+    return fold(node, leaf, combine)  # type: ignore[arg-type]
+
+
+Interval = tuple[int, int]
+
+
+def _interval(node: SystemNode, domains: Domains, base: int) -> Interval:
+    """The least and greatest value of ``node`` when each digit ranges over its domain."""
+    def leaf(n: object) -> Interval:
+        if isinstance(n, Constant):
+            return n.value, n.value
+        assert isinstance(n, Operand)
+        lo = hi = 0
+        for ch in n.word:
+            lo, hi = lo * base + min(domains[ch]), hi * base + max(domains[ch])
+        return lo, hi
+
+    def combine(n: BinOp, a: Interval, b: Interval) -> Interval:
+        if n.op == "+":
+            return a[0] + b[0], a[1] + b[1]
+        if n.op == "-":
+            return a[0] - b[1], a[1] - b[0]
+        ends = [x * y for x in a for y in b]
+        return min(ends), max(ends)
+
+    return fold(node, leaf, combine)  # type: ignore[arg-type]
+
+
+def _may_compare(op: str, a: Interval, b: Interval) -> bool:
+    """Whether some values of the intervals ``a`` and ``b`` satisfy ``op``."""
+    if op == "=":
+        return a[0] <= b[1] and b[0] <= a[1]
+    if op == "!=":
+        return not (a[0] == a[1] == b[0] == b[1])
+    return {"<": a[0] < b[1], "<=": a[0] <= b[1], ">": a[1] > b[0], ">=": a[1] >= b[0]}[op]
