@@ -65,7 +65,10 @@ def test_solve_counts_what_brute_force_counts(text, base):
     got._check()
     assert got.complete and got.base == base
     assert got.count == len(want)
-    assert got.solutions == want[:3]  # both in the order of itertools.permutations
+    # the engine lists solutions in its own search order: the first three it met, distinct
+    keys = [tuple(sorted(f.items())) for f in got.solutions]
+    assert len(keys) == len(set(keys)) == min(3, len(want))
+    assert set(keys) <= {tuple(sorted(f.items())) for f in want}
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
