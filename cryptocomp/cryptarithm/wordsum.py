@@ -22,10 +22,9 @@ fresh install compiles it in a few seconds).  The generator calls it once a cand
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import math
 
 import numpy as np
 from numba import njit
@@ -44,7 +43,7 @@ _MOD_LIMIT = 3_000_000_000
 _UNCHECKED = -(2 ** 62)   # a column the search cannot check yet (a product's high ones)
 
 
-def _compiled(fn):  # type: ignore[no-untyped-def]
+def _compiled(fn):
     """``njit`` with numba's cache when one can be written, else compiled each process
     (a read-only install must still run)."""
     try:
@@ -133,7 +132,12 @@ def _sum_events(signed: list[tuple[str, int]], right: str, symbols: dict[Symbol,
     (the right one when it is new), so a column costs one choice less."""
     events: list[tuple[int, int]] = []
     seen: set[int] = set()
-    starts, col_sym, col_mult, det, det_coef, det_inv = [0], [], [], [], [], []
+    starts: list[int] = [0]
+    col_sym: list[int] = []
+    col_mult: list[int] = []
+    det: list[int] = []
+    det_coef: list[int] = []
+    det_inv: list[int] = []
     for c in range(len(right)):
         terms: dict[int, int] = {}
         for w, sign in signed:
@@ -229,6 +233,14 @@ def _final(plan_mode, right_sym, fac, val, used, base, carry):
         prod *= values[f]
     if width > 1 and prod < limit // base:
         return 0
+    return _match_digits(prod, right_sym, val, used, base)
+
+
+@_compiled
+def _match_digits(prod, right_sym, val, used, base):
+    """1 when the right word can spell ``prod`` (its unset digits set injectively), else 0;
+    every digit it sets is unset again."""
+    width = right_sym.shape[0]
     ok = 1
     set_here = np.full(width, -1, np.int64)
     for c in range(width):
