@@ -111,7 +111,7 @@ def normalised(puzzle: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 @dataclass
-class _Search:
+class SearchState:
     """The state one :func:`generate` run shares across its branches."""
 
     spec: GenerationSpec
@@ -155,7 +155,7 @@ def _symbol_masks(words: Sequence[str]) -> list[int]:
     return [sum({1 << bits.setdefault(ch, len(bits)) for ch in w}) for w in words]
 
 
-def _fits(search: _Search, low: int, high: int, longest: int, right: str) -> bool:
+def _fits(search: SearchState, low: int, high: int, longest: int, right: str) -> bool:
     """True when a left side of value in [low, high] (longest word ``longest``) can equal
     ``right``: the column-and-length test before any counting."""
     spec = search.spec
@@ -180,13 +180,11 @@ class Generation:
         bounds = [_bounds(w, spec.base, spec.op) for w in words]
         rights = [len(words) - 1] if spec.right == "fixed" else list(range(len(words)))
         self.words = words
-        self._search = _Search(spec, deadline, _symbol_masks(words), [b[0] for b in bounds],
+        self._search = SearchState(spec, deadline, _symbol_masks(words), [b[0] for b in bounds],
                                [b[1] for b in bounds], rights)
 
     def __iter__(self) -> Iterator[Generated]:
         if self._search.spec.right == "free":
-            from .freesum import free_sums
-
             return free_sums(self._search, self.words)
         return _left_sides(self._search, self.words, 0, [], 0, 0, 0, 0, 0)
 
@@ -205,7 +203,7 @@ def generate(spec: GenerationSpec, *, deadline: float | None = None) -> Generati
     return Generation(spec, deadline)
 
 
-def _left_sides(search: _Search, words: list[str], start: int, chosen: list[int], mask: int,
+def _left_sides(search: SearchState, words: list[str], start: int, chosen: list[int], mask: int,
                 low: int, high: int, longest: int, total: int) -> Iterator[Generated]:
     """Every puzzle whose left words are ``chosen`` plus later list words (depth first)."""
     spec = search.spec
@@ -229,7 +227,7 @@ def _left_sides(search: _Search, words: list[str], start: int, chosen: list[int]
                                total + (spec.values[i] if spec.values is not None else 0))
 
 
-def _with_right(search: _Search, words: list[str], chosen: list[int], mask: int, low: int,
+def _with_right(search: SearchState, words: list[str], chosen: list[int], mask: int, low: int,
                 high: int, longest: int, total: int) -> Iterator[Generated]:
     """The puzzles of left words ``chosen`` with each right word that can close them."""
     spec = search.spec
@@ -245,3 +243,54 @@ def _with_right(search: _Search, words: list[str], chosen: list[int], mask: int,
         count, fill = solve_word_sum(left, words[r], spec.op, spec.base)
         if count == 1:
             yield Generated(left, (words[r],), spec.op, fill)
+
+
+# -- --right free: both sides sums of list words (a + b = c + d) ---------------------------
+# Each word goes left, right or nowhere, in list order, depth first; a branch is cut when
+# its words have more symbols than the base has digits, or more words than max_words.  Each
+# equation is found once (the first word chosen is on the left) and printed with the side
+# of more words on the left.  The counter gets the longest word as its right word and the
+# others with their signs: a + b = c + d is a + b - c = d when d is the longest.
+
+def free_sums(search: SearchState, words: list[str]) -> Iterator[Generated]:
+    """Every puzzle of two disjoint sums of list words with exactly one solution."""
+    yield from _place(search, words, 0, [], [], 0)
+
+
+def _place(search: SearchState, words: list[str], i: int, left: list[int], right: list[int],
+           mask: int) -> Iterator[Generated]:
+    """The puzzles with ``left`` and ``right`` so far and words from ``i`` on to place."""
+    spec = search.spec
+    if left and right and len(left) + len(right) >= spec.min_words:
+        found = _check(search, words, left, right)
+        if found is not None:
+            yield found
+    if search.stopped or i == len(words):
+        return
+    if spec.max_words is not None and len(left) + len(right) >= spec.max_words:
+        return
+    for j in range(i, len(words)):
+        new = mask | search.masks[j]
+        if new.bit_count() > spec.base:
+            continue
+        yield from _place(search, words, j + 1, [*left, j], right, new)
+        if left:
+            yield from _place(search, words, j + 1, left, [*right, j], new)
+
+
+def _check(search: SearchState, words: list[str], left: list[int],
+           right: list[int]) -> Generated | None:
+    """The puzzle ``left = right`` when its bounds meet and it has exactly one solution."""
+    low_l, high_l = (sum(search.lows[i] for i in left), sum(search.highs[i] for i in left))
+    low_r, high_r = (sum(search.lows[i] for i in right), sum(search.highs[i] for i in right))
+    if low_l > high_r or low_r > high_l or search.out_of_time():
+        return None
+    longest = max(left + right, key=lambda i: len(words[i]))
+    same, other = (left, right) if longest in left else (right, left)
+    count, fill = solve_word_sum([words[i] for i in other], words[longest], "+",
+                                 search.spec.base, minus=[words[i] for i in same
+                                                          if i != longest])
+    if count != 1:
+        return None
+    a, b = (left, right) if len(left) >= len(right) else (right, left)
+    return Generated(tuple(words[i] for i in a), tuple(words[i] for i in b), "+", fill)

@@ -233,6 +233,14 @@ def _final(plan_mode, right_sym, fac, val, used, base, carry):  # noqa: C901 (on
         prod *= values[f]
     if width > 1 and prod < limit // base:
         return 0
+    return _match_digits(prod, right_sym, val, used, base)
+
+
+@_compiled
+def _match_digits(prod, right_sym, val, used, base):
+    """1 when the right word can spell ``prod`` (its unset digits set injectively), else 0;
+    every digit it sets is unset again."""
+    width = right_sym.shape[0]
     ok = 1
     set_here = np.full(width, -1, np.int64)
     for c in range(width):

@@ -1,0 +1,114 @@
+"""The word-sum counter and the list generator against brute force, and Cryptagen's demo
+lists (tests/data/cryptagen, BSD-3) giving at least its puzzles."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cryptocomp.cryptarithm.generation import GenerationSpec, generate, normalised
+from cryptocomp.cryptarithm.numberwords import doubly_true_spec
+from cryptocomp.cryptarithm.wordsum import count_word_sum
+from cryptocomp.errors import QueryError
+
+DATA = Path(__file__).parent / "data" / "cryptagen"
+
+
+def _value(word: str, fill: dict[str, int]) -> int:
+    return int("".join(str(fill[ch]) for ch in word))
+
+
+def _brute(left: list[str], right: str, op: str = "+", minus: tuple[str, ...] = ()) -> int:
+    """Solutions of ``left op ... - minus = right`` by trying every assignment."""
+    symbols = list(dict.fromkeys("".join([*left, *minus, right])))
+    if len(symbols) > 10:
+        return 0
+    leading = {w[0] for w in (*left, *minus, right) if len(w) > 1}
+    count = 0
+    for digits in itertools.permutations(range(10), len(symbols)):
+        fill = dict(zip(symbols, digits))
+        if any(fill[s] == 0 for s in leading):
+            continue
+        values = [_value(w, fill) for w in left]
+        total = sum(values) if op == "+" else __import__("math").prod(values)
+        count += total - sum(_value(w, fill) for w in minus) == _value(right, fill)
+    return count
+
+
+_word = st.text("abcde", min_size=1, max_size=3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_word, min_size=1, max_size=3), st.lists(_word, max_size=2), _word,
+       st.sampled_from("+*"))
+def test_counter_matches_brute_force(left: list[str], minus: list[str], right: str,
+                                     op: str) -> None:
+    minus_t = tuple(minus) if op == "+" else ()
+    if op == "+":   # the counter's contract: the right word is the longest
+        right = right + "a" * max(0, max(map(len, [*left, *minus_t])) - len(right))
+    assert count_word_sum(left, right, op, cap=10**6, minus=minus_t) == _brute(
+        left, right, op, minus_t)
+
+
+def test_counter_known() -> None:
+    assert count_word_sum(["send", "more"], "money", cap=10) == 1
+    assert count_word_sum(["a", "b"], "c", cap=100) == 32
+
+
+def _brute_generation(words: tuple[str, ...]) -> set:
+    """Every unique ``a + b + ... = z`` of distinct list words, by trying every subset."""
+    out = set()
+    for k in range(2, len(words)):
+        for left in itertools.combinations(words, k):
+            for right in words:
+                if right not in left and _brute(list(left), right) == 1:
+                    out.add(normalised(" + ".join(left) + " = " + right))
+    return out
+
+
+@pytest.mark.slow
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.text("abcdef", min_size=1, max_size=2), min_size=3, max_size=4,
+                unique=True))
+def test_generation_matches_brute_force(words: list[str]) -> None:
+    got = {normalised(g.puzzle) for g in generate(GenerationSpec(tuple(words)))}
+    assert got == _brute_generation(tuple(words))
+
+
+def _lines(name: str) -> list[str]:
+    return [w.strip() for w in (DATA / name).read_text().splitlines() if w.strip()]
+
+
+@pytest.mark.parametrize("name", ["planets", "europeans", "rainbow"])
+def test_cryptagen_demo_lists(name: str) -> None:
+    spec = GenerationSpec(tuple(_lines(f"{name}.txt")))
+    got = {normalised(g.puzzle) for g in generate(spec)}
+    assert {normalised(p) for p in _lines(f"{name}.db.txt")} <= got
+
+
+def test_fixed_right_member() -> None:
+    spec = GenerationSpec(tuple(_lines("planets.txt")), right="fixed", fixed="planets")
+    got = {g.puzzle for g in generate(spec)}
+    assert got == {"saturn + uranus = planets", "mars + saturn + uranus + neptune = planets"}
+
+
+def test_every_solution_holds() -> None:
+    for g in generate(GenerationSpec(tuple(_lines("rainbow.txt")))):
+        assert sum(_value(w, g.solution) for w in g.left) == _value(g.right[0], g.solution)
+
+
+def test_doubly_true_french() -> None:
+    got = [g.puzzle for g in generate(doubly_true_spec(0, 100, "fr"))]
+    assert got == ["zero + un + trois + onze + quinze = trente"]
+
+
+def test_bad_specs_one_line() -> None:
+    for bad in ({"right": "sideways"}, {"right": "fixed"}, {"op": "-"}, {"max_words": 2}):
+        with pytest.raises(QueryError):
+            GenerationSpec(("a", "b", "c"), **bad)
+    with pytest.raises(QueryError, match="spells"):
+        doubly_true_spec(0, 10, "xx")
