@@ -256,11 +256,11 @@ def run_solve(args: argparse.Namespace) -> int:
                        steps=args.steps, progress=progress)
     difficulty: Difficulty | None = None
     steps: tuple[str, ...] = ()
-    try:  # the model reads today's syntax in base 10: a system or another base is unrated
-        if solved.count and solved.base == 10 and args.explain:
+    try:  # a puzzle is rated when unique; the model reads base-10 puzzles of today's syntax
+        if solved.count == 1 and solved.base == 10 and args.explain:
             explained = explain(solved.puzzle, seconds=_SOLVE_RATING)
             difficulty, steps = explained.difficulty, explained.lines
-        elif solved.count and solved.base == 10:
+        elif solved.count == 1 and solved.base == 10:
             difficulty = rate(solved.puzzle, seconds=_SOLVE_RATING)
     except CryptocompError:
         difficulty, steps = None, ()

@@ -208,7 +208,7 @@ def _product_value(c, fac, val, base):
 
 
 @_compiled
-def _final(plan_mode, right_sym, fac, val, used, base, carry):  # noqa: C901 (one compiled kernel: a call per branch would cost more than it reads)
+def _final(plan_mode, right_sym, fac, val, used, base, carry):
     """1 when the complete left side equals the right word (assigning its digits not yet
     set, injectively), else 0; every digit it sets is unset again."""
     width = right_sym.shape[0]

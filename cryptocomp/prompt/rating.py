@@ -40,8 +40,8 @@ def with_difficulty(result: Result, settings: Settings) -> Result:
     if not settings.difficulty or result.kind == "words":
         return result
     if result.kind == "solve":
-        if not result.total or settings.base != 10:
-            return result  # the model reads today's syntax in base 10 (systems: unrated)
+        if result.total != 1 or settings.base != 10:
+            return result  # only a unique puzzle is rated, in base 10 and today's syntax
         try:
             return replace(result, difficulty=rate(result.title))
         except CryptocompError:
