@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .forms import interval_program
+from .forms import interval_program, span
 from .plan import Plan
 
 __all__ = ["Completion", "BLOCK_ROWS"]
@@ -136,15 +136,8 @@ def _fits(plan: Plan) -> bool:
             pa, pb = a ** step[1], b ** step[1]
             stack.append((min(pa, pb, 0), max(pa, pb, 0)))
         else:
-            c, d = stack.pop()
-            a, b = stack.pop()
-            if tag == "+":
-                stack.append((a + c, b + d))
-            elif tag == "-":
-                stack.append((a - d, b - c))
-            else:
-                ends = (a * c, a * d, b * c, b * d)
-                stack.append((min(ends), max(ends)))
+            right = stack.pop()
+            stack.append(span(tag, stack.pop(), right))
         if max(abs(stack[-1][0]), abs(stack[-1][1])) >= LIMIT:
             return False
     return True

@@ -16,6 +16,7 @@ from typing import Union
 
 from ..domain import Symbol
 from .expr import BinOp, Operand, fold
+from .forms import span
 from .system import Constant, SystemNode, evaluate
 
 __all__ = ["Carry", "Var", "Domains", "Column", "Columns", "Units", "Bounds", "Check",
@@ -344,12 +345,7 @@ def _interval(node: SystemNode, domains: Domains, base: int) -> Interval:
         return lo, hi
 
     def combine(n: BinOp, a: Interval, b: Interval) -> Interval:
-        if n.op == "+":
-            return a[0] + b[0], a[1] + b[1]
-        if n.op == "-":
-            return a[0] - b[1], a[1] - b[0]
-        ends = [x * y for x in a for y in b]
-        return min(ends), max(ends)
+        return span(n.op, a, b)
 
     return fold(node, leaf, combine)  # type: ignore[arg-type]
 

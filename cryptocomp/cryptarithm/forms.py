@@ -32,8 +32,7 @@ from .expr import BinOp, Hole, Operand, fold
 from .system import Constant, SystemNode, evaluate
 
 __all__ = ["LinearForm", "Polynomial", "linear_form", "polynomial", "fold_constants",
-           "interval_program", "interval",
-           "word_positions"]
+           "interval_program", "interval", "span", "word_positions"]
 
 POLY_OPS = ("+", "-", "*", "^")
 
@@ -208,21 +207,25 @@ def interval(program: tuple[tuple, ...], digits: list[int]) -> tuple[int, int]:
         elif tag == "^":
             stack.append(_power(stack.pop(), step[1]))
         else:
-            c, d = stack.pop()
-            a, b = stack.pop()
-            if tag == "+":
-                stack.append((a + c, b + d))
-            elif tag == "-":
-                stack.append((a - d, b - c))
-            else:
-                ends = (a * c, a * d, b * c, b * d)
-                stack.append((min(ends), max(ends)))
+            right = stack.pop()
+            stack.append(span(tag, stack.pop(), right))
     return stack[0]
 
 
-def _power(span: tuple[int, int], e: int) -> tuple[int, int]:
-    """The range of ``x ** e`` over ``x`` in ``span``."""
-    a, b = span
+def span(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """The least and greatest value of ``x op y`` for ``x`` in span ``a`` and ``y`` in
+    span ``b`` (``op`` one of ``+ - *``)."""
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    ends = (a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1])
+    return min(ends), max(ends)
+
+
+def _power(values: tuple[int, int], e: int) -> tuple[int, int]:
+    """The range of ``x ** e`` over ``x`` in the span ``values``."""
+    a, b = values
     if e == 0:
         return 1, 1
     pa, pb = a ** e, b ** e
