@@ -329,7 +329,9 @@ def _write_files(args: argparse.Namespace, result: FillResult, clues: dict[str, 
     if args.ipuz:
         from ..crossword.ipuz import to_ipuz
 
-        doc = to_ipuz(result.grid, first, clues=clues, title=title)
+        source = getattr(args, "source_puzzle", None)  # a .puz or .jpz read: its circles
+        doc = to_ipuz(result.grid, first, clues=clues, title=title,
+                      circles=source.circles if source else ())
         write_atomic(args.ipuz, (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode())
     if args.svg:
         from ..crossword.svg import to_svg
