@@ -192,3 +192,11 @@ def test_circles_of_a_puz_go_on_to_the_ipuz_written(tmp_path, capsys):
                if isinstance(cell, dict) and cell.get("style") == {"shapebg": "circle"}}
     assert circled == {(0, 0), (2, 2)}
     assert doc["puzzle"][0][0]["cell"] == 1 and doc["puzzle"][2][2]["cell"] == 0
+
+
+def test_a_russian_square_is_titled_in_russian(tmp_path, capsys):
+    wf = _words_file(tmp_path, ["да", "ад", "дд", "аа"])
+    out = tmp_path / "ru.ipuz"
+    assert main(["square", "2", "--symmetric", "--dict", str(wf), "--ipuz", str(out)]) == 0
+    capsys.readouterr()
+    assert json.loads(out.read_text(encoding="utf-8"))["title"] == "Квадрат 2×2"
