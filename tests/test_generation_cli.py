@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from generation_cases import holds
 
 from cryptocomp.cli import main
 from cryptocomp.cryptarithm.generation import normalised
@@ -22,30 +23,6 @@ ROOT = Path(__file__).parent.parent
 
 def _lines(name: str) -> list[str]:
     return [w.strip() for w in (DATA / name).read_text().splitlines() if w.strip()]
-
-
-def _holds(puzzle: str, equation: str) -> bool:
-    """The equation is the puzzle with one digit a symbol (distinct symbols distinct
-    digits), no leading zero, and true."""
-    words = puzzle.replace("=", " ").replace("+", " ").replace("*", " ").split()
-    numbers = equation.replace("=", " ").replace("+", " ").replace("*", " ").split()
-    fill: dict[str, str] = {}
-    for w, n in zip(words, numbers, strict=True):
-        if len(w) != len(n) or (len(n) > 1 and n[0] == "0"):
-            return False
-        for ch, d in zip(w, n):
-            if fill.setdefault(ch, d) != d:
-                return False
-    if len(set(fill.values())) != len(fill):
-        return False
-    left, right = equation.split("=")
-    if "*" in left:
-        value = 1
-        for n in left.split("*"):
-            value *= int(n)
-    else:
-        value = sum(int(n) for n in left.split("+"))
-    return value == sum(int(n) for n in right.split("+"))
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -59,7 +36,7 @@ def test_from_list_piped_lines(capsys) -> None:
     assert rc == 0 and err == ""
     rows = [line.split("\t") for line in out.splitlines()]
     assert {normalised(p) for p, _ in rows} >= {normalised(p) for p in _lines("planets.db.txt")}
-    assert all(_holds(p, e) for p, e in rows)
+    assert all(holds(p, e) for p, e in rows)
 
 
 def test_from_list_json(capsys) -> None:
@@ -71,7 +48,7 @@ def test_from_list_json(capsys) -> None:
     assert {normalised(r["puzzle"]) for r in doc["results"]} == \
         {normalised(p) for p in _lines("rainbow.db.txt")}
     for r in doc["results"]:
-        assert _holds(r["puzzle"], r["equation"])
+        assert holds(r["puzzle"], r["equation"])
         assert "difficulty" not in r
 
 
@@ -103,10 +80,10 @@ def test_free_right_side_and_products(tmp_path: Path, capsys) -> None:
     rc, out, _ = _run(capsys, "--from", str(path), "--right", "free", "--json")
     results = json.loads(out)["results"]
     assert any(len(r["right"]) > 1 for r in results) or rc in (0, 1)
-    assert all(_holds(r["puzzle"], r["equation"]) for r in results)
+    assert all(holds(r["puzzle"], r["equation"]) for r in results)
     rc, out, _ = _run(capsys, "--from", str(path), "--ops", "*", "--json")
     results = json.loads(out)["results"]
-    assert all(r["op"] == "*" and _holds(r["puzzle"], r["equation"]) for r in results)
+    assert all(r["op"] == "*" and holds(r["puzzle"], r["equation"]) for r in results)
 
 
 def test_min_max_words(capsys) -> None:
@@ -130,7 +107,7 @@ def test_time_budget(capsys) -> None:
     assert rc == 0 and not doc["complete"] and doc["stop"] == "time"
     assert 0 < doc["count"] < 593 and "time budget" in err
     assert wall < 2.5   # the search stops near 1 s (figures in README); the rest is start-up
-    assert all(_holds(r["puzzle"], r["equation"]) for r in doc["results"])
+    assert all(holds(r["puzzle"], r["equation"]) for r in doc["results"])
 
 
 def test_doubly_true_french(capsys) -> None:

@@ -88,6 +88,9 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.doubly_true is not None and args.right is not None:
         raise QueryError("--right goes with --from (a doubly-true sum's right side is the "
                          "number word of its total)")
+    if args.right is not None and args.right[0] == "free" and args.ops not in (None, "+"):
+        raise QueryError("--right free makes sums on both sides (a + b = c + d): --ops * "
+                         "goes with --right unique or fixed")
     if args.doubly_true is not None and args.ops not in (None, "+"):
         raise QueryError("--doubly-true makes sums: --ops goes with --from")
 
@@ -115,16 +118,18 @@ def _list_spec(args: argparse.Namespace) -> GenerationSpec:
     mode, fixed = _right(args)
     text = read_text(args.from_list, "word list", QueryError, limit=_LIST_BYTES)
     words, notes = word_list(text, name=shown(args.from_list))
-    if notes:
-        more = f" (and {len(notes) - _NOTES_SHOWN} more)" if len(notes) > _NOTES_SHOWN else ""
-        log.warning("%s%s", "; ".join(notes[:_NOTES_SHOWN]), more)
+    more = f" (and {len(notes) - _NOTES_SHOWN} more)" if len(notes) > _NOTES_SHOWN else ""
     if len(words) + (fixed is not None and fixed not in words) < 3:
+        skipped = f"; {'; '.join(notes[:_NOTES_SHOWN])}{more}" if notes else ""
         raise QueryError(f"word list {shown(args.from_list)} has {len(words)} usable "
                          f"word{'s' if len(words) != 1 else ''}: a puzzle needs at least 3 "
-                         f"(two addends and the right word)")
-    return GenerationSpec(tuple(words), right=mode, fixed=fixed,
+                         f"(two addends and the right word){skipped}")
+    spec = GenerationSpec(tuple(words), right=mode, fixed=fixed,
                           min_words=args.min_words or 3, max_words=args.max_words,
                           op=args.ops or "+", base=args.base)
+    if notes:   # after every check: an error is the one line
+        log.warning("%s%s", "; ".join(notes[:_NOTES_SHOWN]), more)
+    return spec
 
 
 def _doubly_true_spec(args: argparse.Namespace) -> GenerationSpec:
