@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from collections.abc import Callable, Iterator
@@ -15,8 +16,9 @@ from ..cryptarithm.generation import RIGHT_MODES, Generated, GenerationSpec
 from ..cryptarithm.harvest import Harvest, equation_text, harvest, read_range, word_list
 from ..errors import QueryError
 from ..files import read_text, shown
+from ..rendering import plural
 from ..rendering.generations import harvest_footer, harvest_json, harvest_line, harvest_table
-from .options import is_terminal, live_progress, no_result, print_json, print_rich, seconds, whole
+from .options import is_terminal, live_progress, no_result, print_rich, seconds, whole
 
 __all__ = ["add_generation_options", "wants_generation", "run_generation"]
 
@@ -178,9 +180,19 @@ def run_generation(args: argparse.Namespace) -> int:
 
 def _print(args: argparse.Namespace, title: str, result: Harvest, streamed: bool) -> None:
     if args.json:
-        print_json(harvest_json(title, result))
+        _print_doc(harvest_json(title, result))
     elif not streamed:
         print_rich(harvest_table(title, result, budget=args.time, top=args.top))
+
+
+def _print_doc(doc: dict) -> None:
+    """The JSON object with its summary on the first line and one result a line (a list of
+    593 puzzles stays readable, and ``grep`` finds a puzzle's whole line)."""
+    head = {k: v for k, v in doc.items() if k != "results"}
+    rows = ",\n".join(json.dumps(r, ensure_ascii=False) for r in doc["results"])
+    text = json.dumps(head, ensure_ascii=False)[:-1]
+    sys.stdout.write(f"{text}, \"results\": [\n{rows}\n]}}\n" if rows
+                     else f"{text}, \"results\": []}}\n")
 
 
 def _status(args: argparse.Namespace, title: str, result: Harvest) -> int:
@@ -195,8 +207,9 @@ def _status(args: argparse.Namespace, title: str, result: Harvest) -> int:
             return 3
         filtered = (f" rated at most level {args.max_difficulty}"
                     if args.max_difficulty is not None else "")
-        return no_result(f"{title}: no puzzle{filtered} with exactly one solution "
-                         f"({footer.split('; ', 1)[1]})")
+        return no_result(f"{title}: no puzzle{filtered} with exactly one solution (the "
+                         f"search was complete: {plural(result.candidates, 'candidate')} "
+                         f"counted)")
     if (args.json or not is_terminal()) and not result.complete:
         print(f"cryptocomp: {footer}", file=sys.stderr)
     return 0
