@@ -181,3 +181,58 @@ def test_ctrl_c_prints_what_was_found(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert "\t" in first and "interrupted" in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1 and "incomplete" in err
+
+
+def test_harvest_keeps_what_was_found_on_ctrl_c() -> None:
+    from cryptocomp.cryptarithm.generation import GenerationSpec
+    from cryptocomp.cryptarithm.harvest import harvest
+
+    def stop(n, g, level) -> None:
+        if n == 2:
+            raise KeyboardInterrupt
+
+    got = harvest(GenerationSpec(tuple(_lines("planets.txt"))), on_found=stop)
+    assert got.stop == "interrupted" and not got.complete and len(got.puzzles) == 2
+
+
+def _session():
+    from cryptocomp import Index
+    from cryptocomp.prompt import Session
+
+    return Session(Index.from_counts({"money": 5, "send": 4}))
+
+
+def test_prompt_from_and_doubly_true() -> None:
+    from cryptocomp.rendering import plain_lines, result_json
+
+    s = _session()
+    reply = s.execute(f":from {DATA / 'planets.txt'} fixed planets")
+    assert reply.result is not None and reply.result.kind == "generate"
+    assert {r.puzzle for r in reply.result.rows} == {
+        "saturn + uranus = planets", "mars + saturn + uranus + neptune = planets"}
+    assert all(holds(*line.split("\t")) for line in plain_lines(reply.result, None))
+    doc = result_json(reply.result)
+    assert doc["complete"] and doc["kind"] == "generate" and doc["total"] == 2
+    s.execute(":difficulty on")
+    reply = s.execute(f":from {DATA / 'planets.txt'} 3-3")
+    assert [r.puzzle for r in reply.result.rows] == ["earth + uranus = saturn",
+                                                     "saturn + uranus = jupiter"]
+    assert all(r.difficulty is not None for r in reply.result.rows)
+    reply = s.execute(":doubly-true 0-100 fr")
+    assert [r.puzzle for r in reply.result.rows] == ["zero + un + trois + onze + quinze = trente"]
+
+
+@pytest.mark.parametrize("line, message", [
+    (":from", "usage: :from FILE"),
+    (":from nowhere.txt", "word list not found"),
+    (":from {planets} sideways", "none of free, fixed WORD"),
+    (":from {planets} 5-4", "LO is above HI"),
+    (":doubly-true ten", "two whole numbers"),
+    (":doubly-true 0-10 xx", "it spells"),
+])
+def test_prompt_bad_input_one_line(line: str, message: str) -> None:
+    from cryptocomp.errors import CryptocompError
+
+    with pytest.raises(CryptocompError, match=message) as info:
+        _session().execute(line.replace("{planets}", str(DATA / "planets.txt")))
+    assert "\n" not in str(info.value)

@@ -21,7 +21,7 @@ from .difficulty import Difficulty, rate
 from .generation import Generated, GenerationSpec, generate
 from .system import DIGITS
 
-__all__ = ["Harvest", "harvest", "equation_text", "word_list", "STOPS"]
+__all__ = ["Harvest", "harvest", "equation_text", "word_list", "read_range", "rating", "STOPS"]
 
 # why a run ended: every puzzle found, the time budget, ``top`` puzzles kept, Ctrl-C
 STOPS = ("complete", "time", "top", "interrupted")
@@ -61,7 +61,7 @@ def equation_text(g: Generated, base: int = 10) -> str:
     return (f" {g.op} ".join(map(digits, g.left)) + " = " + " + ".join(map(digits, g.right)))
 
 
-def _rating(g: Generated, base: int) -> Difficulty:
+def rating(g: Generated, base: int = 10) -> Difficulty:
     """``g``'s difficulty; unrated (with the reason) when the model cannot read it."""
     if base != 10:
         return Difficulty(None, 0, 0, 0, 0, reason=f"base {base}")
@@ -84,7 +84,7 @@ def harvest(spec: GenerationSpec, *, seconds: float | None = None, top: int | No
     out = Harvest(spec, levels=[] if rated else None)
     try:
         for g in generation:
-            level = _rating(g, spec.base) if rated else None
+            level = rating(g, spec.base) if rated else None
             if max_level is not None and (level is None or level.level is None
                                           or level.level > max_level):
                 continue
