@@ -236,3 +236,13 @@ def test_prompt_bad_input_one_line(line: str, message: str) -> None:
     with pytest.raises(CryptocompError, match=message) as info:
         _session().execute(line.replace("{planets}", str(DATA / "planets.txt")))
     assert "\n" not in str(info.value)
+
+
+def test_prompt_saves_and_prints_generated_puzzles(tmp_path: Path) -> None:
+    s = _session()
+    s.execute(f":from {DATA / 'planets.txt'}")
+    s.execute(f":save {tmp_path / 'p.csv'}")
+    rows = (tmp_path / "p.csv").read_text().splitlines()
+    assert rows[0] == "puzzle,solution" and len(rows) == 6
+    assert "printed 5 puzzles" in s.execute(f":pdf {tmp_path / 'p.pdf'}").message
+    assert (tmp_path / "p.pdf").read_bytes().startswith(b"%PDF")
