@@ -246,3 +246,17 @@ def test_prompt_saves_and_prints_generated_puzzles(tmp_path: Path) -> None:
     assert rows[0] == "puzzle,solution" and len(rows) == 6
     assert "printed 5 puzzles" in s.execute(f":pdf {tmp_path / 'p.pdf'}").message
     assert (tmp_path / "p.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_other_base(capsys) -> None:
+    from cryptocomp.cryptarithm.solve import solve
+
+    rc, out, _ = _run(capsys, "--from", str(DATA / "alpha.txt"), "--base", "8", "--max", "3",
+                      "--top", "4", "--json")
+    results = json.loads(out)["results"]
+    assert rc == 0 and len(results) == 4
+    for r in results:
+        assert solve(r["puzzle"], base=8, cap=2).count == 1
+        left, right = r["equation"].split(" = ")
+        assert sum(int(n, 8) for n in left.split(" + ")) == int(right, 8)
+        assert all(d in "01234567" for d in r["equation"] if d.isalnum())
