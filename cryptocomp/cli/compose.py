@@ -48,7 +48,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "place of '?') is a cryptarithm with exactly one solution, most frequent "
                     "first. Operators + - * / (exact division), parentheses; spaces and case "
                     "are ignored. A template in place of '?' constrains the word: "
-                    "'send+more=m????', 'send+more=?o???', 'send+more=[con*]'.")
+                    "'send+more=m????', 'send+more=?o???', 'send+more=[con*]'. With --from LIST "
+                    "(or --doubly-true LO-HI), every puzzle of a word list (of number words) "
+                    "with exactly one solution.")
     p.add_argument("expr", nargs="?", metavar="EXPR",
                    help="e.g. 'send+more', 'send+?=money', '?-more=money', 'send+more=m????'")
     p.add_argument("--batch", nargs=2, metavar=("LEFT.txt", "RIGHT.txt"),

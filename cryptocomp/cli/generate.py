@@ -48,7 +48,7 @@ def add_generation_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--doubly-true", default=None, metavar="LO-HI",
                    help="sums of number words of [LO, HI] true in words and unique as "
                         "cryptarithms (--lang L: their language, default en)")
-    g.add_argument("--right", nargs="+", default=None, metavar="MODE",
+    g.add_argument("--right", nargs="+", default=None, metavar=("MODE", "WORD"),
                    help="the right side: unique (one list word not on the left, the "
                         "default), free (a sum of list words too) or fixed WORD")
     whole(g, "--min", 3, dest="min_words", default=None, metavar="N",
