@@ -260,3 +260,35 @@ def test_other_base(capsys) -> None:
         left, right = r["equation"].split(" = ")
         assert sum(int(n, 8) for n in left.split(" + ")) == int(right, 8)
         assert all(d in "01234567" for d in r["equation"] if d.isalnum())
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_terminal_prints_the_table_so_far() -> None:
+    import pty
+    import re
+    import select
+
+    pid, fd = pty.fork()
+    if pid == 0:   # the child: the command on a terminal
+        os.environ.update(_env(), COLUMNS="100")
+        os.execv(sys.executable, [sys.executable, "-m", "cryptocomp", "compose", "--from",
+                                  str(DATA / "alpha.txt")])
+    out, start, sent = b"", time.monotonic(), False
+    while True:
+        if not sent and time.monotonic() - start > 8:
+            os.write(fd, b"\x03")
+            sent = True
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+    _, status = os.waitpid(pid, 0)
+    text = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", out.decode("utf-8", "replace"))
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert "puzzles with one solution" in text and "interrupted" in text
+    assert "the list is incomplete" in text and "Traceback" not in text

@@ -198,8 +198,10 @@ def _print_doc(doc: dict) -> None:
 def _status(args: argparse.Namespace, title: str, result: Harvest) -> int:
     """The exit status, with the footer on stderr when stdout may not show it."""
     footer = harvest_footer(result, budget=args.time, top=args.top)
+    shown_footer = is_terminal() and not args.json   # the table's last line is the footer
     if result.stop == "interrupted":
-        print(f"cryptocomp: {footer}", file=sys.stderr)
+        print("cryptocomp: interrupted" if shown_footer else f"cryptocomp: {footer}",
+              file=sys.stderr)
         return 130
     if not result.puzzles:
         if result.stop == "time":
@@ -210,6 +212,6 @@ def _status(args: argparse.Namespace, title: str, result: Harvest) -> int:
         return no_result(f"{title}: no puzzle{filtered} with exactly one solution (the "
                          f"search was complete: {plural(result.candidates, 'candidate')} "
                          f"counted)")
-    if (args.json or not is_terminal()) and not result.complete:
+    if not shown_footer and not result.complete:
         print(f"cryptocomp: {footer}", file=sys.stderr)
     return 0
