@@ -13,10 +13,12 @@ puzzles, Ctrl-C): the :class:`Harvest` says which, and keeps what was found.
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..errors import CryptocompError
+from ..errors import CryptocompError, QueryError
+from ..numbers import NumberError, read_whole
 from .difficulty import Difficulty, rate
 from .generation import Generated, GenerationSpec, generate
 from .system import DIGITS
@@ -110,8 +112,6 @@ def word_list(text: str, *, name: str = "list") -> tuple[list[str], list[str]]:
     skipped; NFC and lower case), each once, and one note a line that was refused or
     repeated: a word is letters, marks and digits only (a ``+``, ``=`` or space would
     change the printed puzzle)."""
-    import unicodedata
-
     words: dict[str, int] = {}
     notes: list[str] = []
     for n, line in enumerate(text.splitlines(), 1):
@@ -132,9 +132,6 @@ def word_list(text: str, *, name: str = "list") -> tuple[list[str], list[str]]:
 
 def read_range(text: str, what: str = "--doubly-true") -> tuple[int, int]:
     """``LO-HI`` (two whole numbers, LO <= HI) as a pair; one QueryError line otherwise."""
-    from ..errors import QueryError
-    from ..numbers import NumberError, read_whole
-
     low, dash, high = text.strip().partition("-")
     try:
         if not dash:
