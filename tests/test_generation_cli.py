@@ -292,3 +292,13 @@ def test_ctrl_c_on_a_terminal_prints_the_table_so_far() -> None:
     assert os.waitstatus_to_exitcode(status) == 130
     assert "puzzles with one solution" in text and "interrupted" in text
     assert "the list is incomplete" in text and "Traceback" not in text
+
+
+def test_greek_letters_with_a_fixed_right_word_give_cryptagens(capsys) -> None:
+    rc, out, _ = _run(capsys, "--from", str(DATA / "alpha.txt"), "--right", "fixed", "greeks")
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert rc == 0 and all(p.endswith("= greeks") and holds(p, e) for p, e in rows)
+    assert {normalised(p) for p, _ in rows} >= {normalised(p) for p in (
+        "eta + theta + kappa + pi + phi + psi = greeks",
+        "gamma + kappa + xi + pi + sigma + psi = greeks",
+        "gamma + kappa + pi + sigma + psi + omega = greeks")}   # its demo-generate-output.md
