@@ -130,11 +130,13 @@ export class GridTools {
     if (regionOnly && !region) { say(new Error("select a region first (Shift+arrows)")); return; }
     // the region's fill: letters outside it are sent as given, and only its cells are taken
     const options = { time: this.seconds };
+    this.editor.ghost = null;
     this.setRunning(true);
     this.progress.textContent = region ? "filling the region…" : "filling…";
     await guarded(async () => {
-      const { job } = await postJSON("api/fill",
-        { grid: this.editor.model.fillRequest(region), options });
+      const body = { grid: this.editor.model.fillRequest(region), options };
+      if (region) body.region = this.editor.model.regionCells(region);
+      const { job } = await postJSON("api/fill", body);
       this.job = job;
       const state = await followJob(job, (s) => this.onProgress(s));
       this.job = null;
@@ -147,6 +149,11 @@ export class GridTools {
 
   onProgress(state) {
     if (!isLive(state.status)) return; // the end is said by finish()
+    if (state.status === "running" && Array.isArray(state.grid)) {
+      // the search's best partial fill so far, drawn faint in the empty cells
+      this.editor.ghost = state.grid;
+      this.editor.render();
+    }
     const parts = [state.status ?? "running"];
     if (state.elapsed !== undefined) parts.push(`${Number(state.elapsed).toFixed(1)} s`);
     const p = state.progress ?? {};
