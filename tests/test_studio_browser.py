@@ -301,6 +301,10 @@ def test_typing_send_more_ranks_money_first_and_drops_stale_answers(browser, bas
     page.wait_for_timeout(1800)  # the slow, stale answer has come and must have been dropped
     words = page.locator("#compose-results td.col-word").all_inner_texts()
     assert [w.lower() for w in words] == [c.word for c in compose("send+more", index)][:20]
+    from cryptocomp.cryptarithm.difficulty import rate
+
+    level = page.locator("#compose-results tbody tr").first.locator("td.col-difficulty")
+    assert level.inner_text() == f"level {rate('send+more=money').level}"
     _shot(page, "compose")
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('#solve-output').textContent.length > 0")
@@ -342,6 +346,20 @@ def test_keys_type_turn_block_lock_undo_and_redo(page):
     assert _rows(page) == ["bat#", "....", "....", "#..."]
     nums = page.locator("#grid .num").all_inner_texts()
     assert nums == [str(n) for n in range(1, len(nums) + 1)] and len(nums) == 7
+
+
+def test_typing_past_an_entrys_end_goes_on_to_the_next_entry(page):
+    _new_grid(page, 3, 3)
+    page.keyboard.type("bat")  # the last letter of 1-across: the cursor moves on to 4-across
+    assert page.evaluate("studio.editor.cursor") == [1, 0]
+    page.keyboard.type("car")
+    assert _rows(page) == ["bat", "car", "..."]  # no letter overwrote another
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # down from (0, 0): the last cell of 1-down is (2, 0)
+    page.keyboard.type("bcx")
+    assert _rows(page) == ["bat", "car", "x.."]
+    # past the end of 1-down: 2-down, at its first empty cell (2, 1)
+    assert page.evaluate("[studio.editor.cursor, studio.editor.dir]") == [[2, 1], "down"]
 
 
 def _square_fills(words: list[str], first: str) -> bool:
@@ -400,13 +418,37 @@ def test_a_drawn_grid_is_autofilled_and_exported_as_puz(page, index):
         {(r, c): ch for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "#"}
 
 
+def test_a_selected_region_is_filled_and_the_rest_kept(page):
+    _new_grid(page, 3, 3)
+    page.keyboard.type("sapore")  # 1-across then 4-across (typing moves on)
+    _click_cell(page, 2, 0)
+    page.keyboard.press("Shift+ArrowRight")
+    page.keyboard.press("Shift+ArrowRight")  # the region: the last row
+    assert page.is_enabled("#fill-region")
+    page.click("#fill-region")
+    page.wait_for_function("document.querySelector('#fill-progress').textContent"
+                           ".startsWith('filled')", timeout=WAIT)
+    rows = _rows(page)
+    assert rows[:2] == ["sap", "ore"]
+    three = [w for w in _counts() if len(w) == 3]
+    fits = [w for w in three if all("".join(col) in three for col in zip("sap", "ore", w))
+            and len({"sap", "ore", w, *("".join(c) for c in zip("sap", "ore", w))}) == 6]
+    assert rows[2] in fits, (rows, fits)
+    _shot(page, "grid-region-filled")
+
+
 def test_a_long_fill_is_cancelled_at_once(page):
     _new_grid(page, 8, 8)
     page.fill("#fill-time", "120")
     page.click("#fill-all")
     page.wait_for_function("document.querySelector('#fill-progress').textContent"
                            ".startsWith('running')", timeout=WAIT)
-    page.wait_for_timeout(500)
+    # the search's best partial fill, drawn faint while it runs, each entry it settles a word
+    page.wait_for_function("document.querySelectorAll('#grid .cell.ghost').length >= 8",
+                           timeout=WAIT)
+    ghost = page.evaluate("studio.editor.ghost")
+    drawn = Grid.from_rows(ghost)
+    assert all("." in w or w in _long_words() for w in drawn.words_of(drawn.given)), ghost
     _shot(page, "grid-mid-fill")
     started = time.monotonic()
     page.click("#fill-cancel")
@@ -415,6 +457,54 @@ def test_a_long_fill_is_cancelled_at_once(page):
     assert time.monotonic() - started < 3.0
     assert _rows(page) == ["." * 8] * 8
     assert page.is_enabled("#fill-all") and not page.is_enabled("#fill-cancel")
+
+
+def test_a_studio_with_a_token_opens_with_it_once_and_then_works(browser, index, home):
+    from cryptocomp.studio import StudioSettings
+
+    token = "t0ken-for-the-test"
+    with _serving(index, StudioSettings(host="0.0.0.0", token=token)) as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 820})
+        bare = context.new_page()
+        refused = bare.goto(url)
+        assert refused is not None and refused.status == 401
+        page, errors = _open(browser, f"{url}?token={token}")
+        assert "token" not in page.url  # the address no longer shows it
+        cookie = page.context.cookies()[0]
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and token not in cookie["value"]
+        assert page.evaluate("document.cookie") == ""  # no script can read it
+        page.fill("#compose-q", "SEND+MORE")
+        first = page.locator("#compose-results tbody tr").first.locator("td.col-word")
+        first.wait_for(timeout=WAIT)
+        assert first.inner_text().lower() == "money"
+        _new_grid(page, 3, 3)
+        page.click("#fill-all")  # a job, followed by its event stream: the cookie goes too
+        page.wait_for_function("document.querySelector('#fill-progress').textContent"
+                               ".startsWith('filled')", timeout=WAIT)
+        _shot(page, "token-mode")
+        page.context.close()
+        context.close()
+        assert errors == []
+
+
+def test_generating_from_a_list_shows_the_librarys_puzzles(page):
+    from cryptocomp.cryptarithm.generation import GenerationSpec, generate
+
+    words = ["mercury", "venus", "earth", "mars", "jupiter", "saturn", "uranus", "neptune"]
+    page.click("#generate-panel summary")
+    page.fill("#generate-words", " ".join(words))
+    page.click("#generate-list")
+    page.wait_for_function("/generated/.test(document.querySelector('#compose-summary')"
+                           ".textContent)", timeout=WAIT)
+    shown = page.locator("#compose-results td.col-puzzle").all_inner_texts()
+    assert sorted(shown) == sorted(g.puzzle for g in generate(GenerationSpec(tuple(words))))
+    levels = page.locator("#compose-results td.col-difficulty").all_inner_texts()
+    assert len(levels) == len(shown) and all(v.startswith(("level ", "unrated")) for v in levels)
+    _shot(page, "compose-generated")
+    page.click("#compose-results tbody tr >> nth=0")
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#solve-output').textContent"
+                           ".includes('1 solution')", timeout=WAIT)
 
 
 # -- fuzz: any keys, any expression ---------------------------------------------------------
