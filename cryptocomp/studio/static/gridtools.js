@@ -55,7 +55,11 @@ export class GridTools {
     const ticket = ++this.latest;
     const { model } = this.editor;
     this.heading.textContent = `${slot.number} ${slot.dir}: looking…`;
-    this.list.classList.add("stale"); // the last slot's words, until this one's come
+    const same = this.slot && this.slot.dir === slot.dir
+      && String(this.slot.cells[0]) === String(slot.cells[0])
+      && this.slot.cells.length === slot.cells.length;
+    if (same) this.list.classList.add("stale"); // this slot's last words, until the new come
+    else { this.list.replaceChildren(); this.candidates = []; } // another slot's: not shown
     const [row, col] = slot.cells[0];
     await guarded(async () => {
       const answer = await postJSON("api/candidates", { grid: model.rows(),
@@ -133,6 +137,7 @@ export class GridTools {
     this.editor.ghost = null;
     this.setRunning(true);
     this.progress.textContent = region ? "filling the region…" : "filling…";
+    say(this.progress.textContent);
     await guarded(async () => {
       const body = { grid: this.editor.model.fillRequest(region), options };
       if (region) body.region = this.editor.model.regionCells(region);
