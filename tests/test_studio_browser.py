@@ -418,6 +418,39 @@ def test_a_drawn_grid_is_autofilled_and_exported_as_puz(page, index):
         {(r, c): ch for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "#"}
 
 
+HELD_CANDIDATES = """
+  const real = window.fetch;
+  let release;
+  window.held = new Promise(ok => { release = ok; });
+  window.release = () => release();
+  window.fetch = (url, init) => real(url, init).then(r =>
+    String(url).includes('candidates') && init.body.includes('"....."')
+      ? window.held.then(() => r) : r);
+"""
+
+
+def test_candidates_of_an_older_grid_never_show(browser, base_url):
+    page, errors = _open(browser, base_url)
+    page.add_init_script(HELD_CANDIDATES)  # the first 5x5 grid's answer is held back
+    page.reload()
+    page.wait_for_function("window.studio !== undefined")
+    page.keyboard.press("Alt+2")
+    page.wait_for_timeout(600)  # the 5x5's request is on its way
+    _new_grid(page, 3, 3)
+    page.evaluate("window.release()")  # its answer comes before the 3x3's is asked for
+    page.wait_for_timeout(100)
+    words = page.eval_on_selector_all("#candidates li", "els => els.map(e => e.dataset.word)")
+    assert all(len(w) == 3 for w in words), words
+    page.wait_for_function("/candidates?$/.test(document.querySelector("
+                           "'#candidates-heading').textContent)", timeout=WAIT)
+    heading = page.inner_text("#candidates-heading")
+    words = page.eval_on_selector_all("#candidates li", "els => els.map(e => e.dataset.word)")
+    assert heading.startswith("1 across (...)") and words, heading
+    assert all(len(w) == 3 for w in words), words
+    page.context.close()
+    assert errors == []
+
+
 def test_a_selected_region_is_filled_and_the_rest_kept(page):
     _new_grid(page, 3, 3)
     page.keyboard.type("sapore")  # 1-across then 4-across (typing moves on)

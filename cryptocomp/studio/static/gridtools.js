@@ -47,12 +47,13 @@ export class GridTools {
     if (key === this.lastKey) return;
     this.lastKey = key;
     clearTimeout(this.timer);
+    const ticket = ++this.latest; // an answer still on its way is for another grid: dropped
     if (!slot) { this.showCandidates(null, []); return; }
-    this.timer = setTimeout(() => this.askCandidates(slot), CANDIDATE_WAIT);
+    this.timer = setTimeout(() => this.askCandidates(slot, ticket), CANDIDATE_WAIT);
   }
 
-  async askCandidates(slot) {
-    const ticket = ++this.latest;
+  async askCandidates(slot, ticket) {
+    if (ticket !== this.latest) return;
     const { model } = this.editor;
     this.heading.textContent = `${slot.number} ${slot.dir}: looking…`;
     const same = this.slot && this.slot.dir === slot.dir
