@@ -539,7 +539,7 @@ def test_no_cors_and_docs_served():
     spec = call(APP, "GET", "/openapi.json").json()
     for path in ("/api/words", "/api/compose", "/api/solve", "/api/fill", "/api/jobs/{job_id}",
                  "/api/jobs/{job_id}/events", "/api/candidates", "/api/arrow",
-                 "/api/export/{fmt}"):
+                 "/api/export/{fmt}", "/api/generate"):
         assert path in spec["paths"], path
     assert call(APP, "GET", "/docs").status_code == 200
 
