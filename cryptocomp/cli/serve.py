@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(index, settings)
     reach = "this machine only" if is_loopback(args.host) else \
         "other machines too: every request needs the token"
+    if args.token:
+        reach += "; a browser opens ?token=T once, a cookie keeps it"
     log.info("studio on %s (%s) · dictionary %s: %s words · Ctrl-C stops", settings.url,
              reach, index.name, f"{len(index):,}")
     if args.open:
