@@ -7,6 +7,8 @@ prompt print that line and carry on; they never show a traceback for these.
 
 from __future__ import annotations
 
+import unicodedata
+
 __all__ = [
     "CryptocompError",
     "DictionaryError",
@@ -59,7 +61,18 @@ class ExpressionError(CryptocompError):
             start += len(line)
         else:  # after a final line break, or no text
             start, shown = len(self.text), ""
-        return f"{shown}\n{' ' * (self.position - start)}^"
+        return f"{shown}\n{' ' * _width(shown[:self.position - start])}^"
+
+
+def _width(text: str) -> int:
+    """The columns ``text`` takes in a terminal: a combining or format mark none, a wide
+    (East Asian) character two, any other one; so the caret stands under its character."""
+    columns = 0
+    for ch in text:
+        if unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        columns += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return columns
 
 
 class TileError(CryptocompError):

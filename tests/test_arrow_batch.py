@@ -296,3 +296,27 @@ def test_cli_cluster_local_equals_the_pool(tmp_path, capsys, book, monkeypatch):
     assert main(args + ["--jobs", "2", "--output", str(pool)]) == 0
     assert main(args + ["--cluster", "local:2", "--output", str(dask)]) == 0
     assert dask.read_bytes() == pool.read_bytes()
+
+
+def test_a_stopped_pdf_batch_still_prints_what_it_made(tmp_path, capsys, book, monkeypatch):
+    from pdf_reading import page_texts
+
+    import cryptocomp.arrow.workload as workload
+
+    class StopsAfterTwo(ArrowWorkload):
+        def __init__(self, *args, **kwargs):
+            made = kwargs["on_puzzle"]
+
+            def on_puzzle(i, puzzle):
+                made(i, puzzle)
+                if self.finished == 2:
+                    raise KeyboardInterrupt  # Ctrl-C after the second puzzle
+
+            kwargs["on_puzzle"] = on_puzzle
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(workload, "ArrowWorkload", StopsAfterTwo)
+    out = tmp_path / "stopped.pdf"
+    assert main(_cli_files(tmp_path, book) + ["--jobs", "1", "--pdf", str(out)]) != 0
+    assert "interrupted" in capsys.readouterr().err
+    assert len(page_texts(out.read_bytes())) == 4  # two puzzles, then their two solutions

@@ -252,7 +252,7 @@ def test_cli_compose_plain_and_json(en_file, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["compose", "send+"], "empty operand at the end (at position 6)"),
     (["compose", "send+more=money"], "use solve"),
-    (["compose"], "give an EXPR or --batch"),
+    (["compose"], "give an EXPR, --batch"),
     (["compose", "a+b", "--top", "-1"], "--top must not be negative"),
     (["compose", "--batch", "nowhere.txt", "nowhere.txt"], "word list not found: nowhere.txt"),
 ])

@@ -230,3 +230,9 @@ def test_any_text_parses_or_fails_with_one_positioned_line(text):
         assert len(p.hole.where) == len(p.hole.template)
         assert all(text[col].lower() in (ch, "." if ch == "?" else ch)
                    for ch, col in zip(p.hole.template, p.hole.where))
+
+
+def test_caret_counts_terminal_columns_not_code_points():
+    # a wide character takes two columns, a combining accent none
+    assert ExpressionError("bad", 3, "語語+$").caret() == "語語+$\n     ^"
+    assert ExpressionError("bad", 3, "e\u0301+$").caret() == "e\u0301+$\n  ^"

@@ -172,3 +172,31 @@ def test_cli_refuses_what_puz_cannot_hold_in_one_line(tmp_path, capsys):
     last = capsys.readouterr().err.strip().splitlines()[-1]  # after the index's "saved" line
     assert last.startswith("cryptocomp: error: .puz holds one byte a cell: the letter 'д'")
     assert not out.exists()
+
+
+def test_circles_of_a_puz_go_on_to_the_ipuz_written(tmp_path, capsys):
+    q = puz.Puzzle()
+    q.width, q.height = 3, 3
+    q.solution, q.fill = "CATO.EBUN", "----.----"
+    q.clues = ["Feline", "Corn centre", "Number", "Roll"]
+    q.markup().markup = [0x80] + [0] * 7 + [0x80]
+    q.markup().save()
+    source = tmp_path / "c.puz"
+    source.write_bytes(q.tobytes())
+    wf = _words_file(tmp_path, ["cat", "cob", "ten", "bun"])
+    out = tmp_path / "c.ipuz"
+    assert main(["fill", str(source), "--dict", str(wf), "--ipuz", str(out)]) == 0
+    capsys.readouterr()
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    circled = {(r, c) for r, row in enumerate(doc["puzzle"]) for c, cell in enumerate(row)
+               if isinstance(cell, dict) and cell.get("style") == {"shapebg": "circle"}}
+    assert circled == {(0, 0), (2, 2)}
+    assert doc["puzzle"][0][0]["cell"] == 1 and doc["puzzle"][2][2]["cell"] == 0
+
+
+def test_a_russian_square_is_titled_in_russian(tmp_path, capsys):
+    wf = _words_file(tmp_path, ["да", "ад", "дд", "аа"])
+    out = tmp_path / "ru.ipuz"
+    assert main(["square", "2", "--symmetric", "--dict", str(wf), "--ipuz", str(out)]) == 0
+    capsys.readouterr()
+    assert json.loads(out.read_text(encoding="utf-8"))["title"] == "Квадрат 2×2"

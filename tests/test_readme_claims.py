@@ -72,6 +72,8 @@ def _examples() -> dict[str, list[str]]:
 
 EXAMPLES = _examples()
 
+_PLANETS = ("printf 'mercury\\nvenus\\nearth\\nmars\\njupiter\\nsaturn\\nuranus\\nneptune\\n' "
+            "> planets.txt")
 # the examples run, each with the wordfreq dictionaries it needs (built once for all)
 RUN: dict[str, tuple[str, ...]] = {
     "cryptocomp solve 'вышли-еще=воблы' --cap 2": (),
@@ -88,6 +90,12 @@ RUN: dict[str, tuple[str, ...]] = {
     "cryptocomp compose 'хабр*хабр=???????' --lang ru --contains оо --top 2": ("ru",),
     "cryptocomp square 6 --lang ru --top 100000": ("ru",),
     "cryptocomp fill american15 --lang ru --top 100000": ("ru",),
+    f"{_PLANETS}; cryptocomp compose --from planets.txt": (),
+    f"{_PLANETS}; cryptocomp compose --from planets.txt --right fixed planets": (),
+    "cryptocomp compose --doubly-true 0-100 --lang fr": (),
+    "printf 'to\\nbe\\nor\\nnot\\nant\\nbee\\nowl\\n' > small.txt; cryptocomp compose "
+    "--from small.txt --ops '*'": (),
+    "cryptocomp compose --doubly-true 0-100 --lang xx": (),
 }
 SKIPPED: dict[str, str] = {
     "cryptocomp square 5 --improve 1": "an improvement depends on the clock (README says so)",
@@ -103,6 +111,10 @@ SKIPPED: dict[str, str] = {
     "cryptocomp rack 'cs ó k a ? sz e' --tiles hu --top 3":
         "needs the Hungarian wordfreq export (a build of its own)",
     "cryptocomp bag": "the whole proof takes 25 s or more",
+    "cryptocomp compose --from planets.txt --difficulty      # on a terminal":
+        "a terminal's table (piped, the lines of the example above)",
+    "cryptocomp compose --from greek.txt --time 2 | tail -1        # the 24 Greek letter "
+    "names": "what a time budget finds depends on the clock",
 }
 
 

@@ -17,6 +17,7 @@ from ..index.alphabet import normalize, refusal_warning, word_problem
 from ..index.wordfilter import WordFilter, letters_of
 from ..rendering import class_column, compose_json, compose_lines, compose_table, solve_lines
 from .batch import add_batch_options, run_workload
+from .generate import add_generation_options, check_no_generation, run_generation, wants_generation
 from .options import (
     add_dict_options,
     add_list_option,
@@ -47,13 +48,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "place of '?') is a cryptarithm with exactly one solution, most frequent "
                     "first. Operators + - * / (exact division), parentheses; spaces and case "
                     "are ignored. A template in place of '?' constrains the word: "
-                    "'send+more=m????', 'send+more=?o???', 'send+more=[con*]'.")
+                    "'send+more=m????', 'send+more=?o???', 'send+more=[con*]'. With --from LIST "
+                    "(or --doubly-true LO-HI), every puzzle of a word list (of number words) "
+                    "with exactly one solution.")
     p.add_argument("expr", nargs="?", metavar="EXPR",
                    help="e.g. 'send+more', 'send+?=money', '?-more=money', 'send+more=m????'")
     p.add_argument("--batch", nargs=2, metavar=("LEFT.txt", "RIGHT.txt"),
                    help="compose every 'a OP b' over two word lists (one word a line)")
-    p.add_argument("--ops", default="+-*", metavar="OPS",
-                   help="operators for --batch (default: +-*)")
+    p.add_argument("--ops", default=None, metavar="OPS",
+                   help="operators for --batch (default: +-*); for --from, + (sums, the "
+                        "default) or * (products)")
     whole(p, "--top", 1, default=None, metavar="N",
           help="show at most N puzzles per query (default: 50 on a terminal, all when piped)")
     p.add_argument("--limit", type=limit, default=None, metavar="N",
@@ -76,10 +80,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_list_option(p)
     add_batch_options(p, "queries")
     add_pdf_options(p, "a sheet of the puzzles shown (boxes for the digits) and its answer key")
+    add_generation_options(p)
     p.set_defaults(run=run_compose)
 
     whole(p, "--base", MIN_BASE, MAX_BASE, default=10, metavar="B",
-          help="the base of the puzzles (compose works in base 10 only; solve takes any)")
+          help="the base of the puzzles (compose EXPR works in base 10 only; --from, "
+               "--doubly-true and solve take any)")
 
     s = sub.add_parser("solve", help="solve a complete cryptarithm such as send+more=money",
                        description="Count every solution of a complete cryptarithm or system "
@@ -136,8 +142,17 @@ def _words(args: argparse.Namespace) -> WordFilter:
 
 
 def run_compose(args: argparse.Namespace) -> int:
+    if wants_generation(args):
+        return run_generation(args)
+    check_no_generation(args)
+    return _run_query(args)
+
+
+def _run_query(args: argparse.Namespace) -> int:
+    """``compose EXPR`` and ``compose --batch``."""
     if bool(args.expr) == bool(args.batch):
-        raise QueryError("give an EXPR or --batch LEFT.txt RIGHT.txt (one of them)")
+        raise QueryError("give an EXPR, --batch LEFT.txt RIGHT.txt, --from LIST or "
+                         "--doubly-true LO-HI (one of them)")
     if not args.batch and (args.output or args.resume or args.scheduler or args.cluster
                            or args.jobs is not None):
         raise QueryError("--jobs, --scheduler, --cluster, --output and --resume go with --batch")
@@ -232,7 +247,7 @@ def _run_batch(args: argparse.Namespace, top: int | None) -> int:
     from ..batch import ComposeJob, ComposeWorkload, QueryGrid
 
     left, right = (_read_words(p) for p in args.batch)
-    ops = "".join(op for op in args.ops if not op.isspace())
+    ops = "".join(op for op in (args.ops or "+-*") if not op.isspace())
     bad = [op for op in ops if op not in "+-*/"]
     if not ops or bad or len(set(ops)) != len(ops):
         raise QueryError(f"--ops takes operators from +-*/, each once (got {args.ops!r})")

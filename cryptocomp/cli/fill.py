@@ -28,6 +28,7 @@ from ..index.alphabet import normalize
 from ..index.classes import DEFAULTS
 from ..index.wordfilter import WordFilter
 from ..pages.choices import check_printable
+from ..pages.typography import language_of, square_title
 from ..rendering import class_column, fill_json, fill_parts, fill_text
 from ..shipped import shipped
 from .batch import add_batch_options, run_workload
@@ -205,7 +206,7 @@ def run_square(args: argparse.Namespace) -> int:
     _check_args(args)
     _check_outputs(args)
     grid = square_grid(args.n, symmetric=args.symmetric)
-    return _run(args, grid, title=f"{args.n}x{args.n} square")
+    return _run(args, grid, title="")  # named in the dictionary's language once it is open
 
 
 def _words(args: argparse.Namespace) -> WordFilter:
@@ -259,6 +260,9 @@ def _run(args: argparse.Namespace, grid: Grid, *, title: str) -> int:
         clues = read_clues(args.clues)
     words = _words(args)
     index = open_index(args)
+    if args.kind == "square":
+        lang = index.params.get("lang") or language_of([index.alphabet])  # a --dict file: none
+        title = square_title(args.n, str(lang))
     rules = word_rules(args, fold_yo=index.fold_yo)
     with _search_progress(f"filling {title}") as progress:
         result = fill(grid, index, words, engine=args.engine, count=args.count,
@@ -329,7 +333,9 @@ def _write_files(args: argparse.Namespace, result: FillResult, clues: dict[str, 
     if args.ipuz:
         from ..crossword.ipuz import to_ipuz
 
-        doc = to_ipuz(result.grid, first, clues=clues, title=title)
+        source = getattr(args, "source_puzzle", None)  # a .puz or .jpz read: its circles
+        doc = to_ipuz(result.grid, first, clues=clues, title=title,
+                      circles=source.circles if source else ())
         write_atomic(args.ipuz, (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode())
     if args.svg:
         from ..crossword.svg import to_svg

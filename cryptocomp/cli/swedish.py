@@ -14,6 +14,7 @@ import logging
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..arrow.generator import MAX_REPAIRS, MAX_SIDE, MIN_SIDE, ArrowError, ArrowParams
 from ..arrow.puzzle import ArrowPuzzle, ambiguity_summary
@@ -33,6 +34,9 @@ from .options import (
     whole,
 )
 from .pdf import add_pdf_options, check_pdf
+
+if TYPE_CHECKING:
+    from ..batch import IndexShipment, Workload
 
 log = logging.getLogger("cryptocomp")
 
@@ -167,9 +171,7 @@ def run(args: argparse.Namespace) -> int:
         deadline = None if args.time is None else time.time() + args.time
         work = ArrowWorkload(params, shop, count=args.count, seed=args.seed,
                              max_attempts=args.attempts, deadline=deadline, on_puzzle=emit)
-        run_workload(args, work, shipment=shipment, show=False)
-    if printed:
-        _write_pdf(args, [printed[i] for i in sorted(printed)])
+        _run_and_print(args, work, shipment, printed)
     log.info("%d of %d puzzles made in this run (%d attempt%s, %.1f s CPU)%s", work.finished,
              args.count, work.attempts, "s" if work.attempts != 1 else "", work.cpu,
              f"; {work.failed} found no fill" if work.failed else "")
@@ -179,6 +181,17 @@ def run(args: argparse.Namespace) -> int:
                  "median %g, 90th percentile %g over %d clues", spread["median"],
                  spread["p90"], len(ambiguities))
     return 0 if not work.failed else 3
+
+
+def _run_and_print(args: argparse.Namespace, work: Workload, shipment: IndexShipment,
+                   printed: dict[int, ArrowPuzzle]) -> None:
+    """Run the batch; with --pdf, print the puzzles made, also when Ctrl-C or the time
+    budget stopped it (the stop is raised after the PDF is written)."""
+    try:
+        run_workload(args, work, shipment=shipment, show=False)
+    finally:
+        if printed:
+            _write_pdf(args, [printed[i] for i in sorted(printed)])
 
 
 def _check_pdf(args: argparse.Namespace) -> None:

@@ -14,7 +14,7 @@ the solution (when a fill is given), and clue lists (empty, or from a
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..files import read_text, shown
@@ -132,8 +132,10 @@ def parse_ipuz(text: str, *, source: str = "ipuz") -> Grid:
 
 
 def to_ipuz(grid: Grid, fill: list[str] | None = None, *, clues: Mapping[str, str] | None = None,
-            title: str = "") -> dict:
-    """An ipuz document of the grid, with the solution of ``fill`` and clues when given."""
+            title: str = "", circles: Iterable[Cell] = ()) -> dict:
+    """An ipuz document of the grid, with the solution of ``fill``, clues and circled cells
+    (ipuz's ``"style": {"shapebg": "circle"}``) when given."""
+    circled = frozenset(circles)
     numbers = grid.numbers()
     open_cells = grid.drawn_open()
     if grid.symmetric:
@@ -142,7 +144,7 @@ def to_ipuz(grid: Grid, fill: list[str] | None = None, *, clues: Mapping[str, st
         drawn = _G.from_cells(grid.width, grid.height, open_cells, grid.given)
         letters = grid.letters_of(fill) if fill else dict(grid.given)
         words = drawn.words_of(letters) if fill else None
-        return to_ipuz(drawn, words, clues=clues, title=title)
+        return to_ipuz(drawn, words, clues=clues, title=title, circles=circled)
     puzzle = []
     for r in range(grid.height):
         row: list = []
@@ -151,8 +153,12 @@ def to_ipuz(grid: Grid, fill: list[str] | None = None, *, clues: Mapping[str, st
                 row.append("#")
                 continue
             n = numbers.get((r, c), 0)
-            row.append({"cell": n, "value": grid.given[(r, c)].upper()}
-                       if (r, c) in grid.given else n)
+            cell: dict = {"cell": n}
+            if (r, c) in grid.given:
+                cell["value"] = grid.given[(r, c)].upper()
+            if (r, c) in circled:
+                cell["style"] = {"shapebg": "circle"}
+            row.append(cell if len(cell) > 1 else n)
         puzzle.append(row)
     doc: dict = {
         "version": VERSION,

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 __all__ = ["QUOTES", "LABELS", "language_of", "quoted", "curly", "break_points", "wrap",
-           "label"]
+           "label", "square_title"]
 
 QUOTES = {"en": ("“", "”"), "ru": ("«", "»")}
 VOWELS = frozenset("aeiouyаеёиоуыэюяAEIOUYАЕЁИОУЫЭЮЯ")
@@ -41,7 +41,8 @@ LABELS = {
            "sheet_rule": "Each letter stands for a digit, different letters for different "
                          "digits; no number of two or more digits starts with 0.",
            "sheet_key": "Answer key", "one_of": "one of {n} solutions",
-           "difficulty": "Difficulty: level {level} of 5", "unrated": "Difficulty: unrated"},
+           "difficulty": "Difficulty: level {level} of 5", "unrated": "Difficulty: unrated",
+           "square": "{n}x{n} square"},
     "ru": {"across": "По горизонтали", "down": "По вертикали", "solution": "Ответы",
            "puzzle": "Кроссворд", "arrow": "Сканворд", "clue_needed": "[нужно определение]",
            "hidden": "Ключевое слово", "hidden_hint": "затенённые клетки по порядку чтения",
@@ -49,7 +50,8 @@ LABELS = {
            "sheet_rule": "Каждая буква обозначает цифру, разные буквы — разные цифры; "
                          "многозначное число не начинается с 0.",
            "sheet_key": "Ответы", "one_of": "одно из решений (всего {n})",
-           "difficulty": "Сложность: {level} из 5", "unrated": "Сложность: не оценена"},
+           "difficulty": "Сложность: {level} из 5", "unrated": "Сложность: не оценена",
+           "square": "Квадрат {n}×{n}"},
 }
 
 
@@ -64,6 +66,11 @@ def language_of(texts: Iterable[str]) -> str:
 def label(language: str, key: str) -> str:
     """The page word ``key`` in ``language`` (English for a language without its own)."""
     return LABELS.get(language, LABELS["en"])[key]
+
+
+def square_title(n: int, language: str) -> str:
+    """The title of an n x n word square in ``language`` (English for one without its own)."""
+    return label(language, "square").format(n=n)
 
 
 def quoted(text: str, language: str) -> str:

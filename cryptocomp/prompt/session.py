@@ -53,6 +53,7 @@ from ..rendering import (
     save_result,
 )
 from ..version import __version__
+from .generating import DOUBLY_TRUE_USAGE, FROM_USAGE, doubly_true_command, from_command
 from .personal import PersonalCommands
 from .rating import parse_switch, switch_message, with_difficulty
 from .reply import Reply
@@ -445,6 +446,12 @@ COMMANDS: dict[str, Command] = {
                          Session._cmd_excludes),
     ":length": Command("N|LO-HI|off", "composed words of this length (5, 4-6, 5-, -7)",
                        Session._cmd_length),
+    ":from": Command(FROM_USAGE, "every puzzle of a word list's words with one solution "
+                     "(free: sums on both sides, fixed WORD, * products, N-M words)",
+                     from_command),
+    ":doubly-true": Command(DOUBLY_TRUE_USAGE, "sums of number words of [LO, HI] true in "
+                            "words and unique (LANG: a num2words language, default en)",
+                            doubly_true_command),
     ":difficulty": Command("on|off", "rate the puzzles shown: a level 1 (easiest) to 5",
                            Session._cmd_difficulty),
     ":add": Command("WORD [SCORE]", "add WORD to your list, or give it a score (1-100, "

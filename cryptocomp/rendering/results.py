@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Row", "Result", "WordRows", "Kind"]
 
-Kind = str  # "compose" | "solve" | "words"
+Kind = str  # "compose" | "solve" | "words" | "generate" (puzzles made from a list)
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,11 @@ class Row:
         ``difficulty`` when known)."""
         if kind == "solve":
             return {"solution": self.solution, "assignment": self.assignment}
+        if kind == "generate":
+            return {"puzzle": self.puzzle, "solution": self.solution,
+                    "assignment": self.assignment,
+                    **({} if self.difficulty is None else
+                       {"difficulty": self.difficulty.to_json()})}
         out: dict[str, object] = {"rank": self.rank, "word": self.word, "count": self.count,
                                   "per_million": self.per_million}
         if kind == "compose":
@@ -98,10 +103,11 @@ class Result:
     difficulty: Difficulty | None = None  # a solved puzzle's (:difficulty on)
 
     def _check(self) -> None:
-        assert self.kind in ("compose", "solve", "words"), self.kind
+        assert self.kind in ("compose", "solve", "words", "generate"), self.kind
         assert self.total >= len(self.rows) if self.kind == "solve" else \
             self.total == len(self.rows)
 
     @property
     def noun(self) -> str:
-        return {"compose": "puzzle", "solve": "solution", "words": "word"}[self.kind]
+        return {"compose": "puzzle", "solve": "solution", "words": "word",
+                "generate": "puzzle"}[self.kind]

@@ -40,6 +40,9 @@ def summary(result: Result) -> str:
         verdict = " (unique)" if result.total == 1 else ""
         rated = f" · difficulty {result.difficulty}" if result.difficulty is not None else ""
         return f"{result.title}: {found}{verdict}{rated}"
+    if result.kind == "generate":
+        return f"{result.title}: {found} with one solution" + (
+            "" if result.complete else " so far (the list is incomplete)")
     return f"{result.title}: {found} in {result.dictionary}"
 
 
@@ -71,6 +74,12 @@ def result_parts(result: Result, top: int | None, *,
         heads: list[tuple[str, Justify, str]] = [("#", "right", "dim"),
                                                   ("solution", "left", "green")]
         cells: list[tuple[str, ...]] = [(str(i), row.solution) for i, row in enumerate(shown, 1)]
+    elif result.kind == "generate":
+        heads = [("#", "right", "dim"), ("puzzle", "left", "bold cyan"),
+                 ("solution", "left", "green")]
+        heads += [("level", "right", "")] if result.level_column else []
+        cells = [(str(i), row.puzzle, row.solution) + _level_cell(row, result)
+                 for i, row in enumerate(shown, 1)]
     else:
         heads = [("rank", "right", "dim"), ("word", "left", "bold cyan"),
                  ("per million", "right", "")]
@@ -156,8 +165,9 @@ def plain_lines(result: Result, top: int | None) -> list[str]:
     """Tab-separated lines for pipelines, no header: see :func:`cryptocomp.prompt.run_lines` for the
     columns."""
     shown = result.rows[:top] if top is not None else result.rows
-    if result.kind == "solve":
-        return [f"{row.puzzle}\t{row.solution}" for row in shown]
+    if result.kind in ("solve", "generate"):
+        return [f"{row.puzzle}\t{row.solution}" + "".join(
+            f"\t{cell}" for cell in _level_cell(row, result)) for row in shown]
     lines = []
     for row in shown:
         cells = [str(row.rank), row.word, f"{row.per_million:.6g}"]
@@ -175,7 +185,7 @@ def result_json(result: Result, top: int | None = None) -> dict:
     out = {"format": JSON_FORMAT, "query": result.query, "kind": result.kind,
            "title": result.title, "dictionary": result.dictionary, "total": result.total,
            "results": [row.to_json(result.kind) for row in shown]}
-    if result.kind == "solve":
+    if result.kind in ("solve", "generate"):
         out["complete"] = result.complete
     if result.difficulty is not None:
         out["difficulty"] = result.difficulty.to_json()
@@ -198,7 +208,7 @@ def save_result(result: Result, path: Path) -> None:
 def _csv_text(result: Result) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    if result.kind == "solve":
+    if result.kind in ("solve", "generate"):
         writer.writerow(["puzzle", "solution"])
         writer.writerows([row.puzzle, row.solution] for row in result.rows)
     else:

@@ -1,0 +1,118 @@
+"""``:from FILE ...`` and ``:doubly-true LO-HI ...``: the prompt's generation commands, thin
+over :func:`cryptocomp.cryptarithm.harvest.harvest` (what ``compose --from`` and
+``compose --doubly-true`` call).
+
+``:from FILE [free | fixed WORD] [*] [N-M]``: every puzzle of the list's words with one
+solution (``free``: sums on both sides; ``fixed WORD``: that right word; ``*``: products;
+``N-M``: words a puzzle, the right one included).  ``:doubly-true LO-HI [LANG] [N-M]``: the
+doubly-true sums of [LO, HI] in LANG (default en).  Ctrl-C stops the search and shows what was
+found; ``:top`` and ``:difficulty`` apply to the table as to a compose.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING
+
+from ..cryptarithm.generation import GenerationSpec
+from ..cryptarithm.harvest import Harvest, harvest, rating, read_range, word_list
+from ..errors import QueryError
+from ..files import read_text, shown
+from ..rendering import Result, Row
+from .reply import Reply
+
+if TYPE_CHECKING:
+    from .session import Session
+
+__all__ = ["from_command", "doubly_true_command", "FROM_USAGE", "DOUBLY_TRUE_USAGE"]
+
+FROM_USAGE = "FILE [free|fixed WORD] [*] [N-M]"
+DOUBLY_TRUE_USAGE = "LO-HI [LANG] [N-M]"
+_LIST_BYTES = 16 * 2**20   # as compose --from: a larger file is no list of puzzle words
+
+
+def _words_range(token: str, command: str) -> tuple[int, int | None]:
+    """``N-M`` (or ``N-``): the least and most words of a puzzle."""
+    if token.endswith("-"):
+        return read_range(token + str(10**6), command)[0], None
+    return read_range(token, command)
+
+
+def _split(arg: str, command: str, usage: str) -> list[str]:
+    try:
+        tokens = shlex.split(arg)
+    except ValueError as exc:
+        raise QueryError(f"{command}: {exc} (usage: {command} {usage})") from None
+    if not tokens:
+        raise QueryError(f"usage: {command} {usage}")
+    return tokens
+
+
+def from_command(session: Session, arg: str) -> Reply:
+    """``:from FILE ...``: the puzzles of a word list."""
+    tokens = _split(arg, ":from", FROM_USAGE)
+    path, rest = tokens[0], tokens[1:]
+    right, fixed, op, low, high = "unique", None, "+", 3, None
+    while rest:
+        token = rest.pop(0)
+        if token == "free":
+            right = "free"
+        elif token == "fixed" and rest:
+            right, fixed = "fixed", rest.pop(0).lower()
+        elif token in ("*", "+"):
+            op = token
+        elif token[:1].isdigit():
+            low, high = _words_range(token, ":from")
+        else:
+            raise QueryError(f":from: {token!r} is none of free, fixed WORD, *, N-M "
+                             f"(usage: :from {FROM_USAGE})")
+    words, notes = word_list(read_text(path, "word list", QueryError, limit=_LIST_BYTES),
+                             name=shown(path))
+    if len(words) < 3:
+        raise QueryError(f"word list {shown(path)} has {len(words)} usable words: a puzzle "
+                         f"needs at least 3")
+    spec = GenerationSpec(tuple(words), right=right, fixed=fixed, min_words=low,
+                          max_words=high, op=op, base=session.settings.base)
+    reply = _reply(session, f":from {arg}", shown(path), spec)
+    if notes:
+        return Reply(result=reply.result, message=f"{len(notes)} lines skipped: {notes[0]}")
+    return reply
+
+
+def doubly_true_command(session: Session, arg: str) -> Reply:
+    """``:doubly-true LO-HI [LANG] [N-M]``: the doubly-true sums of a range."""
+    from ..cryptarithm.numberwords import doubly_true_spec
+
+    tokens = _split(arg, ":doubly-true", DOUBLY_TRUE_USAGE)
+    lo, hi = read_range(tokens[0], ":doubly-true")
+    lang, low, high = "en", 3, None
+    for token in tokens[1:]:
+        if token[:1].isdigit():
+            low, high = _words_range(token, ":doubly-true")
+        else:
+            lang = token
+    spec = doubly_true_spec(lo, hi, lang, min_words=low, max_words=high,
+                            base=session.settings.base)
+    return _reply(session, f":doubly-true {arg}", f"doubly true {lo}-{hi} ({lang})", spec)
+
+
+def _reply(session: Session, query: str, title: str, spec: GenerationSpec) -> Reply:
+    """Run the search (Ctrl-C keeps what was found) and make its result."""
+    found = harvest(spec)
+    result = _result(session, query, title, found)
+    session.last = result
+    return Reply(result=result)
+
+
+def _result(session: Session, query: str, title: str, found: Harvest) -> Result:
+    """The harvest as a prompt result; with ``:difficulty on`` the rows shown are rated."""
+    top = session.settings.shown
+    rate = session.settings.difficulty
+    rows = []
+    for n, (g, equation) in enumerate(zip(found.puzzles, found.equations())):
+        level = rating(g, found.spec.base) if rate and (top is None or n < top) else None
+        rows.append(Row(None, "", 0, 0.0, puzzle=g.puzzle, solution=equation,
+                        assignment=dict(g.solution), difficulty=level))
+    return Result("generate", query, title, session.short_name, rows, len(rows),
+                  complete=found.complete, level_column=rate)
+
