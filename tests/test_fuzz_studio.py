@@ -58,7 +58,7 @@ BODY = st.one_of(
         "right": st.sampled_from(["unique", "fixed", "free", "x"]), "fixed": NEAR,
         "min_words": NUMBERS, "max_words": NUMBERS, "op": st.sampled_from(["+", "*", "-"]),
         "base": NUMBERS, "time": st.sampled_from([0.2, 0, -1, "x", 10**9]),
-        "top": NUMBERS, "difficulty": JSON}))
+        "top": NUMBERS, "difficulty": JSON, "max_difficulty": NUMBERS}))
 
 
 def _checked(response) -> None:

@@ -94,6 +94,32 @@ def _same_rating(got: dict, expected: dict) -> None:
     assert got == expected
 
 
+def test_generate_max_difficulty_keeps_the_rated_puzzles_at_or_under_it():
+    words = ["mercury", "venus", "earth", "mars", "jupiter", "saturn", "uranus", "neptune"]
+    every = call(APP, "POST", "/api/generate", json={"words": words, "difficulty": True,
+                                                     "time": 20}).json()["results"]
+    for most in (3, 4):
+        kept = call(APP, "POST", "/api/generate", json={"words": words, "time": 20,
+                                                        "max_difficulty": most}).json()
+        levels = {r["puzzle"]: r["difficulty"] for r in every}
+        expected = [p for p, d in levels.items() if "out of time" not in d.get("reason", "")
+                    and d["level"] is not None and d["level"] <= most]
+        got = [r["puzzle"] for r in kept["results"]]
+        assert all(r["difficulty"]["level"] <= most for r in kept["results"])
+        assert set(expected) <= set(got) | {p for p, d in levels.items()
+                                            if d.get("reason") == "out of time"}
+
+
+def test_generate_in_base_12_is_unrated_and_written_in_base_12():
+    doc = call(APP, "POST", "/api/generate", json={
+        "words": ["mercury", "venus", "earth", "mars", "saturn", "uranus"], "base": 12,
+        "difficulty": True, "time": 20}).json()
+    for row in doc["results"]:
+        assert row["difficulty"]["level"] is None and "base 12" in row["difficulty"]["reason"]
+        left, right = row["equation"].split(" = ")
+        assert sum(int(x, 12) for x in left.split(" + ")) == int(right, 12)
+
+
 def test_generate_stops_at_its_budget_and_says_it_is_incomplete():
     rng = random.Random(5)
     words = sorted({"".join(rng.choice("abcdefghij") for _ in range(rng.randint(3, 6)))
@@ -103,7 +129,8 @@ def test_generate_stops_at_its_budget_and_says_it_is_incomplete():
         doc = call(APP, "POST", "/api/generate", json={"words": words, "right": "free",
                                                        "time": budget}).json()
         took = time.monotonic() - started
-        assert doc["complete"] is False and budget * 0.9 <= doc["seconds"] <= budget * 1.1 + 0.1
+        assert doc["complete"] is False and doc["stop"] == "time"
+        assert budget * 0.9 <= doc["seconds"] <= budget * 1.1 + 0.1
         assert took < budget * 1.1 + 0.5, took
 
 
@@ -121,6 +148,8 @@ def test_generate_stops_at_its_budget_and_says_it_is_incomplete():
     {"words": ["ab", "cd", "ef"], "min_words": 5, "max_words": 4},
     {"words": ["ab", "cd", "ef"], "time": 0}, {"words": ["ab", "cd", "ef"], "time": 10**5},
     {"words": ["ab", "cd", "ef"], "top": 0}, {"words": ["ab", "cd", "ef"], "difficulty": "yes"},
+    {"words": ["ab", "cd", "ef"], "max_difficulty": 6}, {"words": ["ab", "cd", "e f"]},
+    {"words": ["ab", "cd", "\u0301ef"]},
     {"words": ["ab", "cd", "ef"], "bogus": 1}])
 def test_bad_generate_requests_get_one_line(body):
     one_line_error(call(APP, "POST", "/api/generate", content=json.dumps(body)))

@@ -9,7 +9,6 @@ server thread and a budget that runs out gives the puzzles found so far.
 
 from __future__ import annotations
 
-import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ __all__ = ["GenerateRequest", "generate_request", "generate_work", "generate_ans
 MAX_LIST = 1000  # words of one list: the search is exponential in the list, not the words
 MAX_WORD = 40    # characters of one word
 _FIELDS = {"words", "doubly_true", "right", "fixed", "min_words", "max_words", "op", "base",
-           "time", "top", "difficulty"}
+           "time", "top", "difficulty", "max_difficulty"}
 
 Send = Callable[[tuple], None]
 
@@ -41,16 +40,20 @@ class GenerateRequest:
     seconds: float
     top: int
     difficulty: bool
+    max_level: int | None = None  # only puzzles rated this level or easier
 
 
 def _word(k: int, value: Raw) -> str:
     word = unicodedata.normalize("NFC", text(f"word {k + 1}", value, MAX_WORD)).strip().lower()
     if not word:
         raise StudioError(f"word {k + 1} is empty")
-    bad = next((i for i, ch in enumerate(word) if not ch.isalpha()), None)
+    # as compose --from's lists: letters, marks and digits (a "+", "=" or space would
+    # change the printed puzzle), not starting with a mark
+    bad = next((i for i, ch in enumerate(word) if unicodedata.category(ch)[0] not in "LMN"
+                or (i == 0 and unicodedata.category(ch)[0] == "M")), None)
     if bad is not None:
         raise StudioError(f"word {k + 1} {word!r}: character {bad + 1} ({word[bad]!r}) is "
-                          f"not a letter")
+                          f"not a letter or digit")
     return word
 
 
@@ -129,8 +132,11 @@ def generate_request(body: Raw, limits: Limits) -> GenerateRequest:
         raise
     except (CryptocompError, ValueError) as exc:
         raise StudioError(str(exc).replace("--lang", "lang")) from None
+    from ..cryptarithm.difficulty import LEVELS
+
     return GenerateRequest(
-        spec=spec,
+        spec=spec, max_level=whole("max_difficulty", given["max_difficulty"], 1, LEVELS)
+        if "max_difficulty" in given else None,
         seconds=seconds("time", given["time"], limits.candidates_seconds) if "time" in given
         else 5.0,
         top=whole("top", given["top"], 1, limits.max_top) if "top" in given else 100,
@@ -138,32 +144,35 @@ def generate_request(body: Raw, limits: Limits) -> GenerateRequest:
 
 
 def generate_work(send: Send, request: GenerateRequest) -> None:
-    """Generate until the list is done, ``top`` puzzles are found or the time is up, each
-    puzzle sent as found (rated when asked), then whether the search was complete.  The
-    server stops the job at the budget too: the puzzles sent by then are its answer."""
-    from ..cryptarithm.difficulty import rate
-    from ..cryptarithm.generation import generate
+    """Generate as ``compose --from`` does (:func:`~cryptocomp.cryptarithm.harvest.harvest`):
+    until the list is done, ``top`` puzzles are kept or the time is up, each puzzle sent as
+    found (rated when asked), then whether the search was complete.  The server stops the
+    job at the budget too: the puzzles sent by then are its answer."""
+    from ..cryptarithm.difficulty import Difficulty
+    from ..cryptarithm.generation import Generated
+    from ..cryptarithm.harvest import equation_text, harvest
 
-    started = time.monotonic()
-    found = generate(request.spec, deadline=started + request.seconds)
-    sent = 0
-    for g in found:
-        row = g.to_json()
-        if request.difficulty:
-            row["difficulty"] = rate(row["puzzle"]).to_json()
+    base = request.spec.base
+
+    def found(_: int, g: Generated, level: Difficulty | None) -> None:
+        row = {**g.to_json(), "equation": equation_text(g, base)}
+        if level is not None:
+            row["difficulty"] = level.to_json()
         send(("row", row))
-        sent += 1
-        if sent >= request.top:
-            break
-    send(("done", {"complete": found.complete and sent < request.top,
-                   "candidates": found.candidates}))
+
+    done = harvest(request.spec, seconds=request.seconds, top=request.top,
+                   rated=request.difficulty, max_level=request.max_level, on_found=found)
+    send(("done", {"complete": done.complete, "stop": done.stop,
+                   "candidates": done.candidates}))
 
 
 def generate_answer(rows: list[dict[str, Any]], result: dict[str, Any] | None,
                     seconds: float) -> dict[str, Any]:
     """The answer of ``POST /api/generate``: the puzzles found, whether the search was
-    complete (False when the budget stopped it), the candidates counted."""
+    complete and why it stopped (complete, time, top: "time" too when the server stopped it
+    at its budget), the candidates counted."""
     done = result or {}
     return {"total": len(rows), "complete": bool(done.get("complete", False)),
+            "stop": done.get("stop", "time"),
             "candidates": done.get("candidates"), "seconds": round(seconds, 3),
             "results": rows}
