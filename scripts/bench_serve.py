@@ -12,8 +12,11 @@ Figures:
   search's own seconds the result reports;
 * the cancellation delay: a fill that runs long, ``DELETE /api/jobs/ID``, until the job
   says cancelled (the delete answers once it is);
-* the server's memory: its resident set (RSS) after loading, after the queries, and the
-  peak of a fill's worker process.
+* the server's memory: its resident set (RSS) after loading and after the queries, its own
+  peak (VmHWM), and the peak of the server and its worker processes together (their RSS
+  summed, sampled every 0.1 s while fills run).
+
+Each figure's line ends with the 1-minute load average when it was taken.
 
     nice python scripts/bench_serve.py                 # en; 200 requests a client count
     nice python scripts/bench_serve.py --requests 50   # quicker
@@ -57,22 +60,59 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _children_peak_mb(pid: int) -> float:
-    """The largest VmHWM of the server's child processes now running."""
-    best = 0.0
-    for task in Path(f"/proc/{pid}/task").iterdir():
+def _status_mb(pid: int, field: str) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(f"{field}:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _descendants(pid: int) -> list[int]:
+    out = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return out
+    for task in tasks:
         try:
-            kids = (task / "children").read_text().split()
+            kids = [int(k) for k in (task / "children").read_text().split()]
         except OSError:
             continue
         for kid in kids:
-            try:
-                for line in Path(f"/proc/{kid}/status").read_text().splitlines():
-                    if line.startswith("VmHWM:"):
-                        best = max(best, int(line.split()[1]) / 1024)
-            except OSError:
-                pass
-    return best
+            out += [kid, *_descendants(kid)]
+    return out
+
+
+def _tree_rss_mb(pid: int) -> float:
+    """The RSS of the server and every process under it, summed (shared pages counted in
+    each: an upper bound of what they hold together)."""
+    return sum(_status_mb(p, "VmRSS") for p in [pid, *_descendants(pid)])
+
+
+class TreePeak:
+    """The largest summed RSS of a process tree, sampled in a thread until stopped."""
+
+    def __init__(self, pid: int):
+        self.pid, self.peak, self._stop = pid, 0.0, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, _tree_rss_mb(self.pid))
+            time.sleep(0.1)
+
+    def stop(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def _load() -> str:
+    return f"load {os.getloadavg()[0]:.2f}"
 
 
 def start_server(lang: str) -> tuple[subprocess.Popen, str]:
@@ -181,22 +221,22 @@ def fill_overhead(base: str, lang: str, seed: int, rounds: int) -> dict[str, flo
             "status": doc["result"]["status"]}
 
 
-def cancel_delay(base: str, rounds: int, pid: int) -> tuple[float, float]:
-    """The median seconds from DELETE to a cancelled job, and the worker's peak RSS (MB)."""
-    rows = _grid_rows()
-    rows = ["." * len(rows[0])] * len(rows)  # an open 15x15: the search runs long
-    delays, peak = [], 0.0
+def cancel_delay(base: str, rounds: int) -> list[float]:
+    """The seconds from DELETE to a cancelled job, each round."""
+    rows = ["......."] * 7  # an open 7x7 (a double word square): the search runs long
+    delays = []
     for _ in range(rounds):
         job = httpx.post(f"{base}/api/fill", json={"grid": rows, "options": {
             "time": 120}}).json()["job"]
         time.sleep(2.0)
-        peak = max(peak, _children_peak_mb(pid))
         t = time.perf_counter()
         doc = httpx.delete(f"{base}/api/jobs/{job}", timeout=30).json()
-        while doc["status"] != "cancelled":
+        while doc["status"] not in ("done", "failed", "cancelled"):
             doc = httpx.get(f"{base}/api/jobs/{job}").json()
+        if doc["status"] != "cancelled":
+            raise SystemExit(f"the fill to cancel ended {doc['status']} first: {doc}")
         delays.append(time.perf_counter() - t)
-    return statistics.median(delays), peak
+    return delays
 
 
 def main() -> int:
@@ -207,10 +247,11 @@ def main() -> int:
     p.add_argument("--only", choices=("words", "compose"), default=None,
                    help="only the latency of one endpoint")
     args = p.parse_args()
-    print(f"load: {os.getloadavg()[0]:.2f} (1 min)  cores: {os.cpu_count()}")
+    print(f"{_load()} (1 min)  cores: {os.cpu_count()}")
     proc, base = start_server(args.lang)
     try:
-        print(f"server {base}, pid {proc.pid}, RSS after loading {_rss_mb(proc.pid):.0f} MB")
+        print(f"server {base}, pid {proc.pid}, RSS after loading {_rss_mb(proc.pid):.0f} MB  "
+              f"{_load()}")
         for path, queries in (("/api/words", WORDS), ("/api/compose", [COMPOSE])):
             if args.only and not path.endswith(args.only):
                 continue
@@ -219,25 +260,32 @@ def main() -> int:
                                                                        args.requests // 4)
                 p50, p99, rate = latency(base, path, queries, clients, total)
                 print(f"{path:13} {clients:3} clients: p50 {p50:7.1f} ms  p99 {p99:7.1f} ms  "
-                      f"{rate:6.0f} req/s")
+                      f"{rate:6.0f} req/s  {_load()}", flush=True)
         if args.only:
             return 0
         here = in_process_compose(args.lang, 10)
         p50, _, _ = latency(base, "/api/compose", [COMPOSE], 1, 20)
         print(f"compose {COMPOSE}: in-process median {here:.1f} ms, via the server p50 "
-              f"{p50:.1f} ms ({(p50 / here - 1) * 100:+.1f} %)")
-        print(f"RSS after the queries {_rss_mb(proc.pid):.0f} MB")
+              f"{p50:.1f} ms ({(p50 / here - 1) * 100:+.1f} %)  {_load()}", flush=True)
+        print(f"RSS after the queries {_rss_mb(proc.pid):.0f} MB  {_load()}")
+        peak = TreePeak(proc.pid)
         fill = fill_overhead(base, args.lang, 1, args.rounds)
         print(f"fill american15 --seed 1 ({fill['status']}): API job {fill['api_wall']:.2f} s "
-              f"wall (search {fill['api_search']:.2f} s), CLI {fill['cli_wall']:.2f} s wall "
-              f"(search {fill['cli_search']:.2f} s)")
-        delay, peak = cancel_delay(base, args.rounds, proc.pid)
-        print(f"cancel: DELETE to cancelled, median {delay * 1000:.0f} ms; a fill worker's "
-              f"peak RSS {peak:.0f} MB; server RSS {_rss_mb(proc.pid):.0f} MB")
+              f"wall (search {fill['api_search']:.2f} s, overhead "
+              f"{fill['api_wall'] - fill['api_search']:.2f} s), CLI {fill['cli_wall']:.2f} s "
+              f"wall (search {fill['cli_search']:.2f} s, overhead "
+              f"{fill['cli_wall'] - fill['cli_search']:.2f} s: a process, the index opened)  "
+              f"{_load()}", flush=True)
+        delays = cancel_delay(base, args.rounds)
+        print(f"cancel: DELETE to cancelled, median {statistics.median(delays) * 1000:.0f} ms, "
+              f"max {max(delays) * 1000:.0f} ms of {len(delays)}  {_load()}")
+        print(f"memory: server RSS {_rss_mb(proc.pid):.0f} MB, its peak (VmHWM) "
+              f"{_status_mb(proc.pid, 'VmHWM'):.0f} MB; server and workers together, peak "
+              f"{peak.stop():.0f} MB (RSS summed)  {_load()}")
     finally:
         proc.terminate()
         proc.wait(10)
-    print(f"load: {os.getloadavg()[0]:.2f} (1 min)")
+    print(f"{_load()} (1 min)")
     return 0
 
 

@@ -25,7 +25,7 @@ NUMBERS = st.one_of(st.integers(-(2**70), 2**70), st.floats(allow_nan=True),
                                      "+5", "0x10", "", " 5 ", "4-6", "5-", "-7", "all"]))
 PARAM_NAMES = st.sampled_from(["q", "top", "same", "words", "minfreq", "min_count",
                                "min_score", "limit", "length", "contains", "excludes",
-                               "token", "bogus"])
+                               "token", "bogus", "difficulty", "max_difficulty"])
 JSON = st.recursive(st.one_of(st.none(), st.booleans(), NUMBERS, TEXT),
                     lambda inner: st.one_of(st.lists(inner, max_size=4),
                                             st.dictionaries(TEXT, inner, max_size=4)),
@@ -40,12 +40,25 @@ OPTIONS = st.dictionaries(OPTION_NAMES, st.one_of(JSON, st.just(0.2), st.just("c
 SLOT = st.fixed_dictionaries({}, optional={"row": st.one_of(st.integers(-2, 6), JSON),
                                            "col": st.one_of(st.integers(-2, 6), JSON),
                                            "dir": st.sampled_from(["across", "down", "up", 1])})
+CELLS = st.lists(st.one_of(st.lists(st.integers(-1, 5), min_size=2, max_size=2), JSON),
+                 max_size=6)
+WORD_LISTS = st.one_of(st.lists(st.sampled_from(["to", "at", "ta", "oat", "sat", "so", "é",
+                                                 "a+b", "", "Ж", "tao"]), max_size=6), JSON)
 BODY = st.one_of(
     JSON,
     st.fixed_dictionaries({"grid": ROWS}, optional={"options": OPTIONS, "slot": SLOT,
                                                     "top": NUMBERS, "time": NUMBERS,
                                                     "width": NUMBERS, "height": NUMBERS,
-                                                    "title": JSON, "clues": JSON}))
+                                                    "title": JSON, "clues": JSON,
+                                                    "region": st.one_of(CELLS, JSON)}),
+    st.fixed_dictionaries({}, optional={
+        "words": WORD_LISTS, "doubly_true": st.one_of(st.fixed_dictionaries({}, optional={
+            "low": st.integers(-1, 40), "high": st.integers(-1, 40),
+            "lang": st.sampled_from(["en", "fr", "xx", ""])}), JSON),
+        "right": st.sampled_from(["unique", "fixed", "free", "x"]), "fixed": NEAR,
+        "min_words": NUMBERS, "max_words": NUMBERS, "op": st.sampled_from(["+", "*", "-"]),
+        "base": NUMBERS, "time": st.sampled_from([0.2, 0, -1, "x", 10**9]),
+        "top": NUMBERS, "difficulty": JSON, "max_difficulty": NUMBERS}))
 
 
 def _checked(response) -> None:
@@ -70,7 +83,8 @@ def test_random_queries_get_an_answer_or_one_line(path, params):
 
 
 @FUZZ
-@given(st.sampled_from(["/api/fill", "/api/candidates", "/api/arrow", "/api/export/puz",
+@given(st.sampled_from(["/api/fill", "/api/candidates", "/api/arrow", "/api/generate",
+                        "/api/export/puz",
                         "/api/export/ipuz", "/api/export/jpz", "/api/export/svg",
                         "/api/export/pdf", "/api/export/nope"]), BODY)
 def test_random_bodies_get_an_answer_or_one_line(path, body):
@@ -82,7 +96,7 @@ def test_random_bodies_get_an_answer_or_one_line(path, body):
 
 @FUZZ
 @given(st.binary(max_size=200), st.sampled_from(["/api/fill", "/api/candidates",
-                                                  "/api/export/svg"]))
+                                                  "/api/generate", "/api/export/svg"]))
 def test_random_bytes_get_one_line(data, path):
     _checked(call(APP, "POST", path, content=data))
 

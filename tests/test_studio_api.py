@@ -4,6 +4,7 @@ solve), bad input (one line, a 4xx), the limits, the token, cancellation within 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
@@ -11,6 +12,7 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 
+import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,6 +31,7 @@ from studio_cases import (
 from cryptocomp import Index, solve
 from cryptocomp.crossword.grid import Grid
 from cryptocomp.studio import JobBoard, Limits, StudioError, StudioSettings, is_loopback
+from cryptocomp.studio.security import COOKIE, cookie_value
 
 # -- words, compose, solve ---------------------------------------------------------------
 
@@ -144,6 +147,77 @@ def test_fill_job_agrees_with_enumeration(rows):
     assert letters in list(fills(grid, WORDS))  # a fill the enumeration finds too
     assert set(result["words"].values()) <= set(WORDS)
     assert doc["tightest"] is None and doc["elapsed"] > 0
+
+
+@st.composite
+def _regions(draw):
+    rows = draw(st.sampled_from(SMALL_GRIDS + [["cat", "...", "..."], ["c.b", "...", "t.."]]))
+    grid = Grid.from_rows(rows)
+    cells = sorted(grid.cells - set(grid.given))
+    region = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=len(cells),
+                           unique=True))
+    return rows, region
+
+
+@settings(max_examples=25, deadline=None)
+@given(_regions())
+def test_a_region_fill_fills_only_the_region_as_enumeration_allows(case):
+    rows, region = case
+    r = call(APP, "POST", "/api/fill", json={"grid": rows, "region": [list(c) for c in region],
+                                             "options": {"seed": 1, "time": 20}})
+    assert r.status_code == 200, r.text
+    doc = wait_job(APP, r.json()["job"])
+    assert doc["status"] == "done", doc
+    grid = Grid.from_rows(rows)
+    # the oracle: the entries through the region, their letters kept, filled by enumeration
+    slots = tuple(s for s in grid.slots if set(region) & set(s.cells))
+    inside = {c for s in slots for c in s.cells}
+    sub = Grid(grid.width, grid.height, slots,
+               {c: ch for c, ch in grid.given.items() if c in inside})
+    possible = [{c: f[c] for c in region} for f in fills(sub, WORDS)]
+    shown = doc["result"]["grid"]
+    assert len(shown) == len(rows)
+    for r_, (sent, got) in enumerate(zip(rows, shown)):
+        for c_, (a, b) in enumerate(zip(sent, got)):
+            if (r_, c_) not in region:
+                assert a == b, (rows, region, shown)  # outside the region: as sent
+    if not possible:
+        assert doc["result"]["status"] == "no_fill"
+        return
+    assert doc["result"]["status"] == "filled"
+    assert {c: shown[c[0]][c[1]] for c in region} in possible
+
+
+def test_a_region_crossing_no_entry_or_a_block_gets_one_line():
+    for region in ([[0, 0]], [[1, 1], [9, 9]], "all", [], [[0]], [[0, True]]):
+        one_line_error(call(APP, "POST", "/api/fill", json={"grid": ["#..", ".#.", "..."],
+                                                          "region": region}))
+
+
+def _long_index() -> Index:
+    """8-letter words over six letters: an open 8x8 grid of them runs to its time budget."""
+    rng = random.Random(8)
+    return Index.from_counts({"".join(rng.choice("abcdef") for _ in range(8)): 1
+                              for _ in range(500)}, name="long")
+
+
+def test_a_running_fill_shows_its_best_partial_fill_as_it_goes():
+    long = _long_index()
+    app = make_app(long, limits=Limits(workers=1, queued=1))
+    rows = ["." * 8] * 8
+    r = call(app, "POST", "/api/fill", json={"grid": rows, "options": {"time": 6, "engine": "csp"}})
+    stream = call(app, "GET", f"/api/jobs/{r.json()['job']}/events")
+    seen = []
+    for block in stream.text.split("\n\n"):
+        if block.startswith("event: running"):
+            seen.append(json.loads(block.splitlines()[1][len("data: "):])["grid"])
+    partial = [g for g in seen if g != rows]
+    assert partial, seen  # the partial fill is shown before the end
+    words = set(long.words)
+    for g in partial:  # every entry it settles is a word, crossings agreeing
+        drawn = Grid.from_rows(g)
+        for word in drawn.words_of(drawn.given):
+            assert "." in word or word in words, (g, word)
 
 
 def test_fill_job_without_a_fill_names_its_tightest_slot():
@@ -408,7 +482,7 @@ def test_other_hosts_need_a_token():
 
 
 @pytest.mark.parametrize("url", ["/api/words?q=?oney", "/docs", "/openapi.json", "/",
-                                 "/api/jobs/x"])
+                                 "/api/jobs/x", "/main.js", "/style.css"])
 def test_the_token_gates_every_request(url):
     app = make_app(host="0.0.0.0", token="s3cret-token")
     assert call(app, "GET", url).status_code == 401
@@ -418,7 +492,42 @@ def test_the_token_gates_every_request(url):
     ok = call(app, "GET", url, headers={"Authorization": "Bearer s3cret-token"})
     assert ok.status_code in (200, 404), ok.text
     joined = "&" if "?" in url else "?"
-    assert call(app, "GET", f"{url}{joined}token=s3cret-token").status_code in (200, 404)
+    by_query = call(app, "GET", f"{url}{joined}token=s3cret-token")
+    if url.startswith("/api/"):
+        assert by_query.status_code in (200, 404)
+    else:  # a page visit: redirected to itself without the token, with the cookie
+        assert by_query.status_code == 303
+        assert "token" not in by_query.headers["location"]
+    assert call(app, "GET", url, headers={"Cookie": f"{COOKIE}=s3cret-token"}).status_code \
+        == 401  # the cookie holds the token's digest, not the token
+    digest = cookie_value("s3cret-token")
+    with_cookie = call(app, "GET", url, headers={"Cookie": f"{COOKIE}={digest}"})
+    assert with_cookie.status_code in (200, 404), with_cookie.text
+
+
+def test_a_page_opened_with_its_token_gets_a_strict_httponly_cookie_that_admits_the_rest():
+    app = make_app(host="0.0.0.0", token="s3cret-token")
+
+    async def go() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://studio") as c:
+            first = await c.get("/?token=s3cret-token&x=1")
+            page = await c.get(first.headers["location"])
+            asked = [await c.get(p) for p in ("/main.js", "/style.css", "/api/info",
+                                              "/api/words?q=?oney")]
+            posted = await c.post("/api/export/svg", json={"grid": ["ab", "cd"]})
+            return [first, page, *asked, posted]
+
+    first, page, *rest = asyncio.run(go())
+    assert first.status_code == 303 and first.headers["location"] == "/?x=1"
+    cookie = first.headers["set-cookie"]
+    assert f"{COOKIE}={cookie_value('s3cret-token')}" in cookie
+    assert "s3cret-token" not in cookie
+    assert {"HttpOnly", "SameSite=Strict", "Path=/"} <= {p.strip() for p in cookie.split(";")}
+    assert page.status_code == 200 and "<!doctype html>" in page.text.lower()
+    assert [r.status_code for r in rest] == [200] * 5
+    # a bad token in the query is refused, even with no cookie to fall back on
+    assert call(app, "GET", "/?token=wrong-token-x").status_code == 401
 
 
 def test_no_cors_and_docs_served():
@@ -430,7 +539,7 @@ def test_no_cors_and_docs_served():
     spec = call(APP, "GET", "/openapi.json").json()
     for path in ("/api/words", "/api/compose", "/api/solve", "/api/fill", "/api/jobs/{job_id}",
                  "/api/jobs/{job_id}/events", "/api/candidates", "/api/arrow",
-                 "/api/export/{fmt}"):
+                 "/api/export/{fmt}", "/api/generate"):
         assert path in spec["paths"], path
     assert call(APP, "GET", "/docs").status_code == 200
 

@@ -8,18 +8,11 @@ Set ``CRYPTOCOMP_SCREENSHOTS=DIR`` to have the tests save a screenshot of each v
 
 from __future__ import annotations
 
-import itertools
-import os
-import random
 import shutil
-import socket
-import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from compose_oracle import EN_COUNTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,64 +26,38 @@ if CHROMIUM is None:
     pytest.skip("no chromium on this machine (apt-get install chromium): the studio browser "
                 "tests are skipped", allow_module_level=True)
 
+from studio_page import (  # noqa: E402
+    HELD_CANDIDATES,
+    KEYS,
+    STALE,
+    WAIT,
+    _click_cell,
+    _counts,
+    _drawn,
+    _edits,
+    _js,
+    _long_words,
+    _new_grid,
+    _open,
+    _partners,
+    _replay,
+    _rows,
+    _serving,
+    _shot,
+    _square_fills,
+)
+
 from cryptocomp.crossword.check import fill_problems  # noqa: E402
 from cryptocomp.crossword.grid import Grid, GridError  # noqa: E402
 from cryptocomp.crossword.puz import parse_puz  # noqa: E402
 from cryptocomp.cryptarithm.compose import compose  # noqa: E402
 from cryptocomp.index import Index  # noqa: E402
 
-# sap/ore/wet across, sow/are/pet down: the one open 3x3 fill with six different words
-THREE = ["bat", "are", "tea", "cat", "art", "tar", "eat", "ate", "rat", "ear", "era", "zzz",
-         "sap", "ore", "wet", "sow", "pet"]
-WAIT = 30_000  # ms: the longest any step may take on a loaded 2-core machine
-
-
-def _long_words() -> list[str]:
-    """8-letter words over six letters: an open 8x8 grid of them runs to its time budget."""
-    rng = random.Random(8)
-    return sorted({"".join(rng.choice("abcdef") for _ in range(8)) for _ in range(500)})
-
-
-def _counts() -> dict[str, int]:
-    counts = dict(EN_COUNTS)
-    for k, w in enumerate(THREE):
-        counts.setdefault(w, 60 - k)
-    for w in _long_words():
-        counts.setdefault(w, 1)
-    return counts
-
-
 # -- the server and the browser ---------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def index() -> Index:
     return Index.from_counts(_counts(), name="studio-test")
-
-
-@contextmanager
-def _serving(index: Index, settings=None):
-    """The studio over ``index`` on a free port of 127.0.0.1, in a real uvicorn in a thread:
-    its address."""
-    import uvicorn
-
-    from cryptocomp.studio.app import create_app
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(index, settings), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the studio did not start"
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
 
 
 @pytest.fixture(scope="module")
@@ -118,16 +85,6 @@ def browser():
         chromium.close()
 
 
-def _open(browser, url: str) -> tuple[Page, list[str]]:
-    context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 820})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    page.wait_for_function("window.studio !== undefined")
-    return page, errors
-
-
 @pytest.fixture
 def page(browser, base_url):
     """The page, fresh for each test; a script error fails the test."""
@@ -151,48 +108,7 @@ def model_page(opened):
     return opened[0]
 
 
-def _shot(page: Page, name: str) -> None:
-    where = os.environ.get("CRYPTOCOMP_SCREENSHOTS")
-    if where:
-        Path(where).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(where) / f"{name}.png"), full_page=True)
-
-
-def _rows(page: Page) -> list[str]:
-    return page.evaluate("studio.editor.model.rows()")
-
-
-def _new_grid(page: Page, width: int, height: int, symmetry: str = "none") -> None:
-    page.keyboard.press("Alt+2")
-    page.select_option("#symmetry", symmetry)
-    page.fill("#grid-width", str(width))
-    page.fill("#grid-height", str(height))
-    page.click("#grid-new")
-    page.focus("#grid")
-
-
-def _click_cell(page: Page, r: int, c: int, **kw) -> None:
-    page.click(f"#cell-{r}-{c}", **kw)
-
-
 # -- the grid model against the Python grid -------------------------------------------------
-
-MODEL = "import('./gridmodel.js').then(m => { const g = m.GridModel.fromRows(rows); return %s; })"
-
-
-def _js(page: Page, expr: str, rows: list[str]):
-    return page.evaluate(f"rows => {MODEL % expr}", rows)
-
-
-@st.composite
-def _drawn(draw) -> list[str]:
-    height = draw(st.integers(1, 7))
-    width = draw(st.integers(1, 7))
-    density = draw(st.sampled_from([0.0, 0.2, 0.4, 0.7, 1.0]))
-    cells = draw(st.lists(st.floats(0, 1), min_size=width * height, max_size=width * height))
-    return ["".join("#" if cells[r * width + c] < density else "." for c in range(width))
-            for r in range(height)]
-
 
 @settings(max_examples=60)
 @given(rows=_drawn())
@@ -208,53 +124,6 @@ def test_numbering_and_slots_are_the_python_grids(model_page, rows):
     assert dict(got["numbers"]) == numbers
     assert [(name, [tuple(c) for c in cells]) for name, cells in got["slots"]] == \
         [(s.name, list(s.cells)) for s in grid.slots]
-
-
-def _partners(r: int, c: int, h: int, w: int, symmetry: str) -> set[tuple[int, int]]:
-    other = {"none": (r, c), "rotational": (h - 1 - r, w - 1 - c),
-             "mirror": (r, w - 1 - c)}[symmetry]
-    return {(r, c), other}
-
-
-def _replay(h: int, w: int, symmetry: str, ops: list) -> list[list[str]]:
-    """The rows after each edit, by the plain rules: a toggle turns the cell and its
-    partners into blocks (or all back to empty), a letter goes in its cell; undo and redo
-    walk a list of states."""
-    states = [["." * w for _ in range(h)]]
-    at = 0
-    shown = []
-    for op in ops:
-        if op[0] == "undo":
-            at = max(0, at - 1)
-        elif op[0] == "redo":
-            at = min(len(states) - 1, at + 1)
-        else:
-            grid = [list(row) for row in states[at]]
-            if op[0] == "block":
-                _, r, c = op
-                fill = "." if grid[r][c] == "#" else "#"
-                for rr, cc in _partners(r, c, h, w, symmetry):
-                    grid[rr][cc] = fill
-            else:
-                _, r, c, ch = op
-                grid[r][c] = ch
-            rows = ["".join(row) for row in grid]
-            if rows != states[at]:
-                states = states[:at + 1] + [rows]
-                at += 1
-        shown.append(states[at])
-    return shown
-
-
-@st.composite
-def _edits(draw):
-    h, w = draw(st.integers(2, 6)), draw(st.integers(2, 6))
-    cell = st.tuples(st.integers(0, h - 1), st.integers(0, w - 1))
-    op = st.one_of(cell.map(lambda rc: ("block", *rc)),
-                   st.tuples(cell, st.sampled_from("abé")).map(lambda x: ("letter", *x[0], x[1])),
-                   st.just(("undo",)), st.just(("redo",)))
-    return h, w, draw(st.sampled_from(["none", "rotational", "mirror"])), \
-        draw(st.lists(op, max_size=25))
 
 
 @settings(max_examples=60)
@@ -279,13 +148,6 @@ def test_symmetric_blocks_undo_and_redo_follow_the_plain_rules(model_page, case)
 
 # -- compose and solve ----------------------------------------------------------------------
 
-STALE = """
-  const real = window.fetch;
-  window.fetch = (url, init) => real(url, init).then(r =>
-    String(url).includes('q=SEND%2BMOR&') ? new Promise(ok => setTimeout(() => ok(r), 1500)) : r);
-"""
-
-
 def test_typing_send_more_ranks_money_first_and_drops_stale_answers(browser, base_url, index):
     page, errors = _open(browser, base_url)
     page.add_init_script(STALE)
@@ -301,6 +163,10 @@ def test_typing_send_more_ranks_money_first_and_drops_stale_answers(browser, bas
     page.wait_for_timeout(1800)  # the slow, stale answer has come and must have been dropped
     words = page.locator("#compose-results td.col-word").all_inner_texts()
     assert [w.lower() for w in words] == [c.word for c in compose("send+more", index)][:20]
+    from cryptocomp.cryptarithm.difficulty import rate
+
+    level = page.locator("#compose-results tbody tr").first.locator("td.col-difficulty")
+    assert level.inner_text() == f"level {rate('send+more=money').level}"
     _shot(page, "compose")
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('#solve-output').textContent.length > 0")
@@ -344,14 +210,18 @@ def test_keys_type_turn_block_lock_undo_and_redo(page):
     assert nums == [str(n) for n in range(1, len(nums) + 1)] and len(nums) == 7
 
 
-def _square_fills(words: list[str], first: str) -> bool:
-    """Whether an open 3x3 grid has a fill with ``first`` as 1-across (brute force)."""
-    for second, third in itertools.product(words, repeat=2):
-        rows = [first, second, third]
-        cols = ["".join(r[c] for r in rows) for c in range(3)]
-        if all(w in words for w in cols) and len(set(rows + cols)) == 6:
-            return True
-    return False
+def test_typing_past_an_entrys_end_goes_on_to_the_next_entry(page):
+    _new_grid(page, 3, 3)
+    page.keyboard.type("bat")  # the last letter of 1-across: the cursor moves on to 4-across
+    assert page.evaluate("studio.editor.cursor") == [1, 0]
+    page.keyboard.type("car")
+    assert _rows(page) == ["bat", "car", "..."]  # no letter overwrote another
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # down from (0, 0): the last cell of 1-down is (2, 0)
+    page.keyboard.type("bcx")
+    assert _rows(page) == ["bat", "car", "x.."]
+    # past the end of 1-down: 2-down, at its first empty cell (2, 1)
+    assert page.evaluate("[studio.editor.cursor, studio.editor.dir]") == [[2, 1], "down"]
 
 
 def test_candidates_are_marked_as_brute_force_finds(page):
@@ -400,13 +270,59 @@ def test_a_drawn_grid_is_autofilled_and_exported_as_puz(page, index):
         {(r, c): ch for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "#"}
 
 
+def test_candidates_of_an_older_grid_never_show(browser, base_url):
+    page, errors = _open(browser, base_url)
+    page.add_init_script(HELD_CANDIDATES)  # the first 5x5 grid's answer is held back
+    page.reload()
+    page.wait_for_function("window.studio !== undefined")
+    page.keyboard.press("Alt+2")
+    page.wait_for_timeout(600)  # the 5x5's request is on its way
+    _new_grid(page, 3, 3)
+    page.evaluate("window.release()")  # its answer comes before the 3x3's is asked for
+    page.wait_for_timeout(100)
+    words = page.eval_on_selector_all("#candidates li", "els => els.map(e => e.dataset.word)")
+    assert all(len(w) == 3 for w in words), words
+    page.wait_for_function("/candidates?$/.test(document.querySelector("
+                           "'#candidates-heading').textContent)", timeout=WAIT)
+    heading = page.inner_text("#candidates-heading")
+    words = page.eval_on_selector_all("#candidates li", "els => els.map(e => e.dataset.word)")
+    assert heading.startswith("1 across (...)") and words, heading
+    assert all(len(w) == 3 for w in words), words
+    page.context.close()
+    assert errors == []
+
+
+def test_a_selected_region_is_filled_and_the_rest_kept(page):
+    _new_grid(page, 3, 3)
+    page.keyboard.type("sapore")  # 1-across then 4-across (typing moves on)
+    _click_cell(page, 2, 0)
+    page.keyboard.press("Shift+ArrowRight")
+    page.keyboard.press("Shift+ArrowRight")  # the region: the last row
+    assert page.is_enabled("#fill-region")
+    page.click("#fill-region")
+    page.wait_for_function("document.querySelector('#fill-progress').textContent"
+                           ".startsWith('filled')", timeout=WAIT)
+    rows = _rows(page)
+    assert rows[:2] == ["sap", "ore"]
+    three = [w for w in _counts() if len(w) == 3]
+    fits = [w for w in three if all("".join(col) in three for col in zip("sap", "ore", w))
+            and len({"sap", "ore", w, *("".join(c) for c in zip("sap", "ore", w))}) == 6]
+    assert rows[2] in fits, (rows, fits)
+    _shot(page, "grid-region-filled")
+
+
 def test_a_long_fill_is_cancelled_at_once(page):
     _new_grid(page, 8, 8)
     page.fill("#fill-time", "120")
     page.click("#fill-all")
     page.wait_for_function("document.querySelector('#fill-progress').textContent"
                            ".startsWith('running')", timeout=WAIT)
-    page.wait_for_timeout(500)
+    # the search's best partial fill, drawn faint while it runs, each entry it settles a word
+    page.wait_for_function("document.querySelectorAll('#grid .cell.ghost').length >= 8",
+                           timeout=WAIT)
+    ghost = page.evaluate("studio.editor.ghost")
+    drawn = Grid.from_rows(ghost)
+    assert all("." in w or w in _long_words() for w in drawn.words_of(drawn.given)), ghost
     _shot(page, "grid-mid-fill")
     started = time.monotonic()
     page.click("#fill-cancel")
@@ -417,13 +333,56 @@ def test_a_long_fill_is_cancelled_at_once(page):
     assert page.is_enabled("#fill-all") and not page.is_enabled("#fill-cancel")
 
 
+def test_a_studio_with_a_token_opens_with_it_once_and_then_works(browser, index, home):
+    from cryptocomp.studio import StudioSettings
+
+    token = "t0ken-for-the-test"
+    with _serving(index, StudioSettings(host="0.0.0.0", token=token)) as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 820})
+        bare = context.new_page()
+        refused = bare.goto(url)
+        assert refused is not None and refused.status == 401
+        page, errors = _open(browser, f"{url}?token={token}")
+        assert "token" not in page.url  # the address no longer shows it
+        cookie = page.context.cookies()[0]
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        assert token not in cookie["value"]
+        assert page.evaluate("document.cookie") == ""  # no script can read it
+        page.fill("#compose-q", "SEND+MORE")
+        first = page.locator("#compose-results tbody tr").first.locator("td.col-word")
+        first.wait_for(timeout=WAIT)
+        assert first.inner_text().lower() == "money"
+        _new_grid(page, 3, 3)
+        page.click("#fill-all")  # a job, followed by its event stream: the cookie goes too
+        page.wait_for_function("document.querySelector('#fill-progress').textContent"
+                               ".startsWith('filled')", timeout=WAIT)
+        _shot(page, "token-mode")
+        page.context.close()
+        context.close()
+        assert errors == []
+
+
+def test_generating_from_a_list_shows_the_librarys_puzzles(page):
+    from cryptocomp.cryptarithm.generation import GenerationSpec, generate
+
+    words = ["mercury", "venus", "earth", "mars", "jupiter", "saturn", "uranus", "neptune"]
+    page.click("#generate-panel summary")
+    page.fill("#generate-words", " ".join(words))
+    page.click("#generate-list")
+    page.wait_for_function("/generated/.test(document.querySelector('#compose-summary')"
+                           ".textContent)", timeout=WAIT)
+    shown = page.locator("#compose-results td.col-puzzle").all_inner_texts()
+    assert sorted(shown) == sorted(g.puzzle for g in generate(GenerationSpec(tuple(words))))
+    levels = page.locator("#compose-results td.col-difficulty").all_inner_texts()
+    assert len(levels) == len(shown) and all(v.startswith(("level ", "unrated")) for v in levels)
+    _shot(page, "compose-generated")
+    page.click("#compose-results tbody tr >> nth=0")
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#solve-output').textContent"
+                           ".includes('1 solution')", timeout=WAIT)
+
+
 # -- fuzz: any keys, any expression ---------------------------------------------------------
-
-KEYS = ["a", "b", "é", "Ж", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Tab", "Space",
-        "Period", "#", "Backspace", "Delete", "Escape", "Shift+ArrowRight", "Shift+ArrowDown",
-        "Control+z", "Control+y", "Control+Shift+z", "Control+l", "Alt+ArrowDown", "1", "?",
-        "F2", "Home"]
-
 
 @settings(max_examples=25)
 @given(width=st.integers(2, 6), height=st.integers(2, 6),

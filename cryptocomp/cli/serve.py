@@ -11,6 +11,7 @@ import argparse
 import logging
 import threading
 import webbrowser
+from urllib.parse import urlencode
 
 from .options import add_dict_options, open_index, whole
 
@@ -30,8 +31,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     whole(p, "--port", 0, 65535, default=DEFAULT_PORT, metavar="PORT",
           help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--token", default=None, metavar="T",
-                   help="a secret every request must carry (header 'Authorization: Bearer T' "
-                        "or ?token=T); needed for a --host other than loopback")
+                   help="a secret every request must carry: open the page once as /?token=T "
+                        "(a cookie keeps it) or send 'Authorization: Bearer T'; needed for "
+                        "a --host other than loopback")
     p.add_argument("--open", action="store_true", help="open the page in the browser")
     whole(p, "--workers", 1, 64, default=None, metavar="N",
           help="jobs (fills, arrow words) running at once, a process each (default: one a "
@@ -53,10 +55,13 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(index, settings)
     reach = "this machine only" if is_loopback(args.host) else \
         "other machines too: every request needs the token"
+    if args.token:
+        reach += "; a browser opens ?token=T once, a cookie keeps it"
     log.info("studio on %s (%s) · dictionary %s: %s words · Ctrl-C stops", settings.url,
              reach, index.name, f"{len(index):,}")
     if args.open:
-        url = settings.url + (f"?token={args.token}" if args.token else "")
+        # the page opened once with its token: the studio answers with its cookie
+        url = settings.url + (f"?{urlencode({'token': args.token})}" if args.token else "")
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                 server_header=False, proxy_headers=False)

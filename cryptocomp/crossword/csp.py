@@ -261,7 +261,7 @@ def _run_lanes(prob: Problem, lanes: list[_AnyLane], budget: Budget, count: int,
             if _turn(lane, run, budget, counted, seen, count):
                 return run
             if progress is not None:
-                progress(_progress_of(lanes, run.nodes, prob.n, len(run.found)))
+                progress(_progress_of(lanes, run.nodes, prob, len(run.found)))
 
 
 def _turn(lane: _AnyLane, run: _Run, budget: Budget, counted: bool,
@@ -310,10 +310,19 @@ def _no_fill(prob: Problem, lanes: list[_AnyLane], decider: _AnyLane | None,
                       f"often at {result.culprit}")
 
 
-def _progress_of(lanes: list[_AnyLane], nodes: int, slots: int, found: int) -> SearchProgress:
+def _progress_of(lanes: list[_AnyLane], nodes: int, prob: Problem, found: int
+                 ) -> SearchProgress:
     """The portfolio's progress: its steps and the best partial fill of its CSP lanes."""
-    settled = [int(lane.state.ctl[BEST]) for lane in lanes if isinstance(lane, Lane)]
-    return SearchProgress(nodes, max(0, *settled) if settled else None, slots, found)
+    csp = [lane for lane in lanes if isinstance(lane, Lane)]
+    if not csp:
+        return SearchProgress(nodes, None, prob.n, found)
+    best = max(csp, key=lambda lane: lane.state.ctl[BEST])
+
+    def partial() -> list[str]:
+        state = best.state
+        return [state.t.word(s, int(state.best[s])) if state.ctl[BEST] >= 0 and
+                state.best[s] >= 0 else "." * prob.lengths[s] for s in range(prob.n)]
+    return SearchProgress(nodes, max(0, int(best.state.ctl[BEST])), prob.n, found, partial)
 
 
 def _rows_out_of_budget(prob: Problem, lane: RowSearch, result: FillResult,

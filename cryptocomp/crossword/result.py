@@ -12,6 +12,7 @@ Outcomes are distinct:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..domain import Count, Word
@@ -30,12 +31,15 @@ RESULT_FORMAT = 1  # version of to_json()
 class SearchProgress:
     """How far a CSP search is, told between its slices of work: its steps, the slots its
     best partial fill settles (None: no lane keeps one, the rows search running alone) of
-    ``slots``, and the fills found."""
+    ``slots``, the fills found, and (``partial()``) that partial fill's words."""
 
     steps: int
     settled: int | None
     slots: int
     found: int
+    # the best partial fill's words by slot ("." where unsettled), worked out only when
+    # asked: a watcher that shows it a few times a second does not slow every slice
+    partial: Callable[[], list[str]] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass

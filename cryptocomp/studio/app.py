@@ -29,7 +29,8 @@ from ..index.index import Index
 from ..version import __version__
 from .bodies import arrow_request, candidates_request, export_request, fill_request
 from .exports import FORMATS, export
-from .jobs import FINISHED, POLL, Job, JobBoard
+from .generation import generate_answer, generate_request, generate_work
+from .jobs import FAILED, FINISHED, POLL, Job, JobBoard
 from .queries import compose_answer, solve_answer, words_answer
 from .security import Gate, error_body
 from .settings import StudioError, StudioSettings
@@ -46,6 +47,13 @@ HEARTBEAT = 10.0  # seconds of silence after which an event stream sends a comme
 _FILTER_DOC = ("word filters, as the CLI's: words (classes: dictionary,name,... or all), "
                "minfreq (per million), min_count, min_score (1-100), limit (the N most "
                "frequent words), length (5, 4-6, 5-, -7), contains, excludes")
+
+
+def _json(answer: dict[str, Any]) -> Response:
+    """A query's answer as JSON, encoded at once: the answers are plain JSON values already,
+    and FastAPI's generic encoder walking them took as long as the query itself."""
+    return Response(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode(),
+                    media_type="application/json")
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -107,16 +115,22 @@ def _add_queries(app: FastAPI, index: Index, settings: StudioSettings) -> None:
                          f"(the letter structure of WORD); top: rows (default 20); "
                          f"{_FILTER_DOC}.")
     async def words(request: Request, q: str | None = Query(None, examples=["?oney"]),
-                    top: str | None = Query(None, examples=["20"])) -> dict[str, Any]:
-        return await run_in_threadpool(words_answer, index, dict(request.query_params), limits)
+                    top: str | None = Query(None, examples=["20"])) -> Response:
+        return _json(await run_in_threadpool(words_answer, index, dict(request.query_params),
+                                             limits))
 
     @app.get("/api/compose", summary="puzzles with exactly one solution",
              description=f"q: a puzzle with an unknown (send+more, send+?=money, "
-                         f"send+more=m????); top: rows (default 20); {_FILTER_DOC}.")
+                         f"send+more=m????); top: rows (default 20); difficulty=1: each row "
+                         f"rated (level 1 easiest to 5, or null: unrated); max_difficulty=N: "
+                         f"only rows rated N or easier; {_FILTER_DOC}.")
     async def compose(request: Request, q: str | None = Query(None, examples=["send+more"]),
-                      top: str | None = Query(None, examples=["20"])) -> dict[str, Any]:
-        return await run_in_threadpool(compose_answer, index, dict(request.query_params),
-                                       limits)
+                      top: str | None = Query(None, examples=["20"]),
+                      difficulty: str | None = Query(None, examples=["1"]),
+                      max_difficulty: str | None = Query(None, examples=["3"])
+                      ) -> Response:
+        return _json(await run_in_threadpool(compose_answer, index,
+                                             dict(request.query_params), limits))
 
     @app.get("/api/solve", summary="the solutions of a complete puzzle",
              description="q: a complete puzzle (send+more=money); top: solutions listed "
@@ -187,13 +201,40 @@ def _add_jobs(app: FastAPI, index: Index, settings: StudioSettings, board: JobBo
     async def candidates(request: Request) -> dict[str, Any]:
         req = candidates_request(await _json_body(request), index, limits)
         job = board.submit("candidates", list(req.rows), candidates_work, (index, req))
-        await _finished(job, req.seconds + 30.0)
-        if job.status not in FINISHED:
+        return await _answer_of(board, job, req.seconds, "the candidates")
+
+    @app.post("/api/generate", summary="cryptarithms from a word list, or doubly-true sums",
+              description="Every puzzle a + b + ... = z of distinct list words with exactly "
+                          "one solution (Cryptagen's rules), or with doubly_true the sums of "
+                          "number words true in words too; found within time seconds (at "
+                          "most the candidates' limit), top puzzles at most; complete says "
+                          "whether the whole list was searched; difficulty: true rates each.",
+              openapi_extra=_body_doc({"words": ["mercury", "venus", "earth", "mars",
+                                                 "jupiter", "saturn", "uranus", "neptune"],
+                                       "right": "unique", "time": 5, "top": 100,
+                                       "difficulty": True}))
+    async def generate(request: Request) -> dict[str, Any]:
+        req = generate_request(await _json_body(request), limits)
+        job = board.submit("generate", [], generate_work, (req,))
+        await _finished(job, req.seconds)
+        if job.status not in FINISHED:  # the budget is up: what was found is the answer
             board.cancel(job.id)
-            raise StudioError("the candidates took too long (the server is busy)", 503)
-        if job.result is None:
-            raise StudioError(job.error or "the candidates could not be computed", 400)
-        return job.result
+            await _finished(job, 1.0)
+        elif job.status == FAILED:
+            raise StudioError(job.error or "the generation could not be run", 400)
+        return generate_answer(list(job.rows), job.result, job.elapsed)
+
+
+async def _answer_of(board: JobBoard, job: Job, seconds: float, what: str) -> dict[str, Any]:
+    """The result of a job run for one request: waited for its budget and some grace (a
+    queue to wait in, a rating to finish), else cancelled with one line."""
+    await _finished(job, seconds + 30.0)
+    if job.status not in FINISHED:
+        board.cancel(job.id)
+        raise StudioError(f"{what} took too long (the server is busy)", 503)
+    if job.result is None:
+        raise StudioError(job.error or f"{what} could not be computed", 400)
+    return job.result
 
 
 async def _events(job: Job, request: Request) -> AsyncIterator[str]:
@@ -230,9 +271,15 @@ def _add_exports(app: FastAPI, settings: StudioSettings) -> None:
 
 
 def _prepare_engine() -> None:
+    """Compile (or load) the kernels the jobs use, once, before the first child is forked:
+    each child would otherwise do it again."""
     from ..crossword.csp import load_engine
+    from ..cryptarithm.difficulty import rate
+    from ..cryptarithm.generation import GenerationSpec, generate
 
     load_engine()
+    list(generate(GenerationSpec(("send", "more", "money"))))
+    rate("send+more=money")
 
 
 def create_app(index: Index, settings: StudioSettings | None = None, *,

@@ -5,7 +5,9 @@ letters (given), as the CLI's text grids; its size is bounded by :class:`.Limits
 ``options`` are the CLI's: ``seed``, ``time`` (seconds), ``steps``, ``engine``,
 ``strategy``, the word filters (``words``, ``minfreq``, ``min_count``, ``min_score``,
 ``limit``, ``length``) and the word rules (``theme``, ``exclude``, ``prefer``: lists of
-words; ``max_shared``; ``same_lemma``).
+words; ``max_shared``; ``same_lemma``).  A fill's ``region`` (a list of ``[row, col]``
+cells) fills only those cells: the entries through them are filled, every letter outside
+is kept (a constraint), and the cells outside stay as they are.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from ..arrow.generator import MAX_SIDE as ARROW_MAX
 from ..arrow.generator import MIN_SIDE as ARROW_MIN
-from ..crossword.grid import Grid, GridError, Slot
+from ..crossword.grid import Cell, Grid, GridError, Slot
 from ..crossword.rules import MAX_SHARED, FillRules
 from ..errors import CryptocompError
 from ..index.alphabet import normalize
@@ -28,7 +30,7 @@ from .settings import Limits, StudioError
 
 __all__ = ["FillRequest", "CandidatesRequest", "ArrowRequest", "ExportRequest", "read_grid",
            "fill_request", "candidates_request", "arrow_request", "export_request",
-           "find_slot", "ENGINES", "STRATEGIES"]
+           "find_slot", "read_region", "region_grid", "ENGINES", "STRATEGIES"]
 
 ENGINES = ("auto", "csp", "sat")
 STRATEGIES = ("auto", "restarts", "words", "cells", "rows")
@@ -39,7 +41,8 @@ _FILL_OPTIONS = {"seed", "time", "steps", "engine", "strategy", "theme", "exclud
 
 @dataclass(frozen=True)
 class FillRequest:
-    """A fill to run: the grid (and its rows as sent), the words, the search's options."""
+    """A fill to run: the grid searched (a region's entries only, when one is given), the
+    rows as sent and the grid they draw, the words, the search's options."""
 
     grid: Grid
     rows: tuple[str, ...]
@@ -50,6 +53,8 @@ class FillRequest:
     engine: str = "auto"
     strategy: str = "auto"
     rules: FillRules = field(default_factory=FillRules)
+    drawn: Grid | None = None  # the whole grid sent, when ``grid`` is a region's
+    region: frozenset[Cell] | None = None  # the cells to fill (None: all)
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,37 @@ def read_grid(value: Raw, limits: Limits) -> tuple[Grid, tuple[str, ...]]:
         raise StudioError(str(exc)) from None
 
 
+def read_region(value: Raw, grid: Grid) -> frozenset[Cell]:
+    """The cells of a region: a non-empty list of ``[row, col]`` (0-based) open cells."""
+    if not isinstance(value, list) or not value:
+        raise StudioError("region wants a non-empty list of [row, col] cells")
+    if len(value) > grid.width * grid.height:
+        raise StudioError(f"region lists {len(value):,} cells: the grid has "
+                          f"{grid.width * grid.height:,}")
+    open_cells = grid.cells
+    cells = set()
+    for k, item in enumerate(value):
+        if not isinstance(item, list) or len(item) != 2:
+            raise StudioError(f"region cell {k + 1} wants [row, col]")
+        cell = (whole(f"region cell {k + 1} row", item[0], 0, grid.height - 1),
+                whole(f"region cell {k + 1} col", item[1], 0, grid.width - 1))
+        if cell not in open_cells:
+            raise StudioError(f"region cell {k + 1} (row {cell[0]}, col {cell[1]}) is a block")
+        cells.add(cell)
+    return frozenset(cells)
+
+
+def region_grid(grid: Grid, region: frozenset[Cell]) -> Grid:
+    """The grid a region's fill searches: the entries through the region, with every
+    letter of theirs given (those outside the region are thus kept)."""
+    slots = tuple(s for s in grid.slots if not region.isdisjoint(s.cells))
+    if not slots:
+        raise StudioError("the region crosses no entry (an entry has two cells or more)")
+    inside = {cell for s in slots for cell in s.cells}
+    given = {cell: ch for cell, ch in grid.given.items() if cell in inside}
+    return Grid(grid.width, grid.height, slots, given, grid.symmetric)
+
+
 def _words_list(name: str, value: Raw, fold_yo: bool) -> tuple[str, ...]:
     if not isinstance(value, list) or len(value) > 10_000:
         raise StudioError(f"{name} wants a list of at most 10,000 words")
@@ -167,13 +203,15 @@ def _options(body: Mapping[str, Any], known: set[str]) -> Mapping[str, Any]:
 
 
 def fill_request(body: Raw, index: Index, limits: Limits) -> FillRequest:
-    """``POST /api/fill``: ``{"grid": [...], "options": {...}}``."""
+    """``POST /api/fill``: ``{"grid": [...], "options": {...}, "region": [[r, c], ...]}``."""
     doc = _object(body, "the fill request")
-    _known(doc, {"grid", "options"}, "the fill request")
-    grid, rows = read_grid(doc.get("grid"), limits)
+    _known(doc, {"grid", "options", "region"}, "the fill request")
+    drawn, rows = read_grid(doc.get("grid"), limits)
+    region = read_region(doc["region"], drawn) if doc.get("region") is not None else None
+    grid = drawn if region is None else region_grid(drawn, region)
     options = _options(doc, _FILL_OPTIONS)
     return FillRequest(
-        grid=grid, rows=rows,
+        grid=grid, rows=rows, drawn=None if region is None else drawn, region=region,
         words=word_filter(options, index.total).word_filter(DEFAULTS["fill"]),
         seconds=seconds("time", options["time"], limits.job_seconds) if "time" in options
         else limits.default_seconds,

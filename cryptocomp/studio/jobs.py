@@ -60,6 +60,7 @@ class Job:
     started: float | None = None
     ended: float | None = None
     files: dict[str, bytes] = field(default_factory=dict)  # an arrow job's svg and pdf
+    rows: list[dict] = field(default_factory=list)  # a generation's puzzles, as found
     version: int = 0  # bumped on every change: the event stream sends each new version
     cancel: threading.Event = field(default_factory=threading.Event)
 
@@ -84,9 +85,13 @@ class Job:
     def _apply(self, kind: str, value: Any) -> None:
         """Take one message of the child."""
         if kind == "progress":
+            if "grid" in value:  # a fill's best partial fill so far: the job's grid
+                self.grid = value.pop("grid")
             self.progress = value
         elif kind == "files":
             self.files = value
+        elif kind == "row":
+            self.rows.append(value)
         elif kind == "done":
             self.result = value
             self.grid = value.get("grid", self.grid)

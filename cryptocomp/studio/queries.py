@@ -82,19 +82,44 @@ def words_answer(index: Index, params: Mapping[str, Raw], limits: Limits) -> dic
 
 def compose_answer(index: Index, params: Mapping[str, Raw], limits: Limits) -> dict[str, Any]:
     """``GET /api/compose``: the words completing ``q`` (``send+more``, ``send+?=money``,
-    ``send+more=m????``) to a puzzle with exactly one solution, most frequent first."""
+    ``send+more=m????``) to a puzzle with exactly one solution, most frequent first; with
+    ``difficulty`` (or ``max_difficulty`` N: only levels up to N) each row is rated."""
     from ..cryptarithm.compose import compose
+    from ..cryptarithm.difficulty import LEVELS, rate_rows
 
-    _check_names(params, _NAMES - {"same"})
+    _check_names(params, (_NAMES - {"same"}) | {"difficulty", "max_difficulty"})
     query, top = _query(params, limits), _top(params, limits)
     words = word_filter(params, index.total).word_filter(DEFAULTS["compose"])
+    most = whole("max_difficulty", params["max_difficulty"], 1, LEVELS) \
+        if "max_difficulty" in params else None
+    rated = most is not None or _flag(params, "difficulty")
     try:
         found = compose(query, index, words)
     except CryptocompError as exc:
         raise StudioError(str(exc)) from None
+    chosen = found[:top]
+    levels: list[dict[str, Any] | None] = [None] * len(chosen)
+    if rated:  # as the CLI's --difficulty: rated lazily until top rows pass max_difficulty
+        picks = rate_rows((c.puzzle for c in found), top=top, max_level=most)
+        chosen = [found[r.index] for r in picks]
+        levels = [r.difficulty.to_json() for r in picks]
     rows = [{**c.to_json(), "per_million": per_million(c.count, index.total),
-             "classes": row_classes(index, c.rank - 1)} for c in found[:top]]
+             "classes": row_classes(index, c.rank - 1),
+             **({"difficulty": level} if rated else {})} for c, level in zip(chosen, levels)]
     return {"total": len(found), "results": rows}
+
+
+def _flag(params: Mapping[str, Raw], name: str) -> bool:
+    """A true/false parameter (``1``, ``true``, ``yes``; ``0``, ``false``, ``no``)."""
+    value = params.get(name, False)
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off", ""):
+        return False
+    raise StudioError(f"{name} wants true or false, not {word[:20]!r}")
 
 
 def solve_answer(params: Mapping[str, Raw], limits: Limits) -> dict[str, Any]:

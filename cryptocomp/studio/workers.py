@@ -12,11 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..crossword import FillResult, Grid, Lexicon, SearchProgress, Slot, fill, format_text
+from ..crossword.grid import EMPTY, Cell, Letter
 from ..index.index import Index
 from .bodies import ArrowRequest, CandidatesRequest, FillRequest
 
 __all__ = ["fill_work", "arrow_work", "candidates_work", "fill_answer", "slot_json",
-           "viability", "PROGRESS_EVERY"]
+           "viability", "shown_letters", "PROGRESS_EVERY"]
 
 PROGRESS_EVERY = 0.2  # seconds between two progress messages of a child
 
@@ -33,42 +34,64 @@ def slot_json(slot: Slot, candidates: int | None = None) -> dict[str, Any]:
     return out
 
 
-def fill_answer(result: FillResult) -> dict[str, Any]:
+def shown_letters(request: FillRequest, words: list[str]) -> tuple[Grid, dict[Cell, Letter]]:
+    """The grid the request drew and its letters once ``words`` (one a slot of the grid
+    searched, "." where unsettled) are written in: outside a region, only what was sent."""
+    letters = request.grid.letters_of(words)
+    if request.drawn is None or request.region is None:
+        return request.grid, letters
+    region, drawn = request.region, request.drawn
+    kept = {cell: ch for cell, ch in letters.items() if cell in region}
+    return drawn, {**drawn.given, **kept}
+
+
+def fill_answer(result: FillResult, request: FillRequest | None = None) -> dict[str, Any]:
     """The JSON of a finished fill: its status, its grid (the fill, else the best partial
-    fill), its words by slot, and the tightest slot when it found none."""
-    grid = result.grid
+    fill; for a region, only the region's cells filled), its words by slot (the entries
+    the grid shown spells out whole), and the tightest slot when it found none."""
     words = result.fills[0] if result.fills else result.partial
-    letters = grid.letters_of(words) if words else dict(grid.given)
+    if request is None:
+        grid, letters = result.grid, result.grid.letters_of(words or [])
+    else:
+        grid, letters = shown_letters(request, list(words or []))
     by_name = {s.name: s for s in grid.slots}
     culprit = by_name.get(result.culprit) if result.culprit else None
+    spelt = grid.words_of(letters)
     return {"status": result.status, "message": result.message, "engine": result.engine,
             "steps": result.steps, "seconds": round(result.seconds, 4),
             "grid": format_text(grid, letters).splitlines(),
-            "words": {s.name: w for s, w in zip(grid.slots, result.fills[0])}
+            "words": {s.name: w for s, w in zip(grid.slots, spelt) if EMPTY not in w}
             if result.fills else {},
             "tightest": None if culprit is None else
             slot_json(culprit, result.culprit_candidates)}
 
 
-def _throttled(send: Send) -> Callable[[SearchProgress], None]:
+def _throttled(send: Send, request: FillRequest | None = None
+               ) -> Callable[[SearchProgress], None]:
     last = [0.0]
 
     def progress(p: SearchProgress) -> None:
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY:
             last[0] = now
-            send(("progress", {"steps": p.steps, "settled": p.settled, "slots": p.slots,
-                               "found": p.found}))
+            doc: dict[str, Any] = {"steps": p.steps, "settled": p.settled, "slots": p.slots,
+                                   "found": p.found}
+            if request is not None and p.partial is not None:
+                words = p.partial()
+                if len(words) == len(request.grid.slots):  # the grid searched, not a part
+                    grid, letters = shown_letters(request, words)
+                    doc["grid"] = format_text(grid, letters).splitlines()
+            send(("progress", doc))
     return progress
 
 
 def fill_work(send: Send, index: Index, request: FillRequest) -> None:
-    """Fill the request's grid and send the answer."""
+    """Fill the request's grid and send the answer (the best partial fill as it goes)."""
     result = fill(request.grid, index, request.words, engine=request.engine,
                   steps=request.steps, seconds=request.seconds, seed=request.seed,
                   strategy=request.strategy, rules=request.rules,
-                  progress=_throttled(send))
-    send(("done", fill_answer(result)))
+                  progress=_throttled(send, request))
+    send(("done", fill_answer(result, request)))
 
 
 def _placed(grid: Grid, slot: Slot, word: str) -> Grid:

@@ -15,19 +15,14 @@ async function failure(response) {
   return new Error(line.split("\n")[0]);
 }
 
-// a studio started with --token is opened as /?token=T: every request then carries it
-const TOKEN = new URLSearchParams(globalThis.location?.search ?? "").get("token");
-
-/** ``init`` with the token's Authorization header when the page has one. */
-function withToken(init) {
-  if (!TOKEN) return init;
-  return { ...init, headers: { ...(init.headers ?? {}), Authorization: `Bearer ${TOKEN}` } };
-}
+// A studio started with --token is opened once as /?token=T: the server answers with its
+// cookie (HttpOnly, SameSite=Strict) and the page without the token in its address; every
+// request of the page, its scripts and event streams included, then carries the cookie.
 
 async function send(path, init = {}) {
   let response;
   try {
-    response = await fetch(path, withToken(init));
+    response = await fetch(path, { credentials: "same-origin", ...init });
   } catch {
     throw new Error("the studio server does not answer (is `cryptocomp serve` running?)");
   }
@@ -73,12 +68,6 @@ export function saveBlob(blob, name) {
 /** Whether a job's status means it is still going. */
 export function isLive(status) { return LIVE.has(status); }
 
-/** The address of ``path`` for a link or an event stream (which send no headers: the
- *  token goes in the query). */
-export function tokenURL(path) {
-  return TOKEN ? `${path}?${new URLSearchParams({ token: TOKEN })}` : path;
-}
-
 /** Follow job ``id``: ``onProgress(state)`` on each event, resolves with the final state. */
 export function followJob(id, onProgress) {
   return new Promise((resolve, reject) => {
@@ -100,7 +89,7 @@ export function followJob(id, onProgress) {
       } catch (err) { settled = true; reject(err); }
     };
     if (typeof EventSource === "undefined") { poll(); return; }
-    source = new EventSource(tokenURL(`api/jobs/${id}/events`));
+    source = new EventSource(`api/jobs/${id}/events`);
     const onEvent = (event) => {
       let state;
       try { state = JSON.parse(event.data); } catch { return; }

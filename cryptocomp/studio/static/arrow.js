@@ -1,7 +1,7 @@
 // The arrow-word preview: generate a puzzle as a job, see its SVG, regenerate with a new
 // seed, download its PDF.
 
-import { cancelJob, followJob, isLive, postJSON, tokenURL } from "./api.js";
+import { cancelJob, followJob, isLive, postJSON } from "./api.js";
 import { guarded, say } from "./status.js";
 
 export class ArrowPanel {
@@ -87,7 +87,7 @@ export class ArrowPanel {
   pdf() {
     if (!this.done) { say(new Error("generate an arrow word first")); return; }
     const link = document.createElement("a");
-    link.href = tokenURL(`api/jobs/${this.done}/pdf`);
+    link.href = `api/jobs/${this.done}/pdf`;
     link.download = `arrow-${this.seed}.pdf`;
     document.body.append(link);
     link.click();

@@ -1,14 +1,23 @@
 // The compose panel: ranked puzzles as the expression is typed (debounced; a response that a
-// newer keystroke made stale is dropped), solving a puzzle, saving the list as CSV or JSON.
+// newer keystroke made stale is dropped) with their difficulty, puzzles generated from a
+// word list or doubly true, solving a puzzle, saving the list as CSV or JSON.
 
-import { getJSON, saveBlob } from "./api.js";
+import { getJSON, postJSON, saveBlob } from "./api.js";
 import { guarded, say } from "./status.js";
 
 const DEBOUNCE = 200; // ms: one request per pause in typing, not one per key
 const COLUMNS = ["rank", "word", "puzzle", "solution", "difficulty"];
 
+/** A difficulty as the table shows it: "level N", or "unrated" (and why). */
+export function shownDifficulty(d) {
+  if (!d) return "";
+  if (d.level === null || d.level === undefined) return d.reason ? `unrated (${d.reason})` : "unrated";
+  return `level ${d.level}`;
+}
+
 /** A cell value as text (lists and objects written out plainly). */
-export function shownValue(value) {
+export function shownValue(value, column = "") {
+  if (column === "difficulty") return shownDifficulty(value);
   if (value === null || value === undefined) return "";
   if (Array.isArray(value)) return value.map(shownValue).join(", ");
   if (typeof value === "object") {
@@ -21,7 +30,7 @@ export function shownValue(value) {
 export function asCSV(results, columns) {
   const quote = (v) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
   const lines = [columns.join(",")];
-  for (const row of results) lines.push(columns.map((k) => quote(shownValue(row[k]))).join(","));
+  for (const row of results) lines.push(columns.map((k) => quote(shownValue(row[k], k))).join(","));
   return lines.join("\r\n") + "\r\n";
 }
 
@@ -45,6 +54,36 @@ export class ComposePanel {
     root.querySelector("#solve").addEventListener("click", () => this.solve());
     root.querySelector("#save-csv").addEventListener("click", () => this.save("csv"));
     root.querySelector("#save-json").addEventListener("click", () => this.save("json"));
+    root.querySelector("#generate-list").addEventListener("click", () => this.generate(false));
+    root.querySelector("#generate-doubly").addEventListener("click", () => this.generate(true));
+  }
+
+  /** Generate puzzles from the word list (or the doubly-true range) within the seconds. */
+  async generate(doubly) {
+    const value = (id) => this.root.querySelector(id).value;
+    const body = { time: Number(value("#generate-time")) || 5, difficulty: true, top: 500 };
+    if (doubly) {
+      body.doubly_true = { low: Number(value("#doubly-low")), high: Number(value("#doubly-high")),
+        lang: value("#doubly-lang").trim() };
+    } else {
+      body.words = value("#generate-words").split(/[\s,;]+/u).filter(Boolean);
+      body.right = value("#generate-right");
+    }
+    const ticket = ++this.latest; // a typed expression's answer no longer replaces these
+    this.summary.textContent = "generating…";
+    await guarded(async () => {
+      const answer = await postJSON("api/generate", body);
+      if (ticket !== this.latest) return;
+      const rows = (answer.results ?? []).map((g, k) => ({ rank: k + 1, puzzle: g.puzzle,
+        solution: g.equation, difficulty: g.difficulty }));
+      this.show({ total: rows.length, results: rows });
+      this.summary.textContent = `${rows.length} puzzle${rows.length === 1 ? "" : "s"} generated`
+        + (answer.complete ? "" : " (the time ran out: there may be more)");
+      say(`generated ${rows.length} puzzles in ${Number(answer.seconds).toFixed(1)} s`);
+    });
+    if (ticket === this.latest && this.summary.textContent === "generating…") {
+      this.summary.textContent = "";
+    }
   }
 
   schedule() {
@@ -61,7 +100,7 @@ export class ComposePanel {
     this.controller = new AbortController();
     this.summary.textContent = "composing…";
     await guarded(async () => {
-      const answer = await getJSON("api/compose", { q, top: this.top.value },
+      const answer = await getJSON("api/compose", { q, top: this.top.value, difficulty: 1 },
         this.controller.signal);
       if (ticket === this.latest) this.show(answer);
     });
@@ -82,8 +121,13 @@ export class ComposePanel {
       tr.dataset.index = String(k);
       for (const c of columns) {
         const td = document.createElement("td");
-        td.textContent = shownValue(row[c]);
+        td.textContent = shownValue(row[c], c);
         td.className = `col-${c}`;
+        if (c === "difficulty" && row[c]) {
+          const d = row[c];
+          td.title = `score ${d.score}: ${d.steps} steps, ${d.guesses} guesses`;
+          td.dataset.level = String(d.level ?? "");
+        }
         tr.append(td);
       }
       tr.addEventListener("click", () => this.select(k));
@@ -97,9 +141,9 @@ export class ComposePanel {
     this.select(this.selected);
   }
 
-  /** The columns shown: difficulty only once the API gives it. */
+  /** The columns shown: those the rows have (a generated puzzle has no word). */
   columns() {
-    return COLUMNS.filter((c) => c !== "difficulty" || this.results.some((r) => c in r));
+    return COLUMNS.filter((c) => this.results.some((r) => c in r));
   }
 
   select(k) {

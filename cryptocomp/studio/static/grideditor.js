@@ -142,9 +142,22 @@ export class GridEditor {
       say(new Error("that cell is a block: press . to open it"));
       return;
     }
+    const slot = this.model.slotAt(r, c, this.dir);
     this.apply(() => this.model.setLetter(r, c, letter));
     const next = this.along(1);
-    if (next && !this.model.isBlock(...next)) { this.cursor = next; this.changed(); }
+    if (next && !this.model.isBlock(...next)) {
+      this.cursor = next;
+    } else if (slot) {
+      // the entry's last cell: on to the next entry, at its first empty cell, as Crosshare
+      // and Exet do (staying put would make the next letter overwrite this one)
+      const after = this.model.nextSlot(slot);
+      if (after) {
+        this.dir = after.dir;
+        this.cursor = after.cells.find(([rr, cc]) => this.model.at(rr, cc) === EMPTY)
+          ?? after.cells[0];
+      }
+    }
+    this.changed();
   }
 
   erase(backward) {

@@ -227,6 +227,17 @@ export class GridModel {
     }).join(""));
   }
 
+  /** The open cells of ``region`` as [row, col] pairs (the API's region of a fill). */
+  regionCells(region) {
+    const out = [];
+    for (let r = region.top; r <= region.bottom; r++) {
+      for (let c = region.left; c <= region.right; c++) {
+        if (!this.isBlock(r, c)) out.push([r, c]);
+      }
+    }
+    return out;
+  }
+
   // -- slots and numbers --------------------------------------------------------------------
 
   startsRun(r, c, dir) {
@@ -271,6 +282,13 @@ export class GridModel {
       out.sort((a, b) => (a.dir === b.dir ? a.number - b.number : a.dir === ACROSS ? -1 : 1));
     }
     return out;
+  }
+
+  /** The entry after ``slot`` in clue order (all across, then all down, then around). */
+  nextSlot(slot) {
+    const all = this.slots();
+    const k = all.findIndex((s) => s.dir === slot.dir && s.number === slot.number);
+    return all.length ? all[(k + 1) % all.length] : null;
   }
 
   /** The slot's letters, "." where empty. */

@@ -47,15 +47,20 @@ export class GridTools {
     if (key === this.lastKey) return;
     this.lastKey = key;
     clearTimeout(this.timer);
+    const ticket = ++this.latest; // an answer still on its way is for another grid: dropped
     if (!slot) { this.showCandidates(null, []); return; }
-    this.timer = setTimeout(() => this.askCandidates(slot), CANDIDATE_WAIT);
+    this.timer = setTimeout(() => this.askCandidates(slot, ticket), CANDIDATE_WAIT);
   }
 
-  async askCandidates(slot) {
-    const ticket = ++this.latest;
+  async askCandidates(slot, ticket) {
+    if (ticket !== this.latest) return;
     const { model } = this.editor;
     this.heading.textContent = `${slot.number} ${slot.dir}: looking…`;
-    this.list.classList.add("stale"); // the last slot's words, until this one's come
+    const same = this.slot && this.slot.dir === slot.dir
+      && String(this.slot.cells[0]) === String(slot.cells[0])
+      && this.slot.cells.length === slot.cells.length;
+    if (same) this.list.classList.add("stale"); // this slot's last words, until the new come
+    else { this.list.replaceChildren(); this.candidates = []; } // another slot's: not shown
     const [row, col] = slot.cells[0];
     await guarded(async () => {
       const answer = await postJSON("api/candidates", { grid: model.rows(),
@@ -130,11 +135,14 @@ export class GridTools {
     if (regionOnly && !region) { say(new Error("select a region first (Shift+arrows)")); return; }
     // the region's fill: letters outside it are sent as given, and only its cells are taken
     const options = { time: this.seconds };
+    this.editor.ghost = null;
     this.setRunning(true);
     this.progress.textContent = region ? "filling the region…" : "filling…";
+    say(this.progress.textContent);
     await guarded(async () => {
-      const { job } = await postJSON("api/fill",
-        { grid: this.editor.model.fillRequest(region), options });
+      const body = { grid: this.editor.model.fillRequest(region), options };
+      if (region) body.region = this.editor.model.regionCells(region);
+      const { job } = await postJSON("api/fill", body);
       this.job = job;
       const state = await followJob(job, (s) => this.onProgress(s));
       this.job = null;
@@ -147,6 +155,11 @@ export class GridTools {
 
   onProgress(state) {
     if (!isLive(state.status)) return; // the end is said by finish()
+    if (state.status === "running" && Array.isArray(state.grid)) {
+      // the search's best partial fill so far, drawn faint in the empty cells
+      this.editor.ghost = state.grid;
+      this.editor.render();
+    }
     const parts = [state.status ?? "running"];
     if (state.elapsed !== undefined) parts.push(`${Number(state.elapsed).toFixed(1)} s`);
     const p = state.progress ?? {};
