@@ -28,6 +28,7 @@ from cryptocomp.cryptarithm.difficulty import (
     system_of,
 )
 from cryptocomp.cryptarithm.expr import parse
+from cryptocomp.cryptarithm.solve import solve
 from cryptocomp.cryptarithm.system import System, brute_solutions, holds_system
 from cryptocomp.errors import ExpressionError
 
@@ -115,6 +116,15 @@ def test_unique_puzzles_are_rated_and_explained_to_their_solution(system):
     assert all(len(final[s]) == 1 for s in system.symbols)
 
 
+@given(systems())
+def test_a_text_rates_as_its_system(system):
+    """The text of a system, read in its base by the cryptarithm language, rates exactly as
+    the system itself (the model reads the parsed system, whatever its syntax)."""
+    text = system.render()
+    assert rate(text, base=system.base, seconds=60, nodes=10**5) == \
+        rate(system, seconds=60, nodes=10**5)
+
+
 # -- examples ----------------------------------------------------------------------------
 
 # puzzles in the order a person finds them harder: a few columns settle the first; many
@@ -178,6 +188,27 @@ def test_products_and_other_bases_are_rated():
     d = rate(System.of(s.relations, base=12), seconds=5)
     assert d.rated or d.reason in ("no solution", "out of time")
     assert rate("a*b=ca").rated
+
+
+CROSS = "cc + a = cl && on + d = go && ni + e = ne && cc + on = ni && a + d = e && cl + go = ne"
+
+
+LONG = ("in * gag = vain && in * '1' + kan * '10' + in * '100' = vain && in * g = in && "
+        "in * a = kan && in * g = in")
+
+
+def test_systems_constants_and_bases_are_rated_from_their_text():
+    """Cryptator's grammar as written (a crossword system, a long multiplication with quoted
+    constants, comparators, digits in words) and bases other than 10: each unique puzzle is
+    rated, and the model's path ends at the engine's solution."""
+    for text, base in [(CROSS, 10), (LONG, 10), ("fallout + outrun + portal = portal2", 10),
+                       ("to+go=out", 16), ("ab + ba = cc ; a < b ; b - a = '7' ; c < '10'", 16),
+                       ("ab+ab=bcc", 36)]:
+        found = solve(text, base=base)
+        assert found.count == 1 and found.complete, (text, base)
+        d = rate(text, base=base, seconds=30)
+        assert d.rated, (text, base, d)
+        assert solution_path(system_of(text, base), seconds=30).solution == found.solutions[0]
 
 
 def test_json_and_text_of_a_difficulty():

@@ -50,9 +50,9 @@ from .deduction import (
     deduce,
     model_of,
     solved,
-    system_of_puzzle,
 )
 from .expr import parse
+from .grammar import parse_system
 from .system import System
 
 __all__ = ["Difficulty", "Path", "Rated", "rate", "rate_system", "rate_rows", "solution_path",
@@ -135,15 +135,27 @@ def level_of(score: int) -> int:
     return 1 + sum(score > c for c in CUTS)
 
 
-def system_of(text_or_system: str | System) -> System:
-    """A system from a puzzle's text (today's grammar: one complete relation) or as given."""
+def system_of(text_or_system: str | System, base: int = 10) -> System:
+    """A system from a puzzle's text in ``base`` (the cryptarithm language of
+    :func:`~cryptocomp.cryptarithm.grammar.parse_system`: systems, comparators, constants)
+    or as given."""
     if isinstance(text_or_system, System):
         return text_or_system
-    puzzle = parse(text_or_system)
-    if puzzle.unknown:
-        raise ExpressionError("a difficulty needs a complete puzzle LEFT=RIGHT without '?'",
-                              None, puzzle.text)
-    return system_of_puzzle(puzzle)
+    try:
+        return parse_system(text_or_system, base=base)
+    except ExpressionError:
+        if _has_unknown(text_or_system):
+            raise ExpressionError("a difficulty needs a complete puzzle LEFT=RIGHT without '?'",
+                                  None, text_or_system) from None
+        raise
+
+
+def _has_unknown(text: str) -> bool:
+    """Whether ``text`` is a compose query (today's grammar, with an unknown)."""
+    try:
+        return parse(text).unknown
+    except ExpressionError:
+        return False
 
 
 def _choose(model: Model, domains: Domains) -> Symbol:
@@ -227,10 +239,11 @@ def difficulty_of(path: Path) -> Difficulty:
     return Difficulty(level_of(score), score, len(deductions), len(guesses), path.nodes)
 
 
-def rate(puzzle: str | System, *, seconds: float = SECONDS, nodes: int = NODES) -> Difficulty:
-    """The difficulty of a complete puzzle (its text, e.g. ``"send+more=money"``, or a
-    :class:`~cryptocomp.cryptarithm.system.System`)."""
-    return rate_system(system_of(puzzle), seconds=seconds, nodes=nodes)
+def rate(puzzle: str | System, *, base: int = 10, seconds: float = SECONDS,
+         nodes: int = NODES) -> Difficulty:
+    """The difficulty of a complete puzzle: its text in ``base`` (``"send+more=money"``,
+    ``"cc+a=cl && on+d=go"``) or a :class:`~cryptocomp.cryptarithm.system.System`."""
+    return rate_system(system_of(puzzle, base), seconds=seconds, nodes=nodes)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,90 @@
+"""Rate a sample of Cryptator's collection with the difficulty model (cryptarithm.difficulty).
+
+    nice python scripts/bench_difficulty.py [--sample N] [--seed S] [--repo DIR]
+                                            [--seconds S] [--kind KIND] [--slowest K]
+
+Draws ``--sample`` puzzles (default 400) at random (``--seed``) from every ``*.db.txt`` of
+``src/main/cryptarithms`` in Cryptator's repository (a bare mirror or a checkout), rates each
+within ``--seconds`` (the default budget of a rating), and prints per kind (addition,
+multiplication, long multiplication, crossword, doubly-true) the puzzles, the unrated ones,
+the median, mean, p90 and largest rating time; then the levels histogram, the share of
+puzzles solved by deductions alone, and the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from bench_cryptarithm import MIRROR, collection, kind_of
+
+from cryptocomp.cryptarithm.difficulty import LEVELS, SECONDS, rate
+from cryptocomp.cryptarithm.grammar import parse_system
+
+
+def sample(repo: Path, n: int, seed: int, kind: str | None) -> list[tuple[str, str]]:
+    """``n`` (kind, puzzle) pairs drawn at random from the collection."""
+    every = [(kind_of(name, line), line.strip()) for name, lines in collection(repo).items()
+             for line in lines if line.strip() and not line.startswith("#")]
+    if kind:
+        every = [p for p in every if p[0] == kind]
+    return random.Random(seed).sample(every, min(n, len(every)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Rate the sample and print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sample", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=27)
+    ap.add_argument("--repo", type=Path, default=MIRROR)
+    ap.add_argument("--seconds", type=float, default=SECONDS, help="budget of one rating")
+    ap.add_argument("--kind", default=None, help="only this kind (e.g. addition)")
+    ap.add_argument("--slowest", type=int, default=5)
+    args = ap.parse_args(argv)
+    puzzles = sample(args.repo, args.sample, args.seed, args.kind)
+    times: dict[str, list[float]] = defaultdict(list)
+    unrated: Counter[str] = Counter()
+    levels: Counter[int | None] = Counter()
+    no_guess = 0
+    slow: list[tuple[float, str]] = []
+    for kind, text in puzzles:
+        system = parse_system(text)
+        start = time.perf_counter()
+        d = rate(system, seconds=args.seconds)
+        took = time.perf_counter() - start
+        times[kind].append(took)
+        slow.append((took, f"{kind}: {text[:70]} -> {d}"))
+        levels[d.level] += 1
+        if not d.rated:
+            unrated[kind] += 1
+        elif d.guesses == 0:
+            no_guess += 1
+    every = [t for ts in times.values() for t in ts]
+    print(f"{len(every)} puzzles of Cryptator's collection (seed {args.seed}), budget "
+          f"{args.seconds} s a rating")
+    print(f"{'kind':20s} {'n':>5s} {'unrated':>8s} {'median':>8s} {'mean':>8s} {'p90':>8s} "
+          f"{'max':>8s}  (ms)")
+    for kind, ts in [*sorted(times.items()), ("all", every)]:
+        ts = sorted(ts)
+        bad = sum(unrated.values()) if kind == "all" else unrated[kind]
+        print(f"{kind:20s} {len(ts):5d} {bad:8d} {statistics.median(ts) * 1e3:8.1f} "
+              f"{statistics.fmean(ts) * 1e3:8.1f} {ts[int(0.9 * (len(ts) - 1))] * 1e3:8.1f} "
+              f"{ts[-1] * 1e3:8.1f}")
+    rated = sum(v for k, v in levels.items() if k is not None)
+    print("levels: " + "  ".join(f"{lv}: {levels[lv]}" for lv in range(1, LEVELS + 1))
+          + f"  unrated: {levels[None]}")
+    print(f"solved by deductions alone (no guess): {no_guess} of {rated} rated")
+    for took, what in sorted(slow, reverse=True)[:args.slowest]:
+        print(f"  slow: {took * 1e3:8.1f} ms  {what}")
+    print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
