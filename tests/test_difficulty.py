@@ -5,6 +5,8 @@ replayed reach it; and the ordering of examples a person would agree with."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import time
 
 import pytest
@@ -13,6 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from system_cases import systems
 
+from cryptocomp.cryptarithm import constraint
+from cryptocomp.cryptarithm.constraint import Column, Columns
 from cryptocomp.cryptarithm.deduction import (
     Carry,
     deduce,
@@ -28,6 +32,7 @@ from cryptocomp.cryptarithm.difficulty import (
     system_of,
 )
 from cryptocomp.cryptarithm.expr import parse
+from cryptocomp.cryptarithm.propagation import fixpoint
 from cryptocomp.cryptarithm.solve import solve
 from cryptocomp.cryptarithm.system import System, brute_solutions, holds_system
 from cryptocomp.errors import ExpressionError
@@ -99,6 +104,63 @@ def test_deduce_from_any_domains_keeps_the_solution(system, data):
     out = deduce(model, domains)
     assert not out.contradiction
     assert _fits(out.domains, fill)
+
+
+def _random_domains(system, model, data):
+    """The model's start with each symbol's digits cut down at random."""
+    domains = dict(model.initial)
+    for s in system.symbols:
+        keep = data.draw(st.sets(st.integers(0, system.base - 1), min_size=1))
+        domains[s] = domains[s] & frozenset(keep) or domains[s]
+    return domains
+
+
+@given(systems(), st.data())
+def test_the_work_list_fixpoint_is_the_fixpoint_of_the_deductions(system, data):
+    """propagation.fixpoint (any order, no steps) ends where deduce (cheapest first) does."""
+    model = model_of(system)
+    domains = _random_domains(system, model, data)
+    slow = deduce(model, domains)
+    fast = fixpoint(model_of(system), domains)
+    assert fast.contradiction == slow.contradiction
+    if not slow.contradiction:
+        assert fast.domains == slow.domains
+
+
+def _support(c, domains):
+    """A column's (or two columns') supports by brute force: every value of every variable
+    (symbols and carries) that some assignment satisfying the columns uses."""
+    columns = [c.lower, c.upper] if isinstance(c, Columns) else [c]
+    names = list(dict.fromkeys(v for col in columns for v in
+                               (*col.symbols, col.carry_in, col.carry_out) if v is not None))
+    seen = {v: set() for v in names}
+    for values in itertools.product(*(sorted(domains[v]) for v in names)):
+        fill = dict(zip(names, values))
+        digits = [fill[v] for v in names if not isinstance(v, Carry)]
+        if len(set(digits)) < len(digits):
+            continue
+        if all(sum(k * fill[s] for s, k in col.terms) + col.const +
+               (fill[col.carry_in] if col.carry_in else 0) ==
+               col.base * (fill[col.carry_out] if col.carry_out else 0) for col in columns):
+            for v in names:
+                seen[v].add(fill[v])
+    return {v: frozenset(got) for v, got in seen.items()}
+
+
+@given(systems(), st.data(), st.sampled_from([0, 10**9]))
+def test_column_deductions_keep_exactly_the_supported_values(system, data, vector):
+    """Each column (and pair of columns), pruned one assignment at a time or as one numpy
+    block, keeps exactly the values some assignment of its columns uses."""
+    model = model_of(system)
+    domains = _random_domains(system, model, data)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(constraint, "VECTOR", vector)
+        for c in model.constraints:
+            if isinstance(c, (Column, Columns)) and \
+                    math.prod(len(domains[s]) for s in c.symbols) <= constraint.LIMIT:
+                got = c.prune(domains)
+                want = _support(c, domains)
+                assert {v: got.get(v, domains[v]) for v in want} == want, c
 
 
 @given(systems())

@@ -8,11 +8,14 @@ a solution.  Variables are symbols and the :class:`Carry` of each column.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Union
+
+import numpy as np
 
 from ..domain import Symbol
 from .expr import BinOp, Operand, fold
@@ -20,10 +23,11 @@ from .forms import span
 from .system import Constant, SystemNode, evaluate
 
 __all__ = ["Carry", "Var", "Domains", "Column", "Columns", "Units", "Bounds", "Check",
-           "Constraint", "LIMIT", "CHECK_LIMIT"]
+           "Constraint", "LIMIT", "CHECK_LIMIT", "VECTOR"]
 
 LIMIT = 4096          # most assignments a person checks on one column (or units rule)
 CHECK_LIMIT = 100     # most cases a person tries on a whole relation
+VECTOR = 128           # a column with more assignments is pruned as one numpy block
 
 
 @dataclass(frozen=True, order=True)
@@ -53,7 +57,7 @@ class Column:
 
     kind = "column"
 
-    @property
+    @functools.cached_property
     def symbols(self) -> tuple[Symbol, ...]:
         return tuple(s for s, _ in self.terms)
 
@@ -64,10 +68,13 @@ class Column:
     def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
         """The values of the column's variables some solution of the column uses."""
         symbols = self.symbols
-        if _size(domains, symbols) > LIMIT:
+        size = _size(domains, symbols)
+        if size > LIMIT:
             return self._bounds(domains)
         cin = domains[self.carry_in] if self.carry_in else frozenset([0])
         cout = domains[self.carry_out] if self.carry_out else frozenset([0])
+        if size > VECTOR and symbols:
+            return self._prune_block(domains, cin, cout)
         # the column's sum must be base * carry_out - carry_in for some pair of carries
         targets: dict[int, list[tuple[int, int]]] = {}
         for ci in cin:
@@ -83,6 +90,29 @@ class Column:
                 seen_in.add(ci)
                 seen_out.add(co)
         out: dict[Var, frozenset[int]] = {s: frozenset(v) for s, v in zip(symbols, seen)}
+        if self.carry_in:
+            out[self.carry_in] = frozenset(seen_in)
+        if self.carry_out:
+            out[self.carry_out] = frozenset(seen_out)
+        return out
+
+    def _prune_block(self, domains: Domains, cin: frozenset[int], cout: frozenset[int]
+                     ) -> dict[Var, frozenset[int]]:
+        """:meth:`prune` over every assignment at once (numpy), for many assignments."""
+        symbols = self.symbols
+        grid, distinct = _grid(domains, symbols)
+        total = np.array([c for _, c in self.terms]) @ grid + self.const
+        good = np.zeros_like(distinct)
+        seen_in: set[int] = set()
+        seen_out: set[int] = set()
+        for ci in cin:
+            for co in cout:
+                hit = distinct & (total == self.base * co - ci)
+                if hit.any():
+                    good |= hit
+                    seen_in.add(ci)
+                    seen_out.add(co)
+        out = _used(symbols, grid, good)
         if self.carry_in:
             out[self.carry_in] = frozenset(seen_in)
         if self.carry_out:
@@ -128,7 +158,7 @@ class Columns:
 
     kind = "columns"
 
-    @property
+    @functools.cached_property
     def symbols(self) -> tuple[Symbol, ...]:
         return tuple(dict.fromkeys(self.lower.symbols + self.upper.symbols))
 
@@ -139,8 +169,11 @@ class Columns:
     def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
         """The values of both columns' variables some solution of the pair uses: the lower
         column's assignments that work, each extended by the upper column's other symbols."""
-        if _size(domains, self.symbols) > LIMIT:
+        size = _size(domains, self.symbols)
+        if size > LIMIT:
             return {}
+        if size > VECTOR and self.symbols:
+            return self._prune_block(domains)
         low, up = self.lower, self.upper
         lows = low.symbols
         ups = tuple(s for s in up.symbols if s not in lows)
@@ -174,6 +207,47 @@ class Columns:
         for carry in carries:
             if carry is not None and carry not in out:
                 out[carry] = frozenset()
+        return out
+
+
+    def _prune_block(self, domains: Domains) -> dict[Var, frozenset[int]]:
+        """:meth:`prune` over every assignment of both columns at once (numpy)."""
+        low, up = self.lower, self.upper
+        symbols = self.symbols
+        grid, distinct = _grid(domains, symbols)
+        at = {s: i for i, s in enumerate(symbols)}
+
+        def total(c: Column) -> np.ndarray:
+            coefs = np.zeros(len(symbols), dtype=np.int64)
+            for s, k in c.terms:
+                coefs[at[s]] = k
+            return coefs @ grid + c.const
+
+        first, second = total(low), total(up)
+        cin = sorted(domains[low.carry_in]) if low.carry_in else [0]
+        assert low.carry_out is not None
+        mid = domains[low.carry_out]
+        cout = domains[up.carry_out] if up.carry_out else frozenset([0])
+        good = np.zeros_like(distinct)
+        seen: dict[Var, set[int]] = {v: set() for v in (low.carry_in, low.carry_out,
+                                                         up.carry_out) if v is not None}
+        for ci in cin:
+            q, r = np.divmod(first + ci, low.base)
+            for qv in mid:
+                ok = distinct & (r == 0) & (q == qv)
+                if not ok.any():
+                    continue
+                q2, r2 = np.divmod(second + qv, up.base)
+                for cv in cout:
+                    hit = ok & (r2 == 0) & (q2 == cv)
+                    if hit.any():
+                        good |= hit
+                        for carry, value in zip((low.carry_in, low.carry_out, up.carry_out),
+                                                (ci, qv, cv)):
+                            if carry is not None:
+                                seen[carry].add(value)
+        out = _used(symbols, grid, good)
+        out.update((v, frozenset(got)) for v, got in seen.items())
         return out
 
 
@@ -275,6 +349,28 @@ def _compare(op: str, a: int, b: int) -> bool:
 def _size(domains: Domains, symbols: Sequence[Symbol]) -> int:
     """How many assignments (not necessarily injective) the domains leave the symbols."""
     return math.prod(len(domains[s]) for s in symbols)
+
+
+def _grid(domains: Domains, symbols: Sequence[Symbol]) -> tuple[np.ndarray, np.ndarray]:
+    """Every assignment of the domains to ``symbols`` as the columns of a matrix (one row a
+    symbol), and which of them give different symbols different digits."""
+    axes = [np.array(sorted(domains[s]), dtype=np.int64) for s in symbols]
+    where = np.indices([len(a) for a in axes]).reshape(len(axes), -1)
+    grid = np.stack([a[w] for a, w in zip(axes, where)])
+    bits = np.left_shift(1, grid)
+    # distinct digits: no two bits collide, so the sum of the bits is their union
+    distinct = bits.sum(axis=0) == np.bitwise_or.reduce(bits, axis=0)
+    return grid, distinct
+
+
+def _used(symbols: Sequence[Symbol], grid: np.ndarray, good: np.ndarray
+          ) -> dict[Var, frozenset[int]]:
+    """Each symbol's values at the assignments ``good`` marks (its row of ``grid``)."""
+    values = grid[:, good]
+    flags = np.zeros((len(symbols), int(grid.max(initial=0)) + 1), dtype=bool)
+    flags[np.arange(len(symbols))[:, None], values] = True
+    return {s: frozenset(d for d, on in enumerate(row) if on)
+            for s, row in zip(symbols, flags.tolist())}
 
 
 def _injective(domains: Domains, symbols: Sequence[Symbol]) -> Iterator[tuple[int, ...]]:

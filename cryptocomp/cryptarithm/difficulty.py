@@ -53,6 +53,7 @@ from .deduction import (
 )
 from .expr import parse
 from .grammar import parse_system
+from .propagation import fixpoint
 from .system import System
 
 __all__ = ["Difficulty", "Path", "Rated", "rate", "rate_system", "rate_rows", "solution_path",
@@ -167,7 +168,7 @@ def _choose(model: Model, domains: Domains) -> Symbol:
 def _search(model: Model, domains: Domains, budget: _Budget) -> bool:
     """Whether deductions and guesses from ``domains`` reach a solution (one node)."""
     budget.spend()
-    out = deduce(model, domains, record=False)
+    out = fixpoint(model, domains)
     if solved(model, out.domains) and not out.contradiction:
         return True
     if not out.contradiction:
