@@ -7,8 +7,10 @@ Draws ``--sample`` puzzles (default 400) at random (``--seed``) from every ``*.d
 ``src/main/cryptarithms`` in Cryptator's repository (a bare mirror or a checkout), rates each
 within ``--seconds`` (the default budget of a rating), and prints per kind (addition,
 multiplication, long multiplication, crossword, doubly-true) the puzzles, the unrated ones,
-the median, mean, p90 and largest rating time; then the levels histogram, the share of
-puzzles solved by deductions alone, and the load average.
+the median, mean, p90 and largest rating time (wall clock, which the budget reads, and the
+process's CPU time, which the other processes on a loaded machine do not inflate); then the
+levels histogram, the share of puzzles solved by deductions alone, the search nodes, and the
+load average.
 """
 
 from __future__ import annotations
@@ -37,6 +39,13 @@ def sample(repo: Path, n: int, seed: int, kind: str | None) -> list[tuple[str, s
     return random.Random(seed).sample(every, min(n, len(every)))
 
 
+def _figures(ts: list[float]) -> str:
+    """Median, mean, p90 and largest of ``ts`` seconds, in milliseconds."""
+    ts = sorted(ts)
+    return (f"{statistics.median(ts) * 1e3:8.1f} {statistics.fmean(ts) * 1e3:8.1f} "
+            f"{ts[int(0.9 * (len(ts) - 1))] * 1e3:8.1f} {ts[-1] * 1e3:8.1f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Rate the sample and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -49,16 +58,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     puzzles = sample(args.repo, args.sample, args.seed, args.kind)
     times: dict[str, list[float]] = defaultdict(list)
+    cpus: dict[str, list[float]] = defaultdict(list)
+    nodes: list[int] = []
     unrated: Counter[str] = Counter()
     levels: Counter[int | None] = Counter()
     no_guess = 0
     slow: list[tuple[float, str]] = []
     for kind, text in puzzles:
         system = parse_system(text)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         d = rate(system, seconds=args.seconds)
         took = time.perf_counter() - start
         times[kind].append(took)
+        cpus[kind].append(time.process_time() - cpu)
+        nodes.append(d.nodes)
         slow.append((took, f"{kind}: {text[:70]} -> {d}"))
         levels[d.level] += 1
         if not d.rated:
@@ -69,17 +82,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(every)} puzzles of Cryptator's collection (seed {args.seed}), budget "
           f"{args.seconds} s a rating")
     print(f"{'kind':20s} {'n':>5s} {'unrated':>8s} {'median':>8s} {'mean':>8s} {'p90':>8s} "
-          f"{'max':>8s}  (ms)")
-    for kind, ts in [*sorted(times.items()), ("all", every)]:
-        ts = sorted(ts)
+          f"{'max':>8s}  (ms, wall | CPU)")
+    for kind in [*sorted(times), "all"]:
         bad = sum(unrated.values()) if kind == "all" else unrated[kind]
-        print(f"{kind:20s} {len(ts):5d} {bad:8d} {statistics.median(ts) * 1e3:8.1f} "
-              f"{statistics.fmean(ts) * 1e3:8.1f} {ts[int(0.9 * (len(ts) - 1))] * 1e3:8.1f} "
-              f"{ts[-1] * 1e3:8.1f}")
+        wall = every if kind == "all" else times[kind]
+        cpu = [t for ts in cpus.values() for t in ts] if kind == "all" else cpus[kind]
+        print(f"{kind:20s} {len(wall):5d} {bad:8d} {_figures(wall)} | {_figures(cpu)}")
     rated = sum(v for k, v in levels.items() if k is not None)
     print("levels: " + "  ".join(f"{lv}: {levels[lv]}" for lv in range(1, LEVELS + 1))
           + f"  unrated: {levels[None]}")
     print(f"solved by deductions alone (no guess): {no_guess} of {rated} rated")
+    print(f"search nodes: median {statistics.median(nodes)}, p90 "
+          f"{sorted(nodes)[int(0.9 * (len(nodes) - 1))]}, max {max(nodes)}")
     for took, what in sorted(slow, reverse=True)[:args.slowest]:
         print(f"  slow: {took * 1e3:8.1f} ms  {what}")
     print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))

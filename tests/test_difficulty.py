@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from system_cases import systems
 
 from cryptocomp.cryptarithm import constraint
-from cryptocomp.cryptarithm.constraint import Column, Columns
+from cryptocomp.cryptarithm.constraint import Bounds, Column, Columns
 from cryptocomp.cryptarithm.deduction import (
     Carry,
     deduce,
@@ -31,10 +31,11 @@ from cryptocomp.cryptarithm.difficulty import (
     solution_path,
     system_of,
 )
-from cryptocomp.cryptarithm.expr import parse
+from cryptocomp.cryptarithm.expr import fold, parse
+from cryptocomp.cryptarithm.forms import span
 from cryptocomp.cryptarithm.propagation import fixpoint
 from cryptocomp.cryptarithm.solve import solve
-from cryptocomp.cryptarithm.system import System, brute_solutions, holds_system
+from cryptocomp.cryptarithm.system import Constant, System, brute_solutions, holds_system
 from cryptocomp.errors import ExpressionError
 
 MAX_BRUTE = system_cases.MAX_BRUTE
@@ -161,6 +162,40 @@ def test_column_deductions_keep_exactly_the_supported_values(system, data, vecto
                 got = c.prune(domains)
                 want = _support(c, domains)
                 assert {v: got.get(v, domains[v]) for v in want} == want, c
+
+
+def _span_of(node, domains, base):
+    """A tree's least and greatest value, each digit over its domain (interval arithmetic
+    by a plain fold: the reference of the bounds deduction)."""
+    def leaf(n):
+        if isinstance(n, Constant):
+            return n.value, n.value
+        lo = hi = 0
+        for ch in n.word:
+            lo, hi = lo * base + min(domains[ch]), hi * base + max(domains[ch])
+        return lo, hi
+    return fold(node, leaf, lambda n, a, b: span(n.op, a, b))
+
+
+@given(systems(), st.data())
+def test_the_bounds_of_products_keep_the_digits_interval_arithmetic_allows(system, data):
+    """A product's bounds deduction keeps digit d of s exactly when the spans of both sides
+    with s = d (every other digit over its domain) allow the comparator."""
+    model = model_of(system)
+    domains = _random_domains(system, model, data)
+    for c in model.constraints:
+        if isinstance(c, Bounds) and c.linear is None:
+            got = c.prune(domains)
+            for s in c.symbols:
+                keep = set()
+                for d in domains[s]:
+                    trial = {**domains, s: frozenset([d])}
+                    a, b = (_span_of(side, trial, system.base) for side in (c.left, c.right))
+                    if {"=": a[0] <= b[1] and b[0] <= a[1], "!=": not a[0] == a[1] == b[0] == b[1],
+                        "<": a[0] < b[1], "<=": a[0] <= b[1], ">": a[1] > b[0],
+                        ">=": a[1] >= b[0]}[c.op]:
+                        keep.add(d)
+                assert got[s] == keep, (c, s)
 
 
 @given(systems())

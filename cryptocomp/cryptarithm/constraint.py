@@ -13,7 +13,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -39,6 +39,7 @@ class Carry:
 
 
 Var = Union[Symbol, Carry]  # noqa: UP007 (a runtime alias)
+Interval = tuple[int, int]
 Domains = Mapping[Var, frozenset[int]]
 
 @dataclass(frozen=True)
@@ -268,9 +269,19 @@ class Units:
         return 2 + self.digits
 
     def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
-        if _size(domains, self.symbols) > LIMIT:
+        size = _size(domains, self.symbols)
+        if size > LIMIT:
             return {}
         modulus = self.base ** self.digits
+        if size > 2 and self.symbols:
+            # the same arithmetic on every assignment at once (a tree's fold per assignment
+            # costs more than numpy's overhead from three assignments up): values stay below
+            # modulus ** 2 <= 36 ** 6, far inside int64
+            grid, distinct = _grid(domains, self.symbols)
+            fill = dict(zip(self.symbols, grid))
+            gap = _mod_value(self.left, fill, self.base, self.digits) - \
+                _mod_value(self.right, fill, self.base, self.digits)
+            return _used(self.symbols, grid, distinct & (gap % modulus == 0))
         return _supported(domains, self.symbols, lambda fill: (
             _mod_value(self.left, fill, self.base, self.digits) -
             _mod_value(self.right, fill, self.base, self.digits)) % modulus == 0)
@@ -297,19 +308,74 @@ class Bounds:
     def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
         if self.linear is not None:
             return _linear_bounds(self.linear, self.const, domains)
+        left, right = self._programs
+        base = self.base
+        words = {item[1] for item in (*left, *right) if item[0] == "w"}
+        # each word's span over the domains; a trial s = d moves only the words holding s
+        spans = {w: _word_span(w, domains, base) for w in words}
         out: dict[Var, frozenset[int]] = {}
-        trial = dict(domains)
         for s in self.symbols:
+            least, most = min(domains[s]), max(domains[s])
+            places = {w: sum(base ** i for i, ch in enumerate(reversed(w)) if ch == s)
+                      for w in words if s in w}
             keep = []
+            trial = dict(spans)
             for d in sorted(domains[s]):
-                trial[s] = frozenset([d])
-                left = _interval(self.left, trial, self.base)
-                right = _interval(self.right, trial, self.base)
-                if _may_compare(self.op, left, right):
+                for w, place in places.items():
+                    lo, hi = spans[w]
+                    trial[w] = (lo + (d - least) * place, hi + (d - most) * place)
+                if _may_compare(self.op, _run(left, trial), _run(right, trial)):
                     keep.append(d)
-            trial[s] = domains[s]
             out[s] = frozenset(keep)
         return out
+
+
+    @functools.cached_property
+    def _programs(self) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
+        """Both sides in postfix: ("w", word), ("c", value) and (op,) items."""
+        return _postfix(self.left), _postfix(self.right)
+
+
+def _postfix(node: SystemNode) -> tuple[tuple, ...]:
+    """A ``+ - *`` tree as a postfix program (iterative: trees may be deep)."""
+    out: list[tuple] = []
+    todo: list[tuple[object, bool]] = [(node, False)]
+    while todo:
+        n, done = todo.pop()
+        if isinstance(n, BinOp):
+            if done:
+                out.append((n.op,))
+            else:
+                todo += [(n, True), (n.right, False), (n.left, False)]
+        elif isinstance(n, Constant):
+            out.append(("c", n.value))
+        else:
+            assert isinstance(n, Operand)
+            out.append(("w", n.word))
+    return tuple(out)
+
+
+def _run(program: tuple[tuple, ...], spans: Mapping[str, Interval]) -> Interval:
+    """The span of a postfix program whose words range over ``spans``."""
+    stack: list[Interval] = []
+    for item in program:
+        tag = item[0]
+        if tag == "w":
+            stack.append(spans[item[1]])
+        elif tag == "c":
+            stack.append((item[1], item[1]))
+        else:
+            b = stack.pop()
+            stack.append(span(tag, stack.pop(), b))
+    return stack[0]
+
+
+def _word_span(word: str, domains: Domains, base: int) -> Interval:
+    """The least and greatest value of ``word`` with each digit in its domain."""
+    lo = hi = 0
+    for ch in word:
+        lo, hi = lo * base + min(domains[ch]), hi * base + max(domains[ch])
+    return lo, hi
 
 
 @dataclass(frozen=True)
@@ -407,11 +473,12 @@ def _linear_bounds(linear: Sequence[tuple[Var, int]], const: int,
     return out
 
 
-def _mod_value(node: SystemNode, fill: Mapping[Symbol, int], base: int, digits: int) -> int:
-    """``node`` modulo ``base ** digits``, each word read from its last ``digits`` digits."""
+def _mod_value(node: SystemNode, fill: Mapping[Symbol, Any], base: int, digits: int) -> Any:
+    """``node`` modulo ``base ** digits``, each word read from its last ``digits`` digits
+    (``fill`` gives each symbol a digit, or a numpy array of digits: then an array)."""
     modulus = base ** digits
 
-    def leaf(n: object) -> int:
+    def leaf(n: object) -> Any:
         if isinstance(n, Constant):
             return n.value % modulus
         assert isinstance(n, Operand)
@@ -420,28 +487,8 @@ def _mod_value(node: SystemNode, fill: Mapping[Symbol, int], base: int, digits: 
             v = v * base + fill[ch]
         return v
 
-    def combine(n: BinOp, a: int, b: int) -> int:
+    def combine(n: BinOp, a: Any, b: Any) -> Any:
         return (a + b if n.op == "+" else a - b if n.op == "-" else a * b) % modulus
-
-    return fold(node, leaf, combine)  # type: ignore[arg-type]
-
-
-Interval = tuple[int, int]
-
-
-def _interval(node: SystemNode, domains: Domains, base: int) -> Interval:
-    """The least and greatest value of ``node`` when each digit ranges over its domain."""
-    def leaf(n: object) -> Interval:
-        if isinstance(n, Constant):
-            return n.value, n.value
-        assert isinstance(n, Operand)
-        lo = hi = 0
-        for ch in n.word:
-            lo, hi = lo * base + min(domains[ch]), hi * base + max(domains[ch])
-        return lo, hi
-
-    def combine(n: BinOp, a: Interval, b: Interval) -> Interval:
-        return span(n.op, a, b)
 
     return fold(node, leaf, combine)  # type: ignore[arg-type]
 
