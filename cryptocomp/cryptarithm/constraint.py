@@ -107,12 +107,12 @@ class Column:
         seen_in: set[int] = set()
         seen_out: set[int] = set()
         for ci in cin:
-            for co in cout:
-                hit = distinct & (total == self.base * co - ci)
-                if hit.any():
-                    good |= hit
-                    seen_in.add(ci)
-                    seen_out.add(co)
+            q, r = np.divmod(total + ci, self.base)
+            hit = distinct & (r == 0) & _member(q, cout)
+            if hit.any():
+                good |= hit
+                seen_in.add(ci)
+                seen_out.update(np.unique(q[hit]).tolist())
         out = _used(symbols, grid, good)
         if self.carry_in:
             out[self.carry_in] = frozenset(seen_in)
@@ -234,19 +234,18 @@ class Columns:
                                                          up.carry_out) if v is not None}
         for ci in cin:
             q, r = np.divmod(first + ci, low.base)
-            for qv in mid:
-                ok = distinct & (r == 0) & (q == qv)
-                if not ok.any():
-                    continue
-                q2, r2 = np.divmod(second + qv, up.base)
-                for cv in cout:
-                    hit = ok & (r2 == 0) & (q2 == cv)
-                    if hit.any():
-                        good |= hit
-                        for carry, value in zip((low.carry_in, low.carry_out, up.carry_out),
-                                                (ci, qv, cv)):
-                            if carry is not None:
-                                seen[carry].add(value)
+            ok = distinct & (r == 0) & _member(q, mid)
+            if not ok.any():
+                continue
+            q2, r2 = np.divmod(second + q, up.base)
+            hit = ok & (r2 == 0) & _member(q2, cout)
+            if hit.any():
+                good |= hit
+                if low.carry_in:
+                    seen[low.carry_in].add(ci)
+                seen[low.carry_out].update(np.unique(q[hit]).tolist())
+                if up.carry_out:
+                    seen[up.carry_out].update(np.unique(q2[hit]).tolist())
         out = _used(symbols, grid, good)
         out.update((v, frozenset(got)) for v, got in seen.items())
         return out
@@ -427,6 +426,15 @@ def _grid(domains: Domains, symbols: Sequence[Symbol]) -> tuple[np.ndarray, np.n
     # distinct digits: no two bits collide, so the sum of the bits is their union
     distinct = bits.sum(axis=0) == np.bitwise_or.reduce(bits, axis=0)
     return grid, distinct
+
+
+def _member(values: np.ndarray, allowed: frozenset[int]) -> np.ndarray:
+    """Which of ``values`` are in ``allowed`` (a carry's values: most often a range)."""
+    lo, hi = min(allowed), max(allowed)
+    inside = (values >= lo) & (values <= hi)
+    if hi - lo + 1 == len(allowed):
+        return inside
+    return inside & np.isin(values, sorted(allowed))
 
 
 def _used(symbols: Sequence[Symbol], grid: np.ndarray, good: np.ndarray

@@ -122,6 +122,9 @@ class Model:
                                                          repr=False)
     # variable -> the constraints (their positions) that read it
     watch: dict[Var, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # the fixpoint reached from given domains: the path's guesses search again the subtree
+    # that a search below them has already been through
+    fixed: dict[tuple, Deduced] = field(default_factory=dict, compare=False, repr=False)
 
 
 def system_of_puzzle(puzzle: Puzzle) -> System:

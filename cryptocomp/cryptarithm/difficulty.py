@@ -25,8 +25,9 @@ level score          typically
 5     more than 150  a search: many guesses taken back
 ===== ============== ====================================================================
 
-Rating stops after ``seconds`` or ``nodes`` search nodes; the puzzle is then *unrated*
-(also when it has no solution).
+Rating stops after ``seconds`` of the process's CPU time (or :data:`WALL` times that on
+the clock) or ``nodes`` search nodes; the puzzle is then *unrated* (also when it has no
+solution).  CPU time, since a rating should not depend on what else the machine runs.
 
 >>> rate("ab+ab=bcc").level, rate("send+more=money").guesses
 (1, 0)
@@ -36,7 +37,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..domain import Symbol
 from ..errors import ExpressionError
@@ -63,7 +64,8 @@ __all__ = ["Difficulty", "Path", "Rated", "rate", "rate_system", "rate_rows", "s
 GUESS = 30            # a guess that stands
 DEAD_END = 8          # a trial taken back
 CUTS = (20, 60, 120, 240)   # the highest score of levels 1 to 4
-SECONDS = 0.5         # default time budget of one rating
+SECONDS = 0.5         # default time budget of one rating (CPU seconds)
+WALL = 4              # the clock may run this many times the CPU budget (a loaded machine)
 NODES = 5000          # default search nodes of one rating
 UNRATED = "unrated"
 LEVELS = 5
@@ -119,15 +121,25 @@ class _OutOfBudget(Exception):
 
 @dataclass
 class _Budget:
-    deadline: float
+    """``seconds`` of this process's CPU time (other processes on a busy machine do not
+    make a puzzle unrated), at most :data:`WALL` times that on the clock, ``nodes`` nodes."""
+
+    seconds: float
     nodes: int
     tried: int = 0
     failed: int = 0       # dead ends: nodes whose whole subtree failed
+    cpu: float = field(init=False)      # the process_time() and monotonic() deadlines
+    wall: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.cpu = time.process_time() + self.seconds
+        self.wall = time.monotonic() + WALL * self.seconds
 
     def spend(self) -> None:
         """One more search node; raises when the budget is gone."""
         self.tried += 1
-        if self.tried > self.nodes or time.monotonic() > self.deadline:
+        if self.tried > self.nodes or time.process_time() > self.cpu or \
+                time.monotonic() > self.wall:
             raise _OutOfBudget
 
 
@@ -199,7 +211,7 @@ def _guess(model: Model, domains: Domains, budget: _Budget) -> Step | None:
 def solution_path(system: System, *, seconds: float = SECONDS, nodes: int = NODES) -> Path:
     """The model's way to the (first) solution of ``system`` within the budget."""
     model = model_of(system)
-    budget = _Budget(time.monotonic() + seconds, nodes)
+    budget = _Budget(seconds, nodes)
     steps: list[Step] = [model.leading] if model.leading else []
     domains: Domains = model.initial
     try:

@@ -28,7 +28,16 @@ __all__ = ["fixpoint"]
 
 def fixpoint(model: Model, domains: Domains) -> Deduced:
     """The domains every deduction leaves from ``domains`` (no steps recorded), and whether
-    one of them became empty."""
+    one of them became empty (remembered by the model: the result must not be changed)."""
+    key = tuple(domains[v] for v in model.initial)    # every variable, in the model's order
+    known = model.fixed.get(key)
+    if known is None:
+        known = model.fixed[key] = _fixpoint(model, domains)
+    return known
+
+
+def _fixpoint(model: Model, domains: Domains) -> Deduced:
+    """:func:`fixpoint`, computed."""
     doms: dict[Var, frozenset[int]] = dict(domains)
     constraints, watch, memo = model.constraints, model.watch, model.memo
     symbols = model.system.symbols
