@@ -112,7 +112,7 @@ class Column:
             if hit.any():
                 good |= hit
                 seen_in.add(ci)
-                seen_out.update(np.unique(q[hit]).tolist())
+                seen_out.update(q[hit].tolist())
         out = _used(symbols, grid, good)
         if self.carry_in:
             out[self.carry_in] = frozenset(seen_in)
@@ -243,9 +243,9 @@ class Columns:
                 good |= hit
                 if low.carry_in:
                     seen[low.carry_in].add(ci)
-                seen[low.carry_out].update(np.unique(q[hit]).tolist())
+                seen[low.carry_out].update(q[hit].tolist())
                 if up.carry_out:
-                    seen[up.carry_out].update(np.unique(q2[hit]).tolist())
+                    seen[up.carry_out].update(q2[hit].tolist())
         out = _used(symbols, grid, good)
         out.update((v, frozenset(got)) for v, got in seen.items())
         return out
