@@ -2,6 +2,7 @@
 
     nice python scripts/bench_difficulty.py [--sample N] [--seed S] [--repo DIR]
                                             [--seconds S] [--kind KIND] [--slowest K]
+    python scripts/bench_difficulty.py --examples
 
 Draws ``--sample`` puzzles (default 400) at random (``--seed``) from every ``*.db.txt`` of
 ``src/main/cryptarithms`` in Cryptator's repository (a bare mirror or a checkout), rates each
@@ -10,7 +11,8 @@ multiplication, long multiplication, crossword, doubly-true) the puzzles, the un
 the median, mean, p90 and largest rating time (wall clock, which the budget reads, and the
 process's CPU time, which the other processes on a loaded machine do not inflate); then the
 levels histogram, the share of puzzles solved by deductions alone, the search nodes, and the
-load average.
+load average.  ``--examples`` prints instead the README's examples, easiest first: each one's
+level, score, deduction steps, guesses and dead ends.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pathlib import Path
 
 from bench_cryptarithm import MIRROR, collection, kind_of
 
-from cryptocomp.cryptarithm.difficulty import LEVELS, SECONDS, rate
+from cryptocomp.cryptarithm.difficulty import LEVELS, SECONDS, rate, solution_path, system_of
 from cryptocomp.cryptarithm.grammar import parse_system
 
 
@@ -37,6 +39,29 @@ def sample(repo: Path, n: int, seed: int, kind: str | None) -> list[tuple[str, s
     if kind:
         every = [p for p in every if p[0] == kind]
     return random.Random(seed).sample(every, min(n, len(every)))
+
+
+# README's examples (section "Difficulty"): base 10 unless a base follows
+EXAMPLES = [("a+a+a+a+a+a+a+a+a+a+a+b=bcc", 10), ("ab+ab=bcc", 10), ("i+bb=ill", 10),
+            ("to+go=out", 16), ("no+no+too=late", 10), ("send+more=money", 10),
+            ("he+sees+the=light", 10), ("games+letter+value=values", 10),
+            ("cc+a=cl && on+d=go && ni+e=ne && cc+on=ni && a+d=e && cl+go=ne", 10),
+            ("azure+gray+grey=yellow", 10), ("donald+gerald=robert", 10),
+            ("azure+green+purple=orange", 10), ("cyan*navy=black*gray", 10)]
+
+
+def examples() -> None:
+    """The README's examples rated, in the order of their scores."""
+    rows = []
+    for text, base in EXAMPLES:
+        d = rate(text, base=base, seconds=30, nodes=10**6)
+        path = solution_path(system_of(text, base), seconds=30, nodes=10**6)
+        rows.append((d.score, text + ("" if base == 10 else f" (base {base})"), d,
+                     path.dead_ends))
+    print(f"{'puzzle':66s} {'level':>5s} {'score':>5s} {'steps':>5s} {'guesses':>7s} "
+          f"{'dead ends':>9s}")
+    for _, text, d, dead in sorted(rows, key=lambda r: r[0]):
+        print(f"{text:66s} {d.level!s:>5s} {d.score:5d} {d.steps:5d} {d.guesses:7d} {dead:9d}")
 
 
 def _figures(ts: list[float]) -> str:
@@ -55,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=SECONDS, help="budget of one rating")
     ap.add_argument("--kind", default=None, help="only this kind (e.g. addition)")
     ap.add_argument("--slowest", type=int, default=5)
+    ap.add_argument("--examples", action="store_true", help="rate README's examples only")
     args = ap.parse_args(argv)
+    if args.examples:
+        examples()
+        return 0
     puzzles = sample(args.repo, args.sample, args.seed, args.kind)
     times: dict[str, list[float]] = defaultdict(list)
     cpus: dict[str, list[float]] = defaultdict(list)

@@ -13,24 +13,24 @@ The raw score adds the weight of every step on the path (the table in
 :mod:`~cryptocomp.cryptarithm.deduction`), :data:`GUESS` for each guess that stands and
 :data:`DEAD_END` for each trial that failed (each node of the search tree taken back).
 The level is read off the score by :data:`CUTS` (calibrated on the examples of the README
-section "Difficulty", where ``scripts/bench_difficulty.py`` prints the distribution):
+section "Difficulty", which ``scripts/bench_difficulty.py --examples`` prints):
 
 ===== ============== ====================================================================
 level score          typically
 ===== ============== ====================================================================
-1     up to 15       a few columns give everything (``ab+ab=bcc``)
-2     16 to 35       deductions only, many of them (``send+more=money``)
-3     36 to 70       deductions and a guess or two
-4     71 to 150      several guesses, some taken back
-5     more than 150  a search: many guesses taken back
+1     up to 20       a few columns give everything (``ab+ab=bcc``)
+2     21 to 70       deductions only, many of them (``send+more=money``)
+3     71 to 120      deductions and a guess that stands (``donald+gerald=robert``)
+4     121 to 240     guesses, some taken back (``azure+gray+grey=yellow``)
+5     more than 240  a search: many guesses taken back (``cyan*navy=black*gray``)
 ===== ============== ====================================================================
 
 Rating stops after ``seconds`` of the process's CPU time (or :data:`WALL` times that on
 the clock) or ``nodes`` search nodes; the puzzle is then *unrated* (also when it has no
 solution).  CPU time, since a rating should not depend on what else the machine runs.
 
->>> rate("ab+ab=bcc").level, rate("send+more=money").guesses
-(1, 0)
+>>> rate("ab+ab=bcc").level, rate("send+more=money").level, rate("to+go=out", base=16).level
+(1, 2, 1)
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ __all__ = ["Difficulty", "Path", "Rated", "rate", "rate_system", "rate_rows", "s
 
 GUESS = 30            # a guess that stands
 DEAD_END = 8          # a trial taken back
-CUTS = (20, 60, 120, 240)   # the highest score of levels 1 to 4
+CUTS = (20, 70, 120, 240)   # the highest score of levels 1 to 4
 SECONDS = 0.5         # default time budget of one rating (CPU seconds)
 WALL = 4              # the clock may run this many times the CPU budget (a loaded machine)
 NODES = 5000          # default search nodes of one rating
