@@ -151,9 +151,26 @@ class _Search:
         n, cells = self.n, self.cells
         if (i, j) == (1, 0) and cells[-1] > cells[1]:
             return False
-        if j == n - 1 and not self._solvable([cells[i * n + c] for c in range(n)]):
+        row = j == n - 1
+        column = i == n - 1
+        if row and not self._solvable([cells[i * n + c] for c in range(n)]):
             return False
-        return i != n - 1 or self._solvable([cells[r * n + j] for r in range(n)])
+        if column and not self._solvable([cells[r * n + j] for r in range(n)]):
+            return False
+        if (row or column) and (i, j) != (n - 1, n - 1) and (i > 0 or column):
+            return self._together(i, j)
+        return True
+
+    def _together(self, i: int, j: int) -> bool:
+        """Whether the rows and columns complete so far have a solution together (the
+        last cell's grid is counted whole by :meth:`_unique`)."""
+        n, w, cells = self.n, self.words, self.cells
+        lines = [[cells[r * n + c] for c in range(n)] for r in range(i + 1 if j == n - 1
+                                                                       else i)]
+        if i == n - 1:
+            lines += [[cells[r * n + c] for r in range(n)] for c in range(j + 1)]
+        relations = [([w[x] for x in line[:-1]], w[line[-1]]) for line in lines]
+        return solve_system(_system(relations, self.base), cap=1).count > 0
 
     def _solvable(self, line: list[int]) -> bool:
         """Whether ``line[:-1]`` can add up to ``line[-1]`` by itself."""
