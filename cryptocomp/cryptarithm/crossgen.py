@@ -14,10 +14,11 @@ addend columns, or transposing the grid gives the same system: as Cryptator does
 grid whose first column's and first row's addends are in list order, the second word of the
 first column before the second of the first row, is kept.
 
-The search fills the cells row by row with distinct words and cuts a branch as soon as the
-grid has more distinct symbols than the base has digits, or a completed row or column has
-no solution as a sum by itself (:func:`~cryptocomp.cryptarithm.wordsum.solve_word_sum`,
-which also refuses lengths that cannot add up).
+The search fills the first row, the first column, then the other cells row by row with
+distinct words, and cuts a branch as soon as the grid has more distinct symbols than the
+base has digits, or a completed row or column has no solution as a sum by itself
+(:func:`~cryptocomp.cryptarithm.wordsum.solve_word_sum`, which also refuses lengths that
+cannot add up), or the completed ones have none together (the engine).
 
 >>> words = ["cc", "a", "cl", "on", "d", "go", "ni", "e", "ne"]
 >>> found = [c.text for c in crosswords(words, 3)]
@@ -100,7 +101,11 @@ class _Search:
     def __init__(self, words: list[str], n: int, base: int, deadline: float | None):
         self.words, self.n, self.base, self.deadline = words, n, base, deadline
         self.masks = [frozenset(w) for w in words]
-        self.cells: list[int] = []
+        # the first row, then the first column, then the rest row by row: the first
+        # column's sum is checked after 2N-1 cells, not after N(N-1)+1
+        self.order = [(0, c) for c in range(n)] + [(r, 0) for r in range(1, n)] + \
+            [(r, c) for r in range(1, n) for c in range(1, n)]
+        self.at: dict[tuple[int, int], int] = {}
         self.used: set[int] = set()
         self.tried = 0
 
@@ -113,62 +118,67 @@ class _Search:
             return
 
     def _fill(self, symbols: frozenset[str]) -> Iterator[Crossword]:
-        n, k = self.n, len(self.cells)
+        n, k = self.n, len(self.at)
         if k == n * n:
             found = self._unique()
             if found is not None:
                 yield found
             return
-        i, j = divmod(k, n)
-        for w in range(self._least(i, j), len(self.words)):
+        cell = self.order[k]
+        for w in range(self._least(cell), len(self.words)):
             if w in self.used:
                 continue
             more = symbols | self.masks[w]
             if len(more) > self.base:
                 continue
-            self.cells.append(w)
-            if self._fits(i, j):
+            self.at[cell] = w
+            if self._fits(cell):
                 self.used.add(w)
                 yield from self._fill(more)
                 self.used.discard(w)
-            self.cells.pop()
+            del self.at[cell]
             self._clock()
 
-    def _least(self, i: int, j: int) -> int:
-        """The least word index cell (i, j) may take: the first row's and the first
-        column's addends in list order, and the second of the column before the second
-        of the row (one grid of each set of equal systems)."""
-        n, cells = self.n, self.cells
-        if i == 0 and 0 < j < n - 1:
-            return cells[j - 1] + 1
-        if j == 0 and 0 < i < n - 1:
-            return cells[(i - 1) * n] + 1
+    def _least(self, cell: tuple[int, int]) -> int:
+        """The least word index a cell may take: the first row's and the first column's
+        addends in list order (one grid of each set of equal systems)."""
+        i, j = cell
+        if i == 0 and 0 < j < self.n - 1:
+            return self.at[0, j - 1] + 1
+        if j == 0 and 0 < i < self.n - 1:
+            return self.at[i - 1, 0] + 1
         return 0
 
-    def _fits(self, i: int, j: int) -> bool:
-        """Whether the cell just placed keeps the grid possible: the symmetry rule of the
-        second cell of the first column, and the row or column it completes solvable."""
-        n, cells = self.n, self.cells
-        if (i, j) == (1, 0) and cells[-1] > cells[1]:
+    def _fits(self, cell: tuple[int, int]) -> bool:
+        """Whether the cell just placed keeps the grid possible: the second word of the
+        first column before the second of the first row (the transposed grid is the same
+        system), and the rows and columns it completes solvable, alone and together."""
+        n, at = self.n, self.at
+        i, j = cell
+        if cell == (1, 0) and at[1, 0] > at[0, 1]:
             return False
-        row = j == n - 1
-        column = i == n - 1
-        if row and not self._solvable([cells[i * n + c] for c in range(n)]):
+        done = [line for line in (self._row(i), self._column(j)) if line is not None]
+        if any(not self._solvable(line) for line in done):
             return False
-        if column and not self._solvable([cells[r * n + j] for r in range(n)]):
-            return False
-        if (row or column) and (i, j) != (n - 1, n - 1) and (i > 0 or column):
-            return self._together(i, j)
-        return True
+        if not done or len(at) == n * n:
+            return True       # the whole grid is counted by _unique
+        lines = [line for line in (*(self._row(r) for r in range(n)),
+                                   *(self._column(c) for c in range(n))) if line is not None]
+        return len(lines) < 2 or self._together(lines)
 
-    def _together(self, i: int, j: int) -> bool:
-        """Whether the rows and columns complete so far have a solution together (the
-        last cell's grid is counted whole by :meth:`_unique`)."""
-        n, w, cells = self.n, self.words, self.cells
-        lines = [[cells[r * n + c] for c in range(n)] for r in range(i + 1 if j == n - 1
-                                                                       else i)]
-        if i == n - 1:
-            lines += [[cells[r * n + c] for r in range(n)] for c in range(j + 1)]
+    def _row(self, i: int) -> list[int] | None:
+        """Row ``i``'s words when all are placed."""
+        line = [self.at.get((i, c)) for c in range(self.n)]
+        return None if None in line else line  # type: ignore[return-value]
+
+    def _column(self, j: int) -> list[int] | None:
+        """Column ``j``'s words when all are placed."""
+        line = [self.at.get((r, j)) for r in range(self.n)]
+        return None if None in line else line  # type: ignore[return-value]
+
+    def _together(self, lines: list[list[int]]) -> bool:
+        """Whether the complete rows and columns have a solution together."""
+        w = self.words
         relations = [([w[x] for x in line[:-1]], w[line[-1]]) for line in lines]
         return solve_system(_system(relations, self.base), cap=1).count > 0
 
@@ -182,7 +192,7 @@ class _Search:
     def _unique(self) -> Crossword | None:
         """The complete grid, when its system has exactly one solution."""
         n, w = self.n, self.words
-        grid = tuple(tuple(w[self.cells[i * n + j]] for j in range(n)) for i in range(n))
+        grid = tuple(tuple(w[self.at[i, j]] for j in range(n)) for i in range(n))
         cross = Crossword(grid, {})
         found = solve_system(_system(cross.relations, self.base), cap=2)
         if found.count != 1:
