@@ -1,6 +1,7 @@
 """Hypothesis strategies of small relation systems for the difficulty tests: sums,
-differences, products, mixed trees, constants, comparators, two relations, bases 2 to 12,
-and planted puzzles that have a solution (often exactly one)."""
+differences, products, mixed trees, constants, comparators, two relations, bases 2 to 36,
+symbols that are Latin letters, Devanagari letters and vowel signs (combining marks) or
+digits inside words, and planted puzzles that have a solution (often exactly one)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from cryptocomp.cryptarithm.system import (
 )
 
 LETTERS = "abcde"
+# each code point one symbol: Devanagari vowel signs (combining marks) and digits in words
+ALPHABETS = (LETTERS, LETTERS, "कखगाौ", "a2b3c")
+NEW = "vwxyzpqrst"        # the symbols of a planted right side's other digits
 MAX_BRUTE = 10000         # assignments the oracle may try on one example
 
 
@@ -44,9 +48,10 @@ def planted(draw) -> System:
     """A sum, difference or product with at least one solution: the right side spells the
     left side's value under a random assignment (new symbols for digits the left side does
     not use)."""
-    base = draw(st.sampled_from([10, 6, 8, 7, 5, 9, 4, 3]))
+    base = draw(st.sampled_from([10, 6, 8, 7, 5, 9, 4, 3, 16, 36]))
     digits = draw(st.permutations(range(base)))
-    letters = "abcde"[:draw(st.integers(2, min(base, 5)))]
+    alphabet = draw(st.sampled_from(ALPHABETS))
+    letters = alphabet[:draw(st.integers(2, min(base, 5)))]
     fill = dict(zip(letters, digits))
     ops = draw(st.sampled_from(["+", "+", "+-", "*", "+*"]))
     left = draw(sides(letters, ops, False, 4))
@@ -57,7 +62,9 @@ def planted(draw) -> System:
     spelled = []
     while True:
         value, d = divmod(value, base)
-        spelled.append(by_digit.setdefault(d, "vwxyzpqrst"[len(by_digit) - len(letters)]))
+        if d not in by_digit and len(by_digit) - len(letters) == len(NEW):
+            return draw(systems_of_shape())    # too many symbols for the oracle anyway
+        spelled.append(by_digit.setdefault(d, NEW[len(by_digit) - len(letters)]))
         if not value:
             break
     system = System.of([Relation("=", left, Operand("".join(reversed(spelled)), 0), 0)],
@@ -87,8 +94,9 @@ def systems() -> st.SearchStrategy[System]:
 @st.composite
 def systems_of_shape(draw) -> System:
     """Small systems of every shape: sums, differences, products, mixed trees, constants,
-    comparators, two relations, bases 2 to 12."""
-    letters = LETTERS[:draw(st.integers(2, len(LETTERS)))]
+    comparators, two relations, bases 2 to 36."""
+    alphabet = draw(st.sampled_from(ALPHABETS))
+    letters = alphabet[:draw(st.integers(2, len(alphabet)))]
     shape = draw(st.sampled_from(["sum", "sum", "difference", "product", "mixed", "any"]))
     ops = {"sum": "+", "difference": "+-", "product": "*", "mixed": "+-*",
            "any": "+-*/%"}[shape]
@@ -98,7 +106,7 @@ def systems_of_shape(draw) -> System:
         op = "=" if draw(st.integers(0, 3)) else draw(st.sampled_from(COMPARATORS))
         relations.append(Relation(op, draw(sides(letters, ops, constants)),
                                   draw(sides(letters, "+", False, 1)), 0))
-    base = draw(st.sampled_from([10, 8, 6, 7, 5, 9, 3, 2, 12]))
+    base = draw(st.sampled_from([10, 8, 6, 7, 5, 9, 3, 2, 12, 16, 36]))
     system = System.of(relations, base=base)
     k = len(system.symbols)
     if k > base or math.perm(base, k) > MAX_BRUTE:

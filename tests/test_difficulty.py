@@ -5,6 +5,8 @@ replayed reach it; and the ordering of examples a person would agree with."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import time
 
 import pytest
@@ -13,6 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from system_cases import systems
 
+from cryptocomp.cryptarithm import constraint
+from cryptocomp.cryptarithm.constraint import Bounds, Column, Columns
 from cryptocomp.cryptarithm.deduction import (
     Carry,
     deduce,
@@ -27,8 +31,11 @@ from cryptocomp.cryptarithm.difficulty import (
     solution_path,
     system_of,
 )
-from cryptocomp.cryptarithm.expr import parse
-from cryptocomp.cryptarithm.system import System, brute_solutions, holds_system
+from cryptocomp.cryptarithm.expr import fold, parse
+from cryptocomp.cryptarithm.forms import span
+from cryptocomp.cryptarithm.propagation import fixpoint
+from cryptocomp.cryptarithm.solve import solve
+from cryptocomp.cryptarithm.system import Constant, System, brute_solutions, holds_system
 from cryptocomp.errors import ExpressionError
 
 MAX_BRUTE = system_cases.MAX_BRUTE
@@ -100,6 +107,97 @@ def test_deduce_from_any_domains_keeps_the_solution(system, data):
     assert _fits(out.domains, fill)
 
 
+def _random_domains(system, model, data):
+    """The model's start with each symbol's digits cut down at random."""
+    domains = dict(model.initial)
+    for s in system.symbols:
+        keep = data.draw(st.sets(st.integers(0, system.base - 1), min_size=1))
+        domains[s] = domains[s] & frozenset(keep) or domains[s]
+    return domains
+
+
+@given(systems(), st.data())
+def test_the_work_list_fixpoint_is_the_fixpoint_of_the_deductions(system, data):
+    """propagation.fixpoint (any order, no steps) ends where deduce (cheapest first) does."""
+    model = model_of(system)
+    domains = _random_domains(system, model, data)
+    slow = deduce(model, domains)
+    fast = fixpoint(model_of(system), domains)
+    assert fast.contradiction == slow.contradiction
+    if not slow.contradiction:
+        assert fast.domains == slow.domains
+
+
+def _support(c, domains):
+    """A column's (or two columns') supports by brute force: every value of every variable
+    (symbols and carries) that some assignment satisfying the columns uses."""
+    columns = [c.lower, c.upper] if isinstance(c, Columns) else [c]
+    names = list(dict.fromkeys(v for col in columns for v in
+                               (*col.symbols, col.carry_in, col.carry_out) if v is not None))
+    seen = {v: set() for v in names}
+    for values in itertools.product(*(sorted(domains[v]) for v in names)):
+        fill = dict(zip(names, values))
+        digits = [fill[v] for v in names if not isinstance(v, Carry)]
+        if len(set(digits)) < len(digits):
+            continue
+        if all(sum(k * fill[s] for s, k in col.terms) + col.const +
+               (fill[col.carry_in] if col.carry_in else 0) ==
+               col.base * (fill[col.carry_out] if col.carry_out else 0) for col in columns):
+            for v in names:
+                seen[v].add(fill[v])
+    return {v: frozenset(got) for v, got in seen.items()}
+
+
+@given(systems(), st.data(), st.sampled_from([0, 10**9]))
+def test_column_deductions_keep_exactly_the_supported_values(system, data, vector):
+    """Each column (and pair of columns), pruned one assignment at a time or as one numpy
+    block, keeps exactly the values some assignment of its columns uses."""
+    model = model_of(system)
+    domains = _random_domains(system, model, data)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(constraint, "VECTOR", vector)
+        for c in model.constraints:
+            if isinstance(c, (Column, Columns)) and \
+                    math.prod(len(domains[s]) for s in c.symbols) <= constraint.LIMIT:
+                got = c.prune(domains)
+                want = _support(c, domains)
+                assert {v: got.get(v, domains[v]) for v in want} == want, c
+
+
+def _span_of(node, domains, base):
+    """A tree's least and greatest value, each digit over its domain (interval arithmetic
+    by a plain fold: the reference of the bounds deduction)."""
+    def leaf(n):
+        if isinstance(n, Constant):
+            return n.value, n.value
+        lo = hi = 0
+        for ch in n.word:
+            lo, hi = lo * base + min(domains[ch]), hi * base + max(domains[ch])
+        return lo, hi
+    return fold(node, leaf, lambda n, a, b: span(n.op, a, b))
+
+
+@given(systems(), st.data())
+def test_the_bounds_of_products_keep_the_digits_interval_arithmetic_allows(system, data):
+    """A product's bounds deduction keeps digit d of s exactly when the spans of both sides
+    with s = d (every other digit over its domain) allow the comparator."""
+    model = model_of(system)
+    domains = _random_domains(system, model, data)
+    for c in model.constraints:
+        if isinstance(c, Bounds) and c.linear is None:
+            got = c.prune(domains)
+            for s in c.symbols:
+                keep = set()
+                for d in domains[s]:
+                    trial = {**domains, s: frozenset([d])}
+                    a, b = (_span_of(side, trial, system.base) for side in (c.left, c.right))
+                    if {"=": a[0] <= b[1] and b[0] <= a[1], "!=": not a[0] == a[1] == b[0] == b[1],
+                        "<": a[0] < b[1], "<=": a[0] <= b[1], ">": a[1] > b[0],
+                        ">=": a[1] >= b[0]}[c.op]:
+                        keep.add(d)
+                assert got[s] == keep, (c, s)
+
+
 @given(systems())
 def test_unique_puzzles_are_rated_and_explained_to_their_solution(system):
     """A puzzle with exactly one solution gets a level, and its steps replayed give
@@ -113,6 +211,15 @@ def test_unique_puzzles_are_rated_and_explained_to_their_solution(system):
     final = _replay(path.model, path.steps)
     assert {s: min(final[s]) for s in system.symbols} == solutions[0]
     assert all(len(final[s]) == 1 for s in system.symbols)
+
+
+@given(systems())
+def test_a_text_rates_as_its_system(system):
+    """The text of a system, read in its base by the cryptarithm language, rates exactly as
+    the system itself (the model reads the parsed system, whatever its syntax)."""
+    text = system.render()
+    assert rate(text, base=system.base, seconds=60, nodes=10**5) == \
+        rate(system, seconds=60, nodes=10**5)
 
 
 # -- examples ----------------------------------------------------------------------------
@@ -178,6 +285,27 @@ def test_products_and_other_bases_are_rated():
     d = rate(System.of(s.relations, base=12), seconds=5)
     assert d.rated or d.reason in ("no solution", "out of time")
     assert rate("a*b=ca").rated
+
+
+CROSS = "cc + a = cl && on + d = go && ni + e = ne && cc + on = ni && a + d = e && cl + go = ne"
+
+
+LONG = ("in * gag = vain && in * '1' + kan * '10' + in * '100' = vain && in * g = in && "
+        "in * a = kan && in * g = in")
+
+
+def test_systems_constants_and_bases_are_rated_from_their_text():
+    """Cryptator's grammar as written (a crossword system, a long multiplication with quoted
+    constants, comparators, digits in words) and bases other than 10: each unique puzzle is
+    rated, and the model's path ends at the engine's solution."""
+    for text, base in [(CROSS, 10), (LONG, 10), ("fallout + outrun + portal = portal2", 10),
+                       ("to+go=out", 16), ("ab + ba = cc ; a < b ; b - a = '7' ; c < '10'", 16),
+                       ("ab+ab=bcc", 36)]:
+        found = solve(text, base=base)
+        assert found.count == 1 and found.complete, (text, base)
+        d = rate(text, base=base, seconds=30)
+        assert d.rated, (text, base, d)
+        assert solution_path(system_of(text, base), seconds=30).solution == found.solutions[0]
 
 
 def test_json_and_text_of_a_difficulty():

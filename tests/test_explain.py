@@ -185,6 +185,27 @@ def test_prompt_difficulty_setting():
     assert s.execute("send+more=money").result.difficulty is None
 
 
+def test_prompt_rates_systems_and_other_bases():
+    s = _session()
+    s.execute(":difficulty on")
+    assert s.execute("cc+a=cl && on+d=go && ni+e=ne && cc+on=ni && a+d=e && cl+go=ne"
+                     ).result.difficulty.rated
+    s.execute(":base 16")
+    solved = s.execute("to+go=out").result
+    assert solved.total == 1 and solved.difficulty is not None and solved.difficulty.rated
+    assert s.execute("two+two=four").result.difficulty is None    # 53 solutions: unrated
+
+
+def test_a_system_names_the_relation_of_each_column():
+    lines = explain("ab+ba=cc ; a<b ; b-a='7' ; c<'10'", base=16).lines
+    columns = [line for line in lines if "olumn" in line]
+    assert columns and all(re.match(r"\d+\. (AB\+BA=CC|B-A='7'), columns? \d", line)
+                           for line in columns), lines
+    assert lines[-1] == f"{len(lines)}. Solution: 18+81=99 ; 1<8 ; 8-1='7' ; 9<'10'."
+    single = explain("send+more=money").lines
+    assert any(re.match(r"\d+\. Column \d", line) for line in single)
+
+
 def test_prompt_difficulty_in_lines_and_json():
     from cryptocomp.prompt import plain_lines, result_json
 

@@ -77,6 +77,7 @@ _PLANETS = ("printf 'mercury\\nvenus\\nearth\\nmars\\njupiter\\nsaturn\\nuranus\
 # the examples run, each with the wordfreq dictionaries it needs (built once for all)
 RUN: dict[str, tuple[str, ...]] = {
     "cryptocomp solve 'вышли-еще=воблы' --cap 2": (),
+    "cryptocomp solve 'ab+ab=bcc' --explain": (),
     "cryptocomp rack 'qzjxk??' --top 5": ("enable",),  # shipped, its index built in 3 s
     "cryptocomp rack '???'": ("enable",),
     'echo "SEND+MORE" | cryptocomp | head -3': ("en",),

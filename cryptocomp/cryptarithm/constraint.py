@@ -8,11 +8,14 @@ a solution.  Variables are symbols and the :class:`Carry` of each column.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
+
+import numpy as np
 
 from ..domain import Symbol
 from .expr import BinOp, Operand, fold
@@ -20,10 +23,11 @@ from .forms import span
 from .system import Constant, SystemNode, evaluate
 
 __all__ = ["Carry", "Var", "Domains", "Column", "Columns", "Units", "Bounds", "Check",
-           "Constraint", "LIMIT", "CHECK_LIMIT"]
+           "Constraint", "LIMIT", "CHECK_LIMIT", "VECTOR"]
 
 LIMIT = 4096          # most assignments a person checks on one column (or units rule)
 CHECK_LIMIT = 100     # most cases a person tries on a whole relation
+VECTOR = 128           # a column with more assignments is pruned as one numpy block
 
 
 @dataclass(frozen=True, order=True)
@@ -35,6 +39,7 @@ class Carry:
 
 
 Var = Union[Symbol, Carry]  # noqa: UP007 (a runtime alias)
+Interval = tuple[int, int]
 Domains = Mapping[Var, frozenset[int]]
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ class Column:
 
     kind = "column"
 
-    @property
+    @functools.cached_property
     def symbols(self) -> tuple[Symbol, ...]:
         return tuple(s for s, _ in self.terms)
 
@@ -64,10 +69,13 @@ class Column:
     def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
         """The values of the column's variables some solution of the column uses."""
         symbols = self.symbols
-        if _size(domains, symbols) > LIMIT:
+        size = _size(domains, symbols)
+        if size > LIMIT:
             return self._bounds(domains)
         cin = domains[self.carry_in] if self.carry_in else frozenset([0])
         cout = domains[self.carry_out] if self.carry_out else frozenset([0])
+        if size > VECTOR and symbols:
+            return self._prune_block(domains, cin, cout)
         # the column's sum must be base * carry_out - carry_in for some pair of carries
         targets: dict[int, list[tuple[int, int]]] = {}
         for ci in cin:
@@ -83,6 +91,29 @@ class Column:
                 seen_in.add(ci)
                 seen_out.add(co)
         out: dict[Var, frozenset[int]] = {s: frozenset(v) for s, v in zip(symbols, seen)}
+        if self.carry_in:
+            out[self.carry_in] = frozenset(seen_in)
+        if self.carry_out:
+            out[self.carry_out] = frozenset(seen_out)
+        return out
+
+    def _prune_block(self, domains: Domains, cin: frozenset[int], cout: frozenset[int]
+                     ) -> dict[Var, frozenset[int]]:
+        """:meth:`prune` over every assignment at once (numpy), for many assignments."""
+        symbols = self.symbols
+        grid, distinct = _grid(domains, symbols)
+        total = np.array([c for _, c in self.terms]) @ grid + self.const
+        good = np.zeros_like(distinct)
+        seen_in: set[int] = set()
+        seen_out: set[int] = set()
+        for ci in cin:
+            q, r = np.divmod(total + ci, self.base)
+            hit = distinct & (r == 0) & _member(q, cout)
+            if hit.any():
+                good |= hit
+                seen_in.add(ci)
+                seen_out.update(q[hit].tolist())
+        out = _used(symbols, grid, good)
         if self.carry_in:
             out[self.carry_in] = frozenset(seen_in)
         if self.carry_out:
@@ -128,7 +159,7 @@ class Columns:
 
     kind = "columns"
 
-    @property
+    @functools.cached_property
     def symbols(self) -> tuple[Symbol, ...]:
         return tuple(dict.fromkeys(self.lower.symbols + self.upper.symbols))
 
@@ -139,8 +170,11 @@ class Columns:
     def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
         """The values of both columns' variables some solution of the pair uses: the lower
         column's assignments that work, each extended by the upper column's other symbols."""
-        if _size(domains, self.symbols) > LIMIT:
+        size = _size(domains, self.symbols)
+        if size > LIMIT:
             return {}
+        if size > VECTOR and self.symbols:
+            return self._prune_block(domains)
         low, up = self.lower, self.upper
         lows = low.symbols
         ups = tuple(s for s in up.symbols if s not in lows)
@@ -177,6 +211,46 @@ class Columns:
         return out
 
 
+    def _prune_block(self, domains: Domains) -> dict[Var, frozenset[int]]:
+        """:meth:`prune` over every assignment of both columns at once (numpy)."""
+        low, up = self.lower, self.upper
+        symbols = self.symbols
+        grid, distinct = _grid(domains, symbols)
+        at = {s: i for i, s in enumerate(symbols)}
+
+        def total(c: Column) -> np.ndarray:
+            coefs = np.zeros(len(symbols), dtype=np.int64)
+            for s, k in c.terms:
+                coefs[at[s]] = k
+            return coefs @ grid + c.const
+
+        first, second = total(low), total(up)
+        cin = sorted(domains[low.carry_in]) if low.carry_in else [0]
+        assert low.carry_out is not None
+        mid = domains[low.carry_out]
+        cout = domains[up.carry_out] if up.carry_out else frozenset([0])
+        good = np.zeros_like(distinct)
+        seen: dict[Var, set[int]] = {v: set() for v in (low.carry_in, low.carry_out,
+                                                         up.carry_out) if v is not None}
+        for ci in cin:
+            q, r = np.divmod(first + ci, low.base)
+            ok = distinct & (r == 0) & _member(q, mid)
+            if not ok.any():
+                continue
+            q2, r2 = np.divmod(second + q, up.base)
+            hit = ok & (r2 == 0) & _member(q2, cout)
+            if hit.any():
+                good |= hit
+                if low.carry_in:
+                    seen[low.carry_in].add(ci)
+                seen[low.carry_out].update(q[hit].tolist())
+                if up.carry_out:
+                    seen[up.carry_out].update(q2[hit].tolist())
+        out = _used(symbols, grid, good)
+        out.update((v, frozenset(got)) for v, got in seen.items())
+        return out
+
+
 @dataclass(frozen=True)
 class Units:
     """The last ``digits`` digits of both sides of a ``+ - *`` relation agree."""
@@ -194,9 +268,19 @@ class Units:
         return 2 + self.digits
 
     def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
-        if _size(domains, self.symbols) > LIMIT:
+        size = _size(domains, self.symbols)
+        if size > LIMIT:
             return {}
         modulus = self.base ** self.digits
+        if size > 2 and self.symbols:
+            # the same arithmetic on every assignment at once (a tree's fold per assignment
+            # costs more than numpy's overhead from three assignments up): values stay below
+            # modulus ** 2 <= 36 ** 6, far inside int64
+            grid, distinct = _grid(domains, self.symbols)
+            fill = dict(zip(self.symbols, grid))
+            gap = _mod_value(self.left, fill, self.base, self.digits) - \
+                _mod_value(self.right, fill, self.base, self.digits)
+            return _used(self.symbols, grid, distinct & (gap % modulus == 0))
         return _supported(domains, self.symbols, lambda fill: (
             _mod_value(self.left, fill, self.base, self.digits) -
             _mod_value(self.right, fill, self.base, self.digits)) % modulus == 0)
@@ -223,19 +307,74 @@ class Bounds:
     def prune(self, domains: Domains) -> dict[Var, frozenset[int]]:
         if self.linear is not None:
             return _linear_bounds(self.linear, self.const, domains)
+        left, right = self._programs
+        base = self.base
+        words = {item[1] for item in (*left, *right) if item[0] == "w"}
+        # each word's span over the domains; a trial s = d moves only the words holding s
+        spans = {w: _word_span(w, domains, base) for w in words}
         out: dict[Var, frozenset[int]] = {}
-        trial = dict(domains)
         for s in self.symbols:
+            least, most = min(domains[s]), max(domains[s])
+            places = {w: sum(base ** i for i, ch in enumerate(reversed(w)) if ch == s)
+                      for w in words if s in w}
             keep = []
+            trial = dict(spans)
             for d in sorted(domains[s]):
-                trial[s] = frozenset([d])
-                left = _interval(self.left, trial, self.base)
-                right = _interval(self.right, trial, self.base)
-                if _may_compare(self.op, left, right):
+                for w, place in places.items():
+                    lo, hi = spans[w]
+                    trial[w] = (lo + (d - least) * place, hi + (d - most) * place)
+                if _may_compare(self.op, _run(left, trial), _run(right, trial)):
                     keep.append(d)
-            trial[s] = domains[s]
             out[s] = frozenset(keep)
         return out
+
+
+    @functools.cached_property
+    def _programs(self) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
+        """Both sides in postfix: ("w", word), ("c", value) and (op,) items."""
+        return _postfix(self.left), _postfix(self.right)
+
+
+def _postfix(node: SystemNode) -> tuple[tuple, ...]:
+    """A ``+ - *`` tree as a postfix program (iterative: trees may be deep)."""
+    out: list[tuple] = []
+    todo: list[tuple[object, bool]] = [(node, False)]
+    while todo:
+        n, done = todo.pop()
+        if isinstance(n, BinOp):
+            if done:
+                out.append((n.op,))
+            else:
+                todo += [(n, True), (n.right, False), (n.left, False)]
+        elif isinstance(n, Constant):
+            out.append(("c", n.value))
+        else:
+            assert isinstance(n, Operand)
+            out.append(("w", n.word))
+    return tuple(out)
+
+
+def _run(program: tuple[tuple, ...], spans: Mapping[str, Interval]) -> Interval:
+    """The span of a postfix program whose words range over ``spans``."""
+    stack: list[Interval] = []
+    for item in program:
+        tag = item[0]
+        if tag == "w":
+            stack.append(spans[item[1]])
+        elif tag == "c":
+            stack.append((item[1], item[1]))
+        else:
+            b = stack.pop()
+            stack.append(span(tag, stack.pop(), b))
+    return stack[0]
+
+
+def _word_span(word: str, domains: Domains, base: int) -> Interval:
+    """The least and greatest value of ``word`` with each digit in its domain."""
+    lo = hi = 0
+    for ch in word:
+        lo, hi = lo * base + min(domains[ch]), hi * base + max(domains[ch])
+    return lo, hi
 
 
 @dataclass(frozen=True)
@@ -277,6 +416,37 @@ def _size(domains: Domains, symbols: Sequence[Symbol]) -> int:
     return math.prod(len(domains[s]) for s in symbols)
 
 
+def _grid(domains: Domains, symbols: Sequence[Symbol]) -> tuple[np.ndarray, np.ndarray]:
+    """Every assignment of the domains to ``symbols`` as the columns of a matrix (one row a
+    symbol), and which of them give different symbols different digits."""
+    axes = [np.array(sorted(domains[s]), dtype=np.int64) for s in symbols]
+    where = np.indices([len(a) for a in axes]).reshape(len(axes), -1)
+    grid = np.stack([a[w] for a, w in zip(axes, where)])
+    bits = np.left_shift(1, grid)
+    # distinct digits: no two bits collide, so the sum of the bits is their union
+    distinct = bits.sum(axis=0) == np.bitwise_or.reduce(bits, axis=0)
+    return grid, distinct
+
+
+def _member(values: np.ndarray, allowed: frozenset[int]) -> np.ndarray:
+    """Which of ``values`` are in ``allowed`` (a carry's values: most often a range)."""
+    lo, hi = min(allowed), max(allowed)
+    inside = (values >= lo) & (values <= hi)
+    if hi - lo + 1 == len(allowed):
+        return inside
+    return inside & np.isin(values, sorted(allowed))
+
+
+def _used(symbols: Sequence[Symbol], grid: np.ndarray, good: np.ndarray
+          ) -> dict[Var, frozenset[int]]:
+    """Each symbol's values at the assignments ``good`` marks (its row of ``grid``)."""
+    values = grid[:, good]
+    flags = np.zeros((len(symbols), int(grid.max(initial=0)) + 1), dtype=bool)
+    flags[np.arange(len(symbols))[:, None], values] = True
+    return {s: frozenset(d for d, on in enumerate(row) if on)
+            for s, row in zip(symbols, flags.tolist())}
+
+
 def _injective(domains: Domains, symbols: Sequence[Symbol]) -> Iterator[tuple[int, ...]]:
     """Every assignment of distinct digits from the domains to ``symbols``."""
     for combo in itertools.product(*(sorted(domains[s]) for s in symbols)):
@@ -311,11 +481,12 @@ def _linear_bounds(linear: Sequence[tuple[Var, int]], const: int,
     return out
 
 
-def _mod_value(node: SystemNode, fill: Mapping[Symbol, int], base: int, digits: int) -> int:
-    """``node`` modulo ``base ** digits``, each word read from its last ``digits`` digits."""
+def _mod_value(node: SystemNode, fill: Mapping[Symbol, Any], base: int, digits: int) -> Any:
+    """``node`` modulo ``base ** digits``, each word read from its last ``digits`` digits
+    (``fill`` gives each symbol a digit, or a numpy array of digits: then an array)."""
     modulus = base ** digits
 
-    def leaf(n: object) -> int:
+    def leaf(n: object) -> Any:
         if isinstance(n, Constant):
             return n.value % modulus
         assert isinstance(n, Operand)
@@ -324,28 +495,8 @@ def _mod_value(node: SystemNode, fill: Mapping[Symbol, int], base: int, digits: 
             v = v * base + fill[ch]
         return v
 
-    def combine(n: BinOp, a: int, b: int) -> int:
+    def combine(n: BinOp, a: Any, b: Any) -> Any:
         return (a + b if n.op == "+" else a - b if n.op == "-" else a * b) % modulus
-
-    return fold(node, leaf, combine)  # type: ignore[arg-type]
-
-
-Interval = tuple[int, int]
-
-
-def _interval(node: SystemNode, domains: Domains, base: int) -> Interval:
-    """The least and greatest value of ``node`` when each digit ranges over its domain."""
-    def leaf(n: object) -> Interval:
-        if isinstance(n, Constant):
-            return n.value, n.value
-        assert isinstance(n, Operand)
-        lo = hi = 0
-        for ch in n.word:
-            lo, hi = lo * base + min(domains[ch]), hi * base + max(domains[ch])
-        return lo, hi
-
-    def combine(n: BinOp, a: Interval, b: Interval) -> Interval:
-        return span(n.op, a, b)
 
     return fold(node, leaf, combine)  # type: ignore[arg-type]
 

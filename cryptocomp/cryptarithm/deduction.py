@@ -65,7 +65,7 @@ from .system import Constant, Relation, System, SystemNode
 
 __all__ = ["Carry", "Var", "Domains", "Step", "Narrowing", "Deduced", "Model", "Column",
            "Units", "Bounds", "Check", "model_of", "deduce", "system_of_puzzle", "LIMIT",
-           "solved", "assign", "CHECK_LIMIT"]
+           "solved", "assign", "CHECK_LIMIT", "signature", "variables"]
 
 
 _RING_OPS = frozenset("+-*")
@@ -120,6 +120,11 @@ class Model:
     # the same column in the same state at many nodes
     memo: dict[tuple, dict[Var, frozenset[int]]] = field(default_factory=dict, compare=False,
                                                          repr=False)
+    # variable -> the constraints (their positions) that read it
+    watch: dict[Var, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # the fixpoint reached from given domains: the path's guesses search again the subtree
+    # that a search below them has already been through
+    fixed: dict[tuple, Deduced] = field(default_factory=dict, compare=False, repr=False)
 
 
 def system_of_puzzle(puzzle: Puzzle) -> System:
@@ -258,7 +263,22 @@ def model_of(system: System) -> Model:
                                            for s in system.leading))
         for s in system.leading:
             initial[s] = before - {0}
-    return Model(system, tuple(cheap + dear), initial, leading)
+    constraints = tuple(cheap + dear)
+    watch: dict[Var, list[int]] = {}
+    for i, c in enumerate(constraints):
+        for v in variables(c):
+            watch.setdefault(v, []).append(i)
+    return Model(system, constraints, initial, leading,
+                 watch={v: tuple(ids) for v, ids in watch.items()})
+
+
+def variables(c: Constraint) -> tuple[Var, ...]:
+    """The variables a constraint reads: its symbols and its columns' carries."""
+    if isinstance(c, Columns):
+        return tuple(dict.fromkeys(variables(c.lower) + variables(c.upper)))
+    if isinstance(c, Column):
+        return c.symbols + tuple(v for v in (c.carry_in, c.carry_out) if v is not None)
+    return c.symbols
 
 
 def _words(rel: Relation) -> list[Operand]:
@@ -310,14 +330,15 @@ def _all_different(model: Model, domains: Domains) -> Step | None:
     return None
 
 
-def _signature(c: Constraint, domains: Domains) -> tuple:
-    """What a constraint's deduction depends on: its variables' domains."""
+def signature(c: Constraint, domains: Domains) -> tuple:
+    """What a constraint's deduction depends on: its variables' domains (the key of
+    :attr:`Model.memo`)."""
     if isinstance(c, Column):
         return (tuple(domains[s] for s in c.symbols),
                 domains[c.carry_in] if c.carry_in else None,
                 domains[c.carry_out] if c.carry_out else None)
     if isinstance(c, Columns):
-        return (_signature(c.lower, domains), _signature(c.upper, domains))
+        return (signature(c.lower, domains), signature(c.upper, domains))
     return tuple(domains[s] for s in c.symbols)
 
 
@@ -325,7 +346,7 @@ def _narrowing(c: Constraint, domains: Domains, cache: dict[int, tuple],
                memo: dict[tuple, dict[Var, frozenset[int]]]) -> Step | None:
     """The step constraint ``c`` makes now, None when it narrows nothing (remembered until
     its variables change)."""
-    sig = _signature(c, domains)
+    sig = signature(c, domains)
     if cache.get(id(c)) == sig:
         return None
     key = (id(c), sig)

@@ -13,30 +13,31 @@ The raw score adds the weight of every step on the path (the table in
 :mod:`~cryptocomp.cryptarithm.deduction`), :data:`GUESS` for each guess that stands and
 :data:`DEAD_END` for each trial that failed (each node of the search tree taken back).
 The level is read off the score by :data:`CUTS` (calibrated on the examples of the README
-section "Difficulty", where ``scripts/bench_difficulty.py`` prints the distribution):
+section "Difficulty", which ``scripts/bench_difficulty.py --examples`` prints):
 
 ===== ============== ====================================================================
 level score          typically
 ===== ============== ====================================================================
-1     up to 15       a few columns give everything (``ab+ab=bcc``)
-2     16 to 35       deductions only, many of them (``send+more=money``)
-3     36 to 70       deductions and a guess or two
-4     71 to 150      several guesses, some taken back
-5     more than 150  a search: many guesses taken back
+1     up to 20       a few columns give everything (``ab+ab=bcc``)
+2     21 to 70       deductions only, many of them (``send+more=money``)
+3     71 to 120      deductions and a guess that stands (``donald+gerald=robert``)
+4     121 to 240     guesses, some taken back (``azure+gray+grey=yellow``)
+5     more than 240  a search: many guesses taken back (``cyan*navy=black*gray``)
 ===== ============== ====================================================================
 
-Rating stops after ``seconds`` or ``nodes`` search nodes; the puzzle is then *unrated*
-(also when it has no solution).
+Rating stops after ``seconds`` of the process's CPU time (or :data:`WALL` times that on
+the clock) or ``nodes`` search nodes; the puzzle is then *unrated* (also when it has no
+solution).  CPU time, since a rating should not depend on what else the machine runs.
 
->>> rate("ab+ab=bcc").level, rate("send+more=money").guesses
-(1, 0)
+>>> rate("ab+ab=bcc").level, rate("send+more=money").level, rate("to+go=out", base=16).level
+(1, 2, 1)
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..domain import Symbol
 from ..errors import ExpressionError
@@ -50,9 +51,10 @@ from .deduction import (
     deduce,
     model_of,
     solved,
-    system_of_puzzle,
 )
 from .expr import parse
+from .grammar import parse_system
+from .propagation import fixpoint
 from .system import System
 
 __all__ = ["Difficulty", "Path", "Rated", "rate", "rate_system", "rate_rows", "solution_path",
@@ -61,8 +63,9 @@ __all__ = ["Difficulty", "Path", "Rated", "rate", "rate_system", "rate_rows", "s
 
 GUESS = 30            # a guess that stands
 DEAD_END = 8          # a trial taken back
-CUTS = (20, 60, 120, 240)   # the highest score of levels 1 to 4
-SECONDS = 0.5         # default time budget of one rating
+CUTS = (20, 70, 120, 240)   # the highest score of levels 1 to 4
+SECONDS = 0.5         # default time budget of one rating (CPU seconds)
+WALL = 4              # the clock may run this many times the CPU budget (a loaded machine)
 NODES = 5000          # default search nodes of one rating
 UNRATED = "unrated"
 LEVELS = 5
@@ -118,15 +121,25 @@ class _OutOfBudget(Exception):
 
 @dataclass
 class _Budget:
-    deadline: float
+    """``seconds`` of this process's CPU time (other processes on a busy machine do not
+    make a puzzle unrated), at most :data:`WALL` times that on the clock, ``nodes`` nodes."""
+
+    seconds: float
     nodes: int
     tried: int = 0
     failed: int = 0       # dead ends: nodes whose whole subtree failed
+    cpu: float = field(init=False)      # the process_time() and monotonic() deadlines
+    wall: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.cpu = time.process_time() + self.seconds
+        self.wall = time.monotonic() + WALL * self.seconds
 
     def spend(self) -> None:
         """One more search node; raises when the budget is gone."""
         self.tried += 1
-        if self.tried > self.nodes or time.monotonic() > self.deadline:
+        if self.tried > self.nodes or time.process_time() > self.cpu or \
+                time.monotonic() > self.wall:
             raise _OutOfBudget
 
 
@@ -135,15 +148,27 @@ def level_of(score: int) -> int:
     return 1 + sum(score > c for c in CUTS)
 
 
-def system_of(text_or_system: str | System) -> System:
-    """A system from a puzzle's text (today's grammar: one complete relation) or as given."""
+def system_of(text_or_system: str | System, base: int = 10) -> System:
+    """A system from a puzzle's text in ``base`` (the cryptarithm language of
+    :func:`~cryptocomp.cryptarithm.grammar.parse_system`: systems, comparators, constants)
+    or as given."""
     if isinstance(text_or_system, System):
         return text_or_system
-    puzzle = parse(text_or_system)
-    if puzzle.unknown:
-        raise ExpressionError("a difficulty needs a complete puzzle LEFT=RIGHT without '?'",
-                              None, puzzle.text)
-    return system_of_puzzle(puzzle)
+    try:
+        return parse_system(text_or_system, base=base)
+    except ExpressionError:
+        if _has_unknown(text_or_system):
+            raise ExpressionError("a difficulty needs a complete puzzle LEFT=RIGHT without '?'",
+                                  None, text_or_system) from None
+        raise
+
+
+def _has_unknown(text: str) -> bool:
+    """Whether ``text`` is a compose query (today's grammar, with an unknown)."""
+    try:
+        return parse(text).unknown
+    except ExpressionError:
+        return False
 
 
 def _choose(model: Model, domains: Domains) -> Symbol:
@@ -155,7 +180,7 @@ def _choose(model: Model, domains: Domains) -> Symbol:
 def _search(model: Model, domains: Domains, budget: _Budget) -> bool:
     """Whether deductions and guesses from ``domains`` reach a solution (one node)."""
     budget.spend()
-    out = deduce(model, domains, record=False)
+    out = fixpoint(model, domains)
     if solved(model, out.domains) and not out.contradiction:
         return True
     if not out.contradiction:
@@ -186,7 +211,7 @@ def _guess(model: Model, domains: Domains, budget: _Budget) -> Step | None:
 def solution_path(system: System, *, seconds: float = SECONDS, nodes: int = NODES) -> Path:
     """The model's way to the (first) solution of ``system`` within the budget."""
     model = model_of(system)
-    budget = _Budget(time.monotonic() + seconds, nodes)
+    budget = _Budget(seconds, nodes)
     steps: list[Step] = [model.leading] if model.leading else []
     domains: Domains = model.initial
     try:
@@ -227,10 +252,11 @@ def difficulty_of(path: Path) -> Difficulty:
     return Difficulty(level_of(score), score, len(deductions), len(guesses), path.nodes)
 
 
-def rate(puzzle: str | System, *, seconds: float = SECONDS, nodes: int = NODES) -> Difficulty:
-    """The difficulty of a complete puzzle (its text, e.g. ``"send+more=money"``, or a
-    :class:`~cryptocomp.cryptarithm.system.System`)."""
-    return rate_system(system_of(puzzle), seconds=seconds, nodes=nodes)
+def rate(puzzle: str | System, *, base: int = 10, seconds: float = SECONDS,
+         nodes: int = NODES) -> Difficulty:
+    """The difficulty of a complete puzzle: its text in ``base`` (``"send+more=money"``,
+    ``"cc+a=cl && on+d=go"``) or a :class:`~cryptocomp.cryptarithm.system.System`."""
+    return rate_system(system_of(puzzle, base), seconds=seconds, nodes=nodes)
 
 
 @dataclass(frozen=True)

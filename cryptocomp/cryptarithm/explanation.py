@@ -35,6 +35,8 @@ PHRASES = {
         "no_holder": "Every digit is used, but no letter can be {digit}: a contradiction.",
         "column": "Column {n}: {equation}: {result}.",
         "columns": "Columns {n} and {m} together ({lower}; {upper}): {result}.",
+        "column_of": "{relation}, column {n}: {equation}: {result}.",
+        "columns_of": "{relation}, columns {n} and {m} together ({lower}; {upper}): {result}.",
         "units": "The last {k} of both sides of {relation} agree: {result}.",
         "bounds": "The sizes of the numbers in {relation}: {result}.",
         "check": "Trying the cases left in {relation}: {result}.",
@@ -57,6 +59,8 @@ PHRASES = {
         "no_holder": "Заняты все цифры, но никакая буква не может быть {digit}: противоречие.",
         "column": "Столбец {n}: {equation}: {result}.",
         "columns": "Столбцы {n} и {m} вместе ({lower}; {upper}): {result}.",
+        "column_of": "{relation}, столбец {n}: {equation}: {result}.",
+        "columns_of": "{relation}, столбцы {n} и {m} вместе ({lower}; {upper}): {result}.",
         "units": "Последние {k} обеих частей {relation} совпадают: {result}.",
         "bounds": "Величины чисел в {relation}: {result}.",
         "check": "Перебор оставшихся вариантов в {relation}: {result}.",
@@ -89,11 +93,11 @@ def language_of_system(system: System) -> str:
     return "ru" if system.symbols and cyrillic * 2 >= len(system.symbols) else "en"
 
 
-def explain(puzzle: str | System, *, seconds: float = SECONDS,
+def explain(puzzle: str | System, *, base: int = 10, seconds: float = SECONDS,
             nodes: int = NODES) -> Explanation:
-    """The answer key of a complete puzzle (text or system): numbered steps and the
-    difficulty."""
-    system = system_of(puzzle)
+    """The answer key of a complete puzzle (its text in ``base``, or a system): numbered
+    steps and the difficulty."""
+    system = system_of(puzzle, base)
     path = solution_path(system, seconds=seconds, nodes=nodes)
     lines = step_lines(path, language_of_system(system))
     return Explanation(tuple(f"{i}. {line}" for i, line in enumerate(lines, 1)),
@@ -200,14 +204,19 @@ def _sentence(step: Step, system: System, say: dict[str, str]) -> str:
                                          fail=fail)
     result = _result(step.narrowed, say)
     c = step.constraint
-    if isinstance(c, Column):
-        return say["column"].format(n=c.index + 1, equation=_equation(c, say), result=result)
-    if isinstance(c, Columns):
-        return say["columns"].format(n=c.lower.index + 1, m=c.upper.index + 1,
-                                     lower=_equation(c.lower, say),
-                                     upper=_equation(c.upper, say), result=result)
     assert c is not None
-    relation = _relation_text(system.relations[c.relation], system.base)
+    relation = _relation_text(system.relations[c.lower.relation if isinstance(c, Columns)
+                                               else c.relation], system.base)
+    # a system's columns say which relation they belong to
+    of = "_of" if len(system.relations) > 1 else ""
+    if isinstance(c, Column):
+        return say["column" + of].format(n=c.index + 1, equation=_equation(c, say),
+                                         result=result, relation=relation)
+    if isinstance(c, Columns):
+        return say["columns" + of].format(n=c.lower.index + 1, m=c.upper.index + 1,
+                                          lower=_equation(c.lower, say),
+                                          upper=_equation(c.upper, say), result=result,
+                                          relation=relation)
     if kind == "units":
         k = say["digit"] if c.digits == 1 else say["digits"].format(k=c.digits)  # type: ignore[union-attr]
         return say["units"].format(k=k, relation=relation, result=result)

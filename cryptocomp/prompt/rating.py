@@ -40,10 +40,10 @@ def with_difficulty(result: Result, settings: Settings) -> Result:
     if not settings.difficulty or result.kind == "words":
         return result
     if result.kind == "solve":
-        if result.total != 1 or settings.base != 10:
-            return result  # only a unique puzzle is rated, in base 10 and today's syntax
+        if result.total != 1:
+            return result  # only a unique puzzle is rated
         try:
-            return replace(result, difficulty=rate(result.title))
+            return replace(result, difficulty=rate(result.query, base=settings.base))
         except CryptocompError:
             return result
     top = settings.shown if settings.shown is not None else len(result.rows)

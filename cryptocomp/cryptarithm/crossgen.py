@@ -1,0 +1,211 @@
+"""Crossword cryptarithms generated from a word list (Cryptator's ``--cross N``): an N×N grid
+of distinct list words whose rows and columns are sums, with exactly one solution.
+
+In row ``i`` the first N-1 words add up to the last one, and likewise down each column::
+
+    cc  a   cl        cc + a = cl && on + d = go && ni + e = ne &&
+    on  d   go        cc + on = ni && a + d = e && cl + go = ne
+    ni  e   ne
+
+The 2N relations form one system (rows first, then columns, joined by ``&&`` as Cryptator
+writes them) that must have exactly one solution, counted by the exact engine
+(:func:`~cryptocomp.cryptarithm.engine.solve_system`).  Reordering the addend rows, the
+addend columns, or transposing the grid gives the same system: as Cryptator does, only the
+grid whose first column's and first row's addends are in list order, the second word of the
+first column before the second of the first row, is kept.
+
+The search fills the first row, the first column, then the other cells row by row with
+distinct words, and cuts a branch as soon as the grid has more distinct symbols than the
+base has digits, or a completed row or column has no solution as a sum by itself
+(:func:`~cryptocomp.cryptarithm.wordsum.solve_word_sum`, which also refuses lengths that
+cannot add up), or the completed ones have none together (the engine).
+
+>>> words = ["cc", "a", "cl", "on", "d", "go", "ni", "e", "ne"]
+>>> found = [c.text for c in crosswords(words, 3)]
+>>> len(found), found[0]
+(6, 'cc + on = ni && a + d = e && cl + go = ne && cc + a = cl && on + d = go && ni + e = ne')
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from ..domain import Symbol
+from ..errors import QueryError
+from .engine import solve_system
+from .expr import BinOp, Operand
+from .system import Relation, System
+from .wordsum import solve_word_sum
+
+__all__ = ["Crossword", "crosswords", "cross_system", "MIN_SIZE"]
+
+MIN_SIZE = 3      # a 2×2 grid says a = b: distinct words are never equal
+
+
+@dataclass(frozen=True)
+class Crossword:
+    """One grid (rows of words) and the only solution of its system."""
+
+    grid: tuple[tuple[str, ...], ...]
+    solution: dict[Symbol, int]
+
+    @property
+    def relations(self) -> list[tuple[tuple[str, ...], str]]:
+        """Each row's, then each column's addends and sum."""
+        n = len(self.grid)
+        lines = [row for row in self.grid] + [tuple(r[j] for r in self.grid) for j in range(n)]
+        return [(line[:-1], line[-1]) for line in lines]
+
+    @property
+    def text(self) -> str:
+        """The system as Cryptator writes it: ``cc + a = cl && on + d = go && ...``."""
+        return " && ".join(f"{' + '.join(left)} = {right}" for left, right in self.relations)
+
+
+def cross_system(grid: Sequence[Sequence[str]], base: int = 10) -> System:
+    """The system of a grid: each row's and each column's sum."""
+    return _system(Crossword(tuple(tuple(r) for r in grid), {}).relations, base)
+
+
+def _system(relations: Sequence[tuple[Sequence[str], str]], base: int) -> System:
+    """The sums ``left[0] + left[1] + ... = right`` as one system."""
+    out = []
+    for left, right in relations:
+        node: Operand | BinOp = Operand(left[0], 0)
+        for w in left[1:]:
+            node = BinOp("+", node, Operand(w, 0), 0)
+        out.append(Relation("=", node, Operand(right, 0), 0))
+    return System.of(out, base=base)
+
+
+def crosswords(words: Sequence[str], n: int, *, base: int = 10,
+               deadline: float | None = None) -> Iterator[Crossword]:
+    """Every N×N crossword system of distinct ``words`` with exactly one solution, in the
+    order of the search; stops at ``deadline`` (a :func:`time.monotonic` instant)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < MIN_SIZE:
+        raise QueryError(f"--cross takes a grid size of at least {MIN_SIZE} (got {n!r})")
+    listed = [unicodedata.normalize("NFC", w).lower() for w in words]
+    if any(not w or not all(ch.isalnum() or ord(ch) >= 0x80 for ch in w) for w in listed):
+        raise QueryError("a crossword's words are runs of symbols (letters, digits, any "
+                         "character from U+0080): no spaces or signs")
+    listed = list(dict.fromkeys(listed))
+    yield from _Search(listed, n, base, deadline).run()
+
+
+class _Search:
+    """The grid filled cell by cell (row by row), word indices in ``cells``."""
+
+    def __init__(self, words: list[str], n: int, base: int, deadline: float | None):
+        self.words, self.n, self.base, self.deadline = words, n, base, deadline
+        self.masks = [frozenset(w) for w in words]
+        # the first row, then the first column, then the rest row by row: the first
+        # column's sum is checked after 2N-1 cells, not after N(N-1)+1
+        self.order = [(0, c) for c in range(n)] + [(r, 0) for r in range(1, n)] + \
+            [(r, c) for r in range(1, n) for c in range(1, n)]
+        self.at: dict[tuple[int, int], int] = {}
+        self.used: set[int] = set()
+        self.tried = 0
+
+    def run(self) -> Iterator[Crossword]:
+        if len(self.words) < self.n * self.n:
+            return
+        try:
+            yield from self._fill(frozenset())
+        except _Stopped:
+            return
+
+    def _fill(self, symbols: frozenset[str]) -> Iterator[Crossword]:
+        n, k = self.n, len(self.at)
+        if k == n * n:
+            found = self._unique()
+            if found is not None:
+                yield found
+            return
+        cell = self.order[k]
+        for w in range(self._least(cell), len(self.words)):
+            if w in self.used:
+                continue
+            more = symbols | self.masks[w]
+            if len(more) > self.base:
+                continue
+            self.at[cell] = w
+            if self._fits(cell):
+                self.used.add(w)
+                yield from self._fill(more)
+                self.used.discard(w)
+            del self.at[cell]
+            self._clock()
+
+    def _least(self, cell: tuple[int, int]) -> int:
+        """The least word index a cell may take: the first row's and the first column's
+        addends in list order (one grid of each set of equal systems)."""
+        i, j = cell
+        if i == 0 and 0 < j < self.n - 1:
+            return self.at[0, j - 1] + 1
+        if j == 0 and 0 < i < self.n - 1:
+            return self.at[i - 1, 0] + 1
+        return 0
+
+    def _fits(self, cell: tuple[int, int]) -> bool:
+        """Whether the cell just placed keeps the grid possible: the second word of the
+        first column before the second of the first row (the transposed grid is the same
+        system), and the rows and columns it completes solvable, alone and together."""
+        n, at = self.n, self.at
+        i, j = cell
+        if cell == (1, 0) and at[1, 0] > at[0, 1]:
+            return False
+        done = [line for line in (self._row(i), self._column(j)) if line is not None]
+        if any(not self._solvable(line) for line in done):
+            return False
+        if not done or len(at) == n * n:
+            return True       # the whole grid is counted by _unique
+        lines = [line for line in (*(self._row(r) for r in range(n)),
+                                   *(self._column(c) for c in range(n))) if line is not None]
+        return len(lines) < 2 or self._together(lines)
+
+    def _row(self, i: int) -> list[int] | None:
+        """Row ``i``'s words when all are placed."""
+        line = [self.at.get((i, c)) for c in range(self.n)]
+        return None if None in line else line  # type: ignore[return-value]
+
+    def _column(self, j: int) -> list[int] | None:
+        """Column ``j``'s words when all are placed."""
+        line = [self.at.get((r, j)) for r in range(self.n)]
+        return None if None in line else line  # type: ignore[return-value]
+
+    def _together(self, lines: list[list[int]]) -> bool:
+        """Whether the complete rows and columns have a solution together."""
+        w = self.words
+        relations = [([w[x] for x in line[:-1]], w[line[-1]]) for line in lines]
+        return solve_system(_system(relations, self.base), cap=1).count > 0
+
+    def _solvable(self, line: list[int]) -> bool:
+        """Whether ``line[:-1]`` can add up to ``line[-1]`` by itself."""
+        w = self.words
+        count, _ = solve_word_sum([w[x] for x in line[:-1]], w[line[-1]], base=self.base,
+                                  cap=1)
+        return count > 0
+
+    def _unique(self) -> Crossword | None:
+        """The complete grid, when its system has exactly one solution."""
+        n, w = self.n, self.words
+        grid = tuple(tuple(w[self.at[i, j]] for j in range(n)) for i in range(n))
+        cross = Crossword(grid, {})
+        found = solve_system(_system(cross.relations, self.base), cap=2)
+        if found.count != 1:
+            return None
+        return Crossword(grid, found.solutions[0])
+
+    def _clock(self) -> None:
+        """Stops the search at the deadline (looked at every 256 placements)."""
+        self.tried += 1
+        if self.deadline is not None and not self.tried % 256 and \
+                time.monotonic() > self.deadline:
+            raise _Stopped
+
+
+class _Stopped(Exception):
+    """The deadline passed."""
