@@ -271,12 +271,12 @@ def run_solve(args: argparse.Namespace) -> int:
                        steps=args.steps, progress=progress)
     difficulty: Difficulty | None = None
     steps: tuple[str, ...] = ()
-    try:  # a puzzle is rated when unique; the model reads base-10 puzzles of today's syntax
-        if solved.count == 1 and solved.base == 10 and args.explain:
-            explained = explain(solved.puzzle, seconds=_SOLVE_RATING)
+    try:  # a puzzle is rated when unique (a system too, in any base)
+        if solved.count == 1 and args.explain:
+            explained = explain(solved.puzzle, seconds=_SOLVE_RATING, base=solved.base)
             difficulty, steps = explained.difficulty, explained.lines
-        elif solved.count == 1 and solved.base == 10:
-            difficulty = rate(solved.puzzle, seconds=_SOLVE_RATING)
+        elif solved.count == 1:
+            difficulty = rate(solved.puzzle, seconds=_SOLVE_RATING, base=solved.base)
     except CryptocompError:
         difficulty, steps = None, ()
     if args.json:

@@ -64,11 +64,9 @@ def equation_text(g: Generated, base: int = 10) -> str:
 
 
 def rating(g: Generated, base: int = 10) -> Difficulty:
-    """``g``'s difficulty; unrated (with the reason) when the model cannot read it."""
-    if base != 10:
-        return Difficulty(None, 0, 0, 0, 0, reason=f"base {base}")
+    """``g``'s difficulty in ``base``; unrated (with the reason) when the model cannot read it."""
     try:
-        return rate(g.puzzle)
+        return rate(g.puzzle, base=base)
     except CryptocompError as exc:   # a symbol the model's grammar does not take
         return Difficulty(None, 0, 0, 0, 0, reason=" ".join(str(exc).split()))
 
