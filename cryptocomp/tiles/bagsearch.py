@@ -33,6 +33,8 @@ _SCREEN = 64
 # a children check of at most this many (child, row) pairs is one compiled call; a longer
 # one goes in chunks of about this size, reading the clock between them
 _ONE_CALL = 100_000
+# each round of the iterative deepening looks for a loss below the last budget times this
+_GROWTH = 1.25
 _NO_COLS = np.zeros(0, dtype=np.int64)
 _NO_FITS = np.zeros((0, 0), dtype=bool)
 
@@ -274,7 +276,7 @@ class BagSearch:
             if self.best_path is not None or self.timed_out:
                 break
             self.refuted = budget
-            budget = int(budget * 1.25) + 1
+            budget = int(budget * _GROWTH) + 1
 
     def _record(self, loss: int) -> None:
         self.best = loss
