@@ -321,3 +321,32 @@ def test_check_bag_raises_a_real_exception_naming_the_rule():
                      (good, "longer than 1")]:
         with pytest.raises(InvalidBag, match=why):
             check_bag(bad, tiles, index, max_length=1 if why.startswith("longer") else 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(*_SMALL_BAGS)
+def test_one_call_children_check_matches_the_chunked_one(words, counts, values, blanks,
+                                                         max_length):
+    # the compiled one-call check (screen then exact pairing) decides as the chunked
+    # Python passes do, with a screen of one row so that both screen on tiny cases
+    if sum(counts) + blanks == 0:
+        return
+    tiles, index = _small_case(words, counts, values, blanks)
+    original = BagSearch._children_hopeful
+    compared = []
+
+    def both(self, node):
+        with mock.patch.object(bag_module, "_ONE_CALL", 0):
+            slow, slow_fits = original(self, node)
+        if slow_fits is None:  # far from the leaves: no check
+            return slow, slow_fits
+        fast, fast_fits = self._children_check(node)
+        assert (fast == slow).all() and (fast_fits[fast] == slow_fits[slow]).all()
+        compared.append(len(node.choices))
+        return fast, fast_fits
+
+    with mock.patch.object(bag_module, "_SCREEN", 1), \
+            mock.patch.object(BagSearch, "_children_hopeful", both):
+        got = best_bag(tiles, index, max_length=max_length, time_limit=None)
+    want = _oracle(index.words, tiles, max_length)
+    assert (got.total if got else None) == want

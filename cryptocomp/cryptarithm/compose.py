@@ -19,7 +19,8 @@ else ``10 + p`` where p is the first position of that letter in W.  W completes 
 puzzle under ``a`` (with its other letters on the free digits) iff the keys are equal,
 and then in exactly one way; so the number of solutions of the puzzle with W is the
 number of assignments whose key equals W's key.  Keys are packed into uint64 words and
-joined against the keys of the candidate words (right script, possible lengths).
+joined against the keys of the candidate words (right script, possible lengths); first
+the last positions' labels must end some word's key (:mod:`.suffixes`).
 
 Templates and the index's bitmaps.  The key of an assignment *is* a template for the
 unknown, and one assignment alone could be answered by the index's bitmap families:
@@ -62,7 +63,6 @@ import logging
 import time
 from dataclasses import dataclass
 from functools import partial
-from typing import overload
 
 import numpy as np
 
@@ -76,6 +76,7 @@ from . import permutations as perms
 from .candidates import candidate_ids
 from .evaluation import Evaluator, dtype_for, hole_bounds, largest, unknown_span
 from .expr import Hole, Puzzle, bound, has_hole, holds, operands, parse
+from .suffixes import SuffixFilter
 
 __all__ = ["Composed", "compose", "compose_puzzle", "compose_alike", "alike_key",
            "check_composable"]
@@ -83,6 +84,7 @@ __all__ = ["Composed", "compose", "compose_puzzle", "compose_alike", "alike_key"
 log = logging.getLogger(__name__)
 _EVERY = WordClasses(frozenset(CLASS_NAMES))  # every word
 
+_BATCH = 1 << 15      # assignments keyed at once (past the suffix filter)
 _FILTER_BITS = 22     # size of the bit table pre-filtering assignment keys before the exact join
 # candidate words of puzzles composed together at most: about 100 bytes each while held
 # (ids, codes, labels, keys), so some 200 MB whatever the number of alike puzzles
@@ -176,10 +178,12 @@ class _Labeler:
     go after two or four positions, and only the survivors pay for the full key.
     """
 
-    def __init__(self, layout: _KeyLayout, free: int, prefixes: dict[int, np.ndarray]):
+    def __init__(self, layout: _KeyLayout, free: int, prefixes: dict[int, np.ndarray],
+                 suffixes: SuffixFilter):
         self.layout = layout
         self.free = free
         self.prefixes = prefixes
+        self.suffixes = suffixes  # tested first, block by block: the last positions drop most
 
     def keys(self, x: np.ndarray, local: np.ndarray, inv: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray]:
@@ -383,8 +387,9 @@ def _compose_shared(puzzles: list[Puzzle], groups: list[list], index: Index,
     bits = _FILTER_BITS
     filt = np.zeros(1 << bits, dtype=bool)
     filt[_hash(keys_all, bits)] = True
-    labeler = _Labeler(layout, 10 - k, _prefix_tables(layout, [lab for _, _, labels in sides
-                                                               for lab in labels]))
+    word_labels = [lab for _, _, labels in sides for lab in labels]
+    labeler = _Labeler(layout, 10 - k, _prefix_tables(layout, word_labels),
+                       SuffixFilter(layout.width, layout.pad, word_labels))
     log.debug("compose %s (%d alike): %d letters, %d candidate words, %d keys, width %d",
               rep, len(puzzles), k, len(keys_all), len(unique_keys), layout.width)
     t1 = time.perf_counter()
@@ -486,6 +491,8 @@ def _enumerate(puzzle: Puzzle, evaluator: Evaluator, layout: _KeyLayout, labeler
     hit_key: list[np.ndarray] = []
     hit_row: list[np.ndarray] = []
     hit_x: list[np.ndarray] = []
+    waiting: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    held = 0
     with np.errstate(all="ignore"):
         for block in perms.blocks(k):
             start, cols = block.start, block.cols
@@ -499,16 +506,27 @@ def _enumerate(puzzle: Puzzle, evaluator: Evaluator, layout: _KeyLayout, labeler
                 xs = x[local]
                 if xs.dtype == object and width <= 18:
                     xs = xs.astype(np.int64)
-                keys, kept = labeler.keys(xs, local, block.inverse())
-                local, xs = local[kept], xs[kept]
+                inv = block.inverse()
+                pre = labeler.suffixes.keep(xs, local, inv)
+                if pre is not None:
+                    local, xs = local[pre], xs[pre]
+                # the survivors of several blocks are keyed and joined at once: the numpy
+                # calls a position costs are then paid once for them all
+                waiting.append((xs, local + start, inv.reshape(-1, perms.WIDTH)[local]))
+                held += len(local)
+            if held >= _BATCH or (stop == total and waiting):
+                xs, rows, invs = (np.concatenate(a) for a in zip(*waiting))
+                waiting, held = [], 0
+                keys, kept = labeler.keys(xs, np.arange(len(xs)), invs.reshape(-1))
+                rows, xs = rows[kept], xs[kept]
                 maybe = np.flatnonzero(filt[_hash(keys, bits)])
                 if len(maybe):
-                    rows = _as_rows(keys[maybe])
-                    pos = np.searchsorted(unique_keys, rows)
+                    found = _as_rows(keys[maybe])
+                    pos = np.searchsorted(unique_keys, found)
                     pos[pos >= len(unique_keys)] = 0
-                    hit = unique_keys[pos] == rows
+                    hit = unique_keys[pos] == found
                     hit_key.append(pos[hit])
-                    hit_row.append(local[maybe[hit]] + start)
+                    hit_row.append(rows[maybe[hit]])
                     hit_x.append(xs[maybe[hit]])
             if progress is not None:
                 progress(stop, total)
@@ -571,18 +589,9 @@ def _result(puzzle: Puzzle, shape: str, index: Index, wid: int, digits: list[int
                     assignment=fill)
 
 
-@overload
-def _and_all(first: np.ndarray, /, *masks: np.ndarray | None) -> np.ndarray: ...
-
-
-@overload
-def _and_all(*masks: np.ndarray | None) -> np.ndarray | None: ...
-
-
-def _and_all(*masks: np.ndarray | None) -> np.ndarray | None:
-    out = None
+def _and_all(first: np.ndarray, /, *masks: np.ndarray | None) -> np.ndarray:
+    """``first`` and every mask given (None: no condition)."""
     for m in masks:
-        if m is None:
-            continue
-        out = m if out is None else out & m
-    return out
+        if m is not None:
+            first = first & m
+    return first

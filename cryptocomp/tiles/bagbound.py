@@ -16,9 +16,18 @@ import numpy as np
 
 from ..crossword.jitcache import compiled
 
-__all__ = ["NONE", "node_bound", "child_bounds"]
+__all__ = ["NONE", "node_bound", "child_bounds", "children_check"]
 
 NONE = 1 << 60  # no completion: above every real loss (at most 31 x 62 faces x 99 tiles x 10)
+
+
+@compiled()
+def _ones(x: int) -> int:
+    """The number of bits set in ``x`` (>= 0, below 2**62)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101 & 0x7FFFFFFFFFFFFFFF) >> 56
 
 
 @compiled()
@@ -176,8 +185,11 @@ def child_bounds(L: int, ell: int, remaining: np.ndarray, blanks: int, bans: int
         child_value = rem_value - value[r]
         child_blanks = blanks - deficit[r]
         own = rows[r]
+        gone = 0  # faces the child has none of
         for f in range(n_faces):
             child_rem[f] = remaining[f] - min(counts[own, f], remaining[f])
+            if child_rem[f] == 0:
+                gone |= np.int64(1) << f
         holding = 0
         for q in range(n_rows):
             i = cols[q] if screen else q
@@ -186,6 +198,10 @@ def child_bounds(L: int, ell: int, remaining: np.ndarray, blanks: int, bans: int
             ok = first[pr] != first[own] and (screen or position[i] > a)
             need = 0
             lost = 0
+            # each face a row holds that the child has none of needs a blank: most rows
+            # fail this before the face loop
+            if ok and _ones(present[pr] & gone) > child_blanks:
+                ok = False
             if ok:
                 for f in range(n_faces):  # branch-free: numba vectorises it
                     over = max(counts[pr, f] - child_rem[f], 0)
@@ -268,3 +284,57 @@ def child_bounds(L: int, ell: int, remaining: np.ndarray, blanks: int, bans: int
             extra = min(extra, per)
         out[j] = NONE if extra >= NONE else loss + base * value[r] + base * child_value + extra
     return out
+
+
+@compiled()
+def children_check(L: int, ell: int, remaining: np.ndarray, blanks: int, bans: int, loss: int,
+                   best: int, rows: np.ndarray, first: np.ndarray, full_value: np.ndarray,
+                   present: np.ndarray, counts: np.ndarray, value: np.ndarray,
+                   deficit: np.ndarray, choices: np.ndarray, screen: int, vals: np.ndarray,
+                   levels: np.ndarray, level: np.ndarray, shortest: int,
+                   cuts: np.ndarray) -> tuple:
+    """The children check of ``BagSearch._children_hopeful`` in one call: the screen with the
+    ``screen`` most valuable rows (when there are more than twice as many rows), then the
+    exact pairing of the survivors; (hopeful, fits) with ``hopeful[a]`` True when child
+    ``a``'s bound is below ``best``."""
+    n_children = choices.shape[0]
+    n_rows = rows.shape[0]
+    hopeful = np.ones(n_children, dtype=np.bool_)
+    if n_rows > 2 * screen:
+        row_values = np.empty(n_rows, dtype=np.int64)
+        for i in range(n_rows):
+            row_values[i] = full_value[rows[i]]
+        # the screen-th best value: rows above it are in, ties fill the rest in row order
+        threshold = np.partition(row_values, n_rows - screen)[n_rows - screen]
+        chosen = np.zeros(n_rows, dtype=np.bool_)
+        taken = 0
+        for i in range(n_rows):
+            if row_values[i] > threshold:
+                chosen[i] = True
+                taken += 1
+        for i in range(n_rows):
+            if taken < screen and not chosen[i] and row_values[i] == threshold:
+                chosen[i] = True
+                taken += 1
+        top = np.flatnonzero(chosen)
+        pad = -1
+        for i in range(n_rows):
+            if not chosen[i] and row_values[i] > pad:
+                pad = row_values[i]
+        picked = np.arange(n_children)
+        screened = child_bounds(L, ell, remaining, blanks, bans, loss, rows, first, full_value,
+                                present, counts, value, deficit, choices, picked, top, pad,
+                                vals, levels, level, shortest, cuts,
+                                np.zeros((0, 0), dtype=np.bool_))
+        for a in range(n_children):
+            hopeful[a] = screened[a] < best
+    fits = np.zeros((n_children, n_rows), dtype=np.bool_)
+    alive = np.flatnonzero(hopeful)
+    if alive.shape[0]:
+        exact = child_bounds(L, ell, remaining, blanks, bans, loss, rows, first, full_value,
+                             present, counts, value, deficit, choices, alive,
+                             np.zeros(0, dtype=np.int64), -1, vals, levels, level, shortest,
+                             cuts, fits)
+        for j in range(alive.shape[0]):
+            hopeful[alive[j]] = exact[j] < best
+    return hopeful, fits

@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import CryptocompError
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
-from .bagbound import NONE, child_bounds, node_bound
+from .bagbound import NONE, child_bounds, children_check, node_bound
 from .bagrows import fitting_rows, rows_holding, rows_without
 from .bagwords import BagWords, Candidate, Phase
 from .tiles import TileSet
@@ -30,6 +30,11 @@ _INF = float("inf")
 # the children check first pairs the children with this many of the most valuable rows
 # (see BagSearch._children_hopeful)
 _SCREEN = 64
+# a children check of at most this many (child, row) pairs is one compiled call; a longer
+# one goes in chunks of about this size, reading the clock between them
+_ONE_CALL = 100_000
+# each round of the iterative deepening looks for a loss below the last budget times this
+_GROWTH = 1.25
 _NO_COLS = np.zeros(0, dtype=np.int64)
 _NO_FITS = np.zeros((0, 0), dtype=bool)
 
@@ -117,7 +122,6 @@ class BagSearch:
         self.rounds: list[float] = []
         self.visits: dict[tuple[int, int], int] = {}  # (words so far, phase length) -> nodes
         self.refuted = 0.0  # every solution has at least this loss
-        self.screened = 0  # children the screen of the children check refuted
 
     def _collect(self, index: Index) -> None:
         """The dictionary's fitting tilings as phases by length (:class:`.bagwords.BagWords`);
@@ -180,6 +184,8 @@ class BagSearch:
         # ell-words and most children die of their value caps
         if int(node.remaining.sum()) + node.blanks - node.ell >= 4 * node.ell:
             return np.ones(n_children, dtype=bool), None
+        if n_children * max(len(rows), _SCREEN) <= _ONE_CALL:  # one compiled call, no clock
+            return self._children_check(node)
         hopeful = np.ones(n_children, dtype=bool)
         if len(rows) > 2 * _SCREEN:
             row_values = node.phase.value[rows]
@@ -187,7 +193,7 @@ class BagSearch:
             rest = np.ones(len(rows), dtype=bool)
             rest[top] = False
             pad = int(row_values[rest].max())
-            chunk = max(1, 100_000 // _SCREEN)
+            chunk = max(1, _ONE_CALL // _SCREEN)
             for i in range(0, n_children, chunk):
                 if i:  # a long check reads the clock between its chunks
                     self._look()
@@ -195,10 +201,9 @@ class BagSearch:
                     break
                 picked = np.arange(i, min(i + chunk, n_children))
                 hopeful[picked] = self._child_bounds(node, picked, top, pad, _NO_FITS) < self.best
-            self.screened += n_children - int(hopeful.sum())
         fits = np.zeros((n_children, len(rows)), dtype=bool)
         alive = np.flatnonzero(hopeful)
-        chunk = max(1, 100_000 // max(1, len(rows)))  # bounds the c x k x F temporaries
+        chunk = max(1, _ONE_CALL // max(1, len(rows)))  # bounds the c x k x F temporaries
         for i in range(0, len(alive), chunk):
             if i:
                 self._look()
@@ -207,6 +212,19 @@ class BagSearch:
             picked = alive[i:i + chunk]
             bound = self._child_bounds(node, picked, None, None, fits)
             hopeful[picked] = bound < self.best
+        return hopeful, fits
+
+    def _children_check(self, node: Branching) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_children_hopeful`'s two passes in one compiled call
+        (:func:`.bagbound.children_check`), for a check small enough not to read the clock."""
+        P, ell = node.phase, node.ell
+        n_tiles = int(node.remaining.sum()) + node.blanks - ell
+        cuts = _cut_table(self.L, ell - 1, n_tiles % ell + ell, self.lengths[-1])
+        best = NONE if self.best >= NONE else int(self.best)
+        hopeful, fits = children_check(
+            self.L, ell, node.remaining, node.blanks, node.bans, node.loss, best, node.rows,
+            P.first, P.value, P.present, P.counts, node.value, node.deficit, node.choices,
+            _SCREEN, self.values, self.levels, self.level_index, self.lengths[-1], cuts)
         return hopeful, fits
 
     def _child_bounds(self, node: Branching, picked: np.ndarray, cols: np.ndarray | None,
@@ -258,7 +276,7 @@ class BagSearch:
             if self.best_path is not None or self.timed_out:
                 break
             self.refuted = budget
-            budget = int(budget * 1.25) + 1
+            budget = int(budget * _GROWTH) + 1
 
     def _record(self, loss: int) -> None:
         self.best = loss
