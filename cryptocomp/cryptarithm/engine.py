@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..domain import Symbol
+from .kernel import Kernel
 from .plan import build_plan
 from .search import Search
 from .system import System
@@ -44,5 +45,10 @@ def solve_system(system: System, *, cap: int = 20, deadline: float | None = None
                  steps: int | None = None) -> Solutions:
     """Every solution of ``system``: the count, the first ``cap`` listed; stops at
     ``deadline`` (monotonic seconds) or after ``steps`` search nodes."""
-    found = Search(build_plan(system), cap=cap, deadline=deadline, steps=steps).run()
+    plan = build_plan(system)
+    kernel = Kernel.of(plan, cap)
+    if kernel is not None:   # every relation linear: the compiled search
+        got = kernel.run(deadline=deadline, steps=steps)
+        return Solutions(got.count, got.solutions, got.complete, got.nodes)
+    found = Search(plan, cap=cap, deadline=deadline, steps=steps).run()
     return Solutions(found.count, found.solutions, found.complete, found.nodes)
