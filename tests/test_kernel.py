@@ -13,6 +13,7 @@ from cryptocomp.cryptarithm.engine import solve_system
 from cryptocomp.cryptarithm.grammar import parse_system
 from cryptocomp.cryptarithm.kernel import Kernel
 from cryptocomp.cryptarithm.plan import build_plan
+from cryptocomp.cryptarithm.products import Products
 from cryptocomp.cryptarithm.search import Search
 from cryptocomp.cryptarithm.system import COMPARATORS, brute_solutions
 
@@ -79,3 +80,36 @@ def test_kernel_deadline_stops_within_ten_percent():
     got = solve_system(s, deadline=t + budget)
     took = time.monotonic() - t
     assert not got.complete and got.count > 0 and took <= budget * 1.1
+
+
+@st.composite
+def _products(draw):
+    """A small product of words equal to another, as text, base 2 to 10."""
+    base = draw(st.integers(2, 10))
+    nsym = draw(st.integers(1, min(5, base)))
+    word = st.text(st.sampled_from(ALPHABET[:nsym]), min_size=1, max_size=3)
+    left = " * ".join(draw(st.lists(word, min_size=1, max_size=3)))
+    right = " * ".join(draw(st.lists(word, min_size=1, max_size=3)))
+    return parse_system(f"{left} = {right}", base=base)
+
+
+@given(_products())
+@settings(max_examples=300, deadline=None)
+def test_products_match_brute_force(system):
+    got = Products.of(system, cap=10**4)
+    assert got is not None
+    found = got.run()
+    truth = {tuple(sorted(f.items())) for f in brute_solutions(system)}
+    assert found.complete and found.count == len(truth)
+    assert {tuple(sorted(f.items())) for f in found.solutions} == truth
+
+
+def test_products_budgets():
+    s = parse_system("abcdefg * hijklmn = opabcde * pmnoa", base=16)
+    assert Products.of(s) is not None
+    part = solve_system(s, steps=3000, cap=0)
+    assert not part.complete and part.steps == 3000
+    budget = 0.5
+    t = time.monotonic()
+    got = solve_system(s, deadline=t + budget)
+    assert not got.complete and time.monotonic() - t <= budget * 1.1

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ..domain import Symbol
 from .kernel import SLICE_NODES, Kernel
 from .plan import build_plan
+from .products import Products
 from .search import Search
 from .system import System
 
@@ -81,6 +82,10 @@ def solve_system(system: System, *, cap: int = 20, deadline: float | None = None
                  steps: int | None = None) -> Solutions:
     """Every solution of ``system``: the count, the first ``cap`` listed; stops at
     ``deadline`` (monotonic seconds) or after ``steps`` search nodes."""
+    products = Products.of(system, cap)
+    if products is not None:   # a product of words equal to another: compiled too
+        got = products.run(deadline=deadline, steps=steps)
+        return Solutions(got.count, got.solutions, got.complete, got.nodes)
     plan = build_plan(system)
     kernel = Kernel.of(plan, cap)
     if kernel is not None:   # every relation linear: the compiled search
