@@ -32,7 +32,7 @@ from .plan import Plan
 
 __all__ = ["Kernel", "SLICE_NODES"]
 
-SLICE_NODES = 1 << 18    # nodes between two looks at the clock (a few milliseconds)
+SLICE_NODES = 1 << 16    # nodes between two looks at the clock (a few milliseconds)
 LIMIT = 2 ** 62          # every partial sum must stay below this in magnitude
 STRIDE_LIMIT = 2 ** 31  # a solver's stride, so that a residue times its inverse fits
 OPS = {"=": 0, "!=": 1, "<": 2, ">": 3, "<=": 4, ">=": 5}

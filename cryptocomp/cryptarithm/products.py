@@ -30,7 +30,7 @@ __all__ = ["Products", "MOD_LIMIT"]
 
 MOD_LIMIT = 3_000_000_000   # a checked modulus: two residues below it multiply in int64
 VALUE_LIMIT = 2 ** 62       # each side's product at most this
-SLICE_NODES = 1 << 18       # nodes between two looks at the clock
+SLICE_NODES = 1 << 14       # nodes between two looks at the clock (a few milliseconds)
 
 
 def _compiled(fn):
