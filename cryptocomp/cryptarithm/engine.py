@@ -4,7 +4,10 @@
 exactly, listing the first ``cap``, without trying every assignment: a column-wise search
 from the units (:mod:`~cryptocomp.cryptarithm.plan`, :mod:`~cryptocomp.cryptarithm.search`)
 with carries for sums and differences, last digits for products and powers, bounds from the
-high side, the leading-digit rule and all-different over the symbols.  A ``deadline`` (a
+high side, the leading-digit rule and all-different over the symbols.  Two shapes run
+compiled: systems of linear relations (:mod:`~cryptocomp.cryptarithm.kernel`, the column
+order racing the largest-coefficient-first order) and a product of words equal to another
+(:mod:`~cryptocomp.cryptarithm.products`).  A ``deadline`` (a
 :func:`time.monotonic` instant) or a ``steps`` budget (search nodes: one digit tried for one
 symbol) stops it early, and the answer then says it is incomplete (the count is a lower
 bound).
