@@ -232,8 +232,20 @@ def _order(rels: list[_Rel], n: int, weight: list[int], base: int) -> list[int]:
     return order
 
 
-def build_plan(system: System) -> Plan:
-    """The plan of ``system``: symbol order and the checks of every level."""
+def _by_magnitude(rels: list[_Rel], n: int, weight: list[int]) -> list[int]:
+    """The symbols by their largest coefficient in a linear relation, largest first: the
+    high columns first, where the bounds of the rest decide (a sum of many addends, whose
+    low columns hold most symbols, is cut there and hardly at all from the units)."""
+    size = [0] * n
+    for r in rels:
+        for s, c in (r.coefs or {}).items():
+            size[s] = max(size[s], abs(c))
+    return sorted(range(n), key=lambda s: (-size[s], -weight[s]))
+
+
+def build_plan(system: System, *, magnitude: bool = False) -> Plan:
+    """The plan of ``system``: symbol order (column by column from the units, or with
+    ``magnitude`` by coefficient size from the largest) and the checks of every level."""
     base = system.base
     symbols = system.symbols
     index = {s: i for i, s in enumerate(symbols)}
@@ -241,7 +253,8 @@ def build_plan(system: System) -> Plan:
     lead = {index[s] for s in system.leading}
     least = [1 if i in lead else 0 for i in range(len(symbols))]
     weight = [sum(i in r.place for r in rels) for i in range(len(symbols))]
-    order = _order(rels, len(symbols), weight, base)
+    order = (_by_magnitude(rels, len(symbols), weight) if magnitude
+             else _order(rels, len(symbols), weight, base))
     at = {s: lv for lv, s in enumerate(order)}
     last_cols = {r.index: 0 for r in rels if r.kind == "poly"}
     levels = [_level(lv, s, rels, linear, polys, symbols, at, least, base, last_cols)

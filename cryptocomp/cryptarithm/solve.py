@@ -3,15 +3,13 @@
 :func:`solve` reads its text in the cryptarithm language
 (:func:`~cryptocomp.cryptarithm.grammar.parse_system`: systems, comparators, constants, any
 base from 2 to 36) and counts every solution under the rules of
-:mod:`cryptocomp.cryptarithm.system`, listing the first ``cap``.  Two ways lead there:
+:mod:`cryptocomp.cryptarithm.system`, listing the first ``cap``, with the exact search of
+:func:`~cryptocomp.cryptarithm.engine.solve_system`.  :func:`solve_puzzle` (a puzzle of
+today's syntax, as compose makes them) enumerates instead: numpy blocks of all
+10!/(10-k)! injective assignments of digits to its k letters, both sides evaluated at once.
 
-- one base-10 equation of today's shape (words, ``+ - * /``, one ``=``) is enumerated as
-  numpy blocks of all 10!/(10-k)! injective assignments of digits to its k letters, both
-  sides evaluated at once (a sum collapses to one linear form: one coefficient per letter);
-- anything else goes to the exact search of :func:`~cryptocomp.cryptarithm.engine.solve_system`.
-
-A ``time`` budget (seconds) or a ``steps`` budget (the engine's steps; a puzzle given one goes
-to the engine) stops the count early: ``complete`` is then False and ``count`` a lower bound.
+A ``time`` budget (seconds) or a ``steps`` budget (the engine's steps) stops the count
+early: ``complete`` is then False and ``count`` a lower bound.
 
 >>> s = solve("SEND+MORE=MONEY")
 >>> s.count, s.equations
@@ -26,7 +24,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from time import monotonic
-from typing import cast
 
 import numpy as np
 
@@ -35,14 +32,15 @@ from ..errors import ExpressionError
 from . import permutations as perms
 from .engine import solve_system
 from .evaluation import Evaluator, dtype_for, largest
-from .expr import BinOp, Node, Operand, Puzzle
+from .expr import BinOp, Node, Puzzle
 from .grammar import parse_system
-from .system import System, SystemNode, holds_system
+from .system import System, holds_system
 
 __all__ = ["Solved", "solve", "solve_parsed", "solve_puzzle", "MAX_STEPS", "MAX_SECONDS"]
 
 MAX_STEPS = 1 << 62                # a step budget beyond this is no budget
 MAX_SECONDS = 7 * 24 * 3600.0      # a time budget beyond a week is a typo
+RELIST = 100_000                   # solutions listed all to keep the first cap in digit order
 
 
 @dataclass(frozen=True)
@@ -103,35 +101,18 @@ def solve_parsed(system: System, *, cap: int = 20, time: float | None = None,
     """:func:`solve` for a parsed system (the budgets as there)."""
     _check_budgets(system.text, cap, time, steps)
     deadline = None if time is None else monotonic() + time
-    if steps is None and _enumerable(system):
-        r = system.relations[0]   # words and + - * / only: a tree of expr's nodes
-        count, solutions, complete = _enumerate(cast(Node, r.left), cast(Node, r.right),
-                                                system.symbols,
-                                                system.leading, cap, progress, deadline)
-    else:
-        found = solve_system(system, cap=cap, deadline=deadline, steps=steps)
-        count, solutions, complete = found.count, found.solutions, found.complete
+    # the exact engine, not the enumeration: it wins on every puzzle of Cryptator's
+    # collection (README, "Cryptarithm engine"); ``progress`` is for the enumeration only
+    found = solve_system(system, cap=cap, deadline=deadline, steps=steps)
+    if found.complete and cap < found.count <= RELIST:
+        # the list is the first ``cap`` in digit order: the engine's own order is another
+        found = solve_system(system, cap=found.count, deadline=deadline, steps=steps)
+    count, solutions, complete = found.count, found.solutions, found.complete
+    if complete:
+        solutions = sorted(solutions, key=lambda f: [f[s] for s in system.symbols])[:cap]
     return Solved(puzzle=system.render(), count=count, solutions=solutions,
                   equations=[system.render(s) for s in solutions], base=system.base,
                   complete=complete)
-
-
-def _enumerable(system: System) -> bool:
-    """Whether the numpy enumeration takes ``system``: one base-10 equation of words and
-    ``+ - * /`` (today's shape)."""
-    if system.base != 10 or len(system.relations) != 1 or system.relations[0].op != "=":
-        return False
-    r = system.relations[0]
-    todo: list[SystemNode] = [r.left, r.right]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, BinOp):
-            if n.op not in ("+", "-", "*", "/"):
-                return False
-            todo += [n.left, n.right]  # type: ignore[list-item]
-        elif not isinstance(n, Operand):
-            return False
-    return True
 
 
 def solve_puzzle(p: Puzzle, *, cap: int = 20, progress: Progress | None = None) -> Solved:
