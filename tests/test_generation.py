@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cryptocomp.cryptarithm.generation import GenerationSpec, generate, normalised
+from cryptocomp.cryptarithm.lineform import count_linear
 from cryptocomp.cryptarithm.numberwords import doubly_true_spec
 from cryptocomp.cryptarithm.wordsum import count_word_sum
 from cryptocomp.errors import QueryError
@@ -54,6 +55,44 @@ def test_counter_matches_brute_force(left: list[str], minus: list[str], right: s
         left, right, op, minus_t)
 
 
+def _brute_linear(coef: dict[str, int], leading: set[str], base: int) -> int:
+    """Solutions of ``sum(coef * digit) == 0`` by trying every injective assignment."""
+    symbols = list(coef)
+    return sum(1 for digits in itertools.permutations(range(base), len(symbols))
+               if not any(d == 0 and s in leading for s, d in zip(symbols, digits))
+               and sum(coef[s] * d for s, d in zip(symbols, digits)) == 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from("abcdef"), st.integers(-120, 120), min_size=1,
+                       max_size=5), st.sets(st.sampled_from("abcdef")),
+       st.integers(2, 10), st.integers(1, 5))
+def test_linear_counter_matches_brute_force(coef: dict[str, int], leading: set[str],
+                                            base: int, cap: int) -> None:
+    leading &= set(coef)
+    count, fill = count_linear(coef, leading, base, cap)
+    assert count == min(cap, _brute_linear(coef, leading, base))
+    if count:
+        assert sum(coef[s] * d for s, d in fill.items()) == 0
+        assert len(set(fill.values())) == len(fill) and max(fill.values()) < base
+        assert all(fill[s] for s in leading)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(_word, min_size=1, max_size=3), st.lists(_word, max_size=2), _word)
+def test_linear_counter_matches_column_counter(left: list[str], minus: list[str],
+                                               right: str) -> None:
+    right = right + "a" * max(0, max(map(len, [*left, *minus])) - len(right))
+    coef: dict[str, int] = {}
+    for sign, words in ((1, left), (-1, [*minus, right])):
+        for w in words:
+            for place, ch in enumerate(reversed(w)):
+                coef[ch] = coef.get(ch, 0) + sign * 10 ** place
+    leading = {w[0] for w in (*left, *minus, right) if len(w) > 1}
+    assert count_linear(coef, leading, 10, 10**6)[0] == count_word_sum(
+        left, right, cap=10**6, minus=tuple(minus))
+
+
 def test_counter_known() -> None:
     assert count_word_sum(["send", "more"], "money", cap=10) == 1
     assert count_word_sum(["a", "b"], "c", cap=100) == 32
@@ -77,6 +116,34 @@ def _brute_generation(words: tuple[str, ...]) -> set:
 def test_generation_matches_brute_force(words: list[str]) -> None:
     got = {normalised(g.puzzle) for g in generate(GenerationSpec(tuple(words)))}
     assert got == _brute_generation(tuple(words))
+
+
+def _brute_free(words: tuple[str, ...]) -> set:
+    """Every unique ``a + ... = c + ...`` of disjoint list word sets, by brute force."""
+    out = set()
+    for k in range(3, len(words) + 1):
+        for chosen in itertools.combinations(words, k):
+            for split in range(1, k):
+                for left in itertools.combinations(chosen, split):
+                    right = tuple(w for w in chosen if w not in left)
+                    if len(left) < len(right):
+                        continue
+                    longest = max(chosen, key=len)
+                    same, other = (left, right) if longest in left else (right, left)
+                    minus = tuple(w for w in same if w != longest)
+                    if _brute(list(other), longest, minus=minus) == 1:
+                        out.add(frozenset((frozenset(left), frozenset(right))))
+    return out
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.text("abcde", min_size=1, max_size=2), min_size=3, max_size=4,
+                unique=True))
+def test_free_generation_matches_brute_force(words: list[str]) -> None:
+    got = {frozenset((frozenset(g.left), frozenset(g.right)))
+           for g in generate(GenerationSpec(tuple(words), right="free"))}
+    assert got == _brute_free(tuple(words))
 
 
 def _lines(name: str) -> list[str]:

@@ -33,8 +33,20 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..domain import Symbol
 from ..errors import QueryError
+from .lineform import (
+    LeftSum,
+    WordTable,
+    add_left,
+    close_sums,
+    count_linear,
+    empty_left,
+    fits_int64,
+    word_table,
+)
 from .wordsum import MAX_PRODUCT_DIGITS, solve_word_sum
 
 __all__ = ["GenerationSpec", "Generated", "Generation", "generate", "RIGHT_MODES", "normalised"]
@@ -125,6 +137,7 @@ class SearchState:
     most: int = 0             # the largest value (product: digit count) of a right word
     most_value: int = 0       # doubly true: the largest number a right word stands for
     by_value: dict[int, list[int]] = field(default_factory=dict)   # doubly true: value -> rights
+    table: WordTable | None = None   # sums of words whose forms fit int64: the linear counter
 
     def __post_init__(self) -> None:
         self.most = max((self.highs[r] for r in self.rights), default=0)
@@ -132,6 +145,12 @@ class SearchState:
         for r in self.rights:
             if self.spec.values is not None:
                 self.by_value.setdefault(self.spec.values[r], []).append(r)
+
+    def past_deadline(self) -> bool:
+        """True (and remembered) once the deadline has passed (looked at each call)."""
+        if self.deadline is not None and not self.stopped:
+            self.stopped = time.monotonic() >= self.deadline
+        return self.stopped
 
     def out_of_time(self) -> bool:
         """True (and remembered) once the deadline has passed; looked at now and then."""
@@ -180,13 +199,17 @@ class Generation:
         bounds = [_bounds(w, spec.base, spec.op) for w in words]
         rights = [len(words) - 1] if spec.right == "fixed" else list(range(len(words)))
         self.words = words
+        table = (word_table(words, spec.base) if spec.op == "+" and fits_int64(words, spec.base)
+                 else None)
         self._search = SearchState(spec, deadline, _symbol_masks(words), [b[0] for b in bounds],
-                               [b[1] for b in bounds], rights)
+                                   [b[1] for b in bounds], rights, table=table)
 
     def __iter__(self) -> Iterator[Generated]:
         if self._search.spec.right == "free":
             return free_sums(self._search, self.words)
-        return _left_sides(self._search, self.words, 0, [], 0, 0, 0, 0, 0)
+        table = self._search.table
+        return _left_sides(self._search, self.words, 0, [], 0, 0, 0, 0, 0,
+                           empty_left(table) if table is not None else None)
 
     @property
     def complete(self) -> bool:
@@ -204,12 +227,17 @@ def generate(spec: GenerationSpec, *, deadline: float | None = None) -> Generati
 
 
 def _left_sides(search: SearchState, words: list[str], start: int, chosen: list[int], mask: int,
-                low: int, high: int, longest: int, total: int) -> Iterator[Generated]:
-    """Every puzzle whose left words are ``chosen`` plus later list words (depth first)."""
+                low: int, high: int, longest: int, total: int,
+                acc: LeftSum | None) -> Iterator[Generated]:
+    """Every puzzle whose left words are ``chosen`` plus later list words (depth first);
+    ``acc`` is their sum for the linear counter (None: the column counter is used)."""
     spec = search.spec
     count = len(chosen)
     if count >= 2 and count + 1 >= spec.min_words:
-        yield from _with_right(search, words, chosen, mask, low, high, longest, total)
+        if acc is None:
+            yield from _with_right(search, words, chosen, mask, low, high, longest, total)
+        else:
+            yield from _closed(search, words, chosen, acc, total)
     if spec.max_words is not None and count + 1 >= spec.max_words:
         return
     last = len(words) - 1 if spec.right == "fixed" else len(words)
@@ -224,7 +252,29 @@ def _left_sides(search: SearchState, words: list[str], start: int, chosen: list[
         yield from _left_sides(search, words, i + 1, [*chosen, i], new,
                                low + search.lows[i], high + search.highs[i],
                                max(longest, len(words[i])),
-                               total + (spec.values[i] if spec.values is not None else 0))
+                               total + (spec.values[i] if spec.values is not None else 0),
+                               None if acc is None or search.table is None
+                               else add_left(search.table, acc, i))
+
+
+def _closed(search: SearchState, words: list[str], chosen: list[int], acc: LeftSum,
+            total: int) -> Iterator[Generated]:
+    """:func:`_with_right` for the linear counter: every right word in one compiled call."""
+    spec = search.spec
+    assert search.table is not None
+    if spec.values is not None and total < spec.least_sum:
+        return
+    rights = search.rights if spec.values is None else search.by_value.get(total, [])
+    taken = set(chosen)
+    open_rights = np.array([r for r in rights if r not in taken], np.int64)
+    if not open_rights.size or search.past_deadline():
+        return
+    counted, counts, firsts = close_sums(search.table, acc, open_rights, spec.base)
+    search.candidates += counted
+    left = tuple(words[i] for i in chosen)
+    for j in np.flatnonzero(counts == 1):
+        fill = {search.table.symbols[s]: int(d) for s, d in enumerate(firsts[j]) if d >= 0}
+        yield Generated(left, (words[int(open_rights[j])],), spec.op, fill)
 
 
 def _with_right(search: SearchState, words: list[str], chosen: list[int], mask: int, low: int,
@@ -285,12 +335,26 @@ def _check(search: SearchState, words: list[str], left: list[int],
     low_r, high_r = (sum(search.lows[i] for i in right), sum(search.highs[i] for i in right))
     if low_l > high_r or low_r > high_l or search.out_of_time():
         return None
-    longest = max(left + right, key=lambda i: len(words[i]))
-    same, other = (left, right) if longest in left else (right, left)
-    count, fill = solve_word_sum([words[i] for i in other], words[longest], "+",
-                                 search.spec.base, minus=[words[i] for i in same
-                                                          if i != longest])
+    if search.table is not None:
+        count, fill = _linear_count(search.table, left, right, search.spec.base)
+    else:
+        longest = max(left + right, key=lambda i: len(words[i]))
+        same, other = (left, right) if longest in left else (right, left)
+        count, fill = solve_word_sum([words[i] for i in other], words[longest], "+",
+                                     search.spec.base, minus=[words[i] for i in same
+                                                              if i != longest])
     if count != 1:
         return None
     a, b = (left, right) if len(left) >= len(right) else (right, left)
     return Generated(tuple(words[i] for i in a), tuple(words[i] for i in b), "+", fill)
+
+
+def _linear_count(table: WordTable, left: list[int], right: list[int],
+                  base: int) -> tuple[int, dict[Symbol, int]]:
+    """The solutions (up to 2) of ``left = right`` by the linear counter."""
+    coef = table.coef[left].sum(axis=0) - table.coef[right].sum(axis=0)
+    words = left + right
+    present = np.flatnonzero(table.present[words].max(axis=0))
+    leading = np.flatnonzero(table.lead[words].max(axis=0))
+    return count_linear({table.symbols[s]: int(coef[s]) for s in present},
+                        {table.symbols[s] for s in leading}, base)
