@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cryptocomp.cryptarithm.generation import GenerationSpec, generate, normalised
-from cryptocomp.cryptarithm.lineform import count_linear
+from cryptocomp.cryptarithm.exploration import counted, explore, frontier
+from cryptocomp.cryptarithm.generation import Generation, GenerationSpec, generate, normalised
+from cryptocomp.cryptarithm.lineform import count_linear, word_table
 from cryptocomp.cryptarithm.numberwords import doubly_true_spec
 from cryptocomp.cryptarithm.wordsum import count_word_sum
 from cryptocomp.errors import QueryError
@@ -179,3 +180,41 @@ def test_bad_specs_one_line() -> None:
             GenerationSpec(("a", "b", "c"), **bad)
     with pytest.raises(QueryError, match="spells"):
         doubly_true_spec(0, 10, "xx")
+
+
+@pytest.mark.slow
+def test_greek_letters_exactly_cryptagens() -> None:
+    got = {normalised(g.puzzle) for g in generate(GenerationSpec(tuple(_lines("alpha.txt"))))}
+    assert got == {normalised(p) for p in _lines("alpha.db.txt")}
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", 12), ("it", 13)])
+def test_doubly_true_at_least_cryptagens(lang: str, size: int) -> None:
+    spec = doubly_true_spec(0, 100, lang)
+    values = dict(zip(spec.words, spec.values or ()))
+    got = {normalised(g.puzzle) for g in generate(spec)}
+    assert len(got) == size
+    theirs = {normalised(p) for p in _lines(f"{lang}-1-500.db.txt")}   # [1, 500]: keep [0, 100]
+    assert {(a, b) for a, b in theirs if (a | b) <= values.keys()} <= got
+    for left, right in got:   # true in numbers
+        assert sum(values[w] for w in left) == sum(values[w] for w in right)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 3))
+def test_search_slices_resume_exactly(budget: int, room: int) -> None:
+    """The compiled search stopped every few steps finds what one long run finds."""
+    words = tuple(_lines("rainbow.txt"))
+    whole = Generation(GenerationSpec(words))
+    expected = [g.puzzle for g in whole]
+    table = word_table(whole.words)
+    fr = frontier(table, range(len(words)), base=10, min_words=3, max_words=None,
+                  last=len(words), values=None, least_sum=0)
+    got = [" + ".join(whole.words[i] for i in f.left) + " = " + whole.words[f.right]
+           for found in explore(fr, budget, room) for f in found]
+    assert got == expected and counted(fr) == whole.candidates
+
+
+def test_deadline_stops_the_search() -> None:
+    gen = generate(GenerationSpec(tuple(_lines("colors.txt")), max_words=7), deadline=0.0)
+    assert len(list(gen)) < 10 and not gen.complete

@@ -37,13 +37,10 @@ import numpy as np
 
 from ..domain import Symbol
 from ..errors import QueryError
+from .exploration import Frontier, counted, explore, frontier
 from .lineform import (
-    LeftSum,
     WordTable,
-    add_left,
-    close_sums,
     count_linear,
-    empty_left,
     fits_int64,
     word_table,
 )
@@ -199,17 +196,37 @@ class Generation:
         bounds = [_bounds(w, spec.base, spec.op) for w in words]
         rights = [len(words) - 1] if spec.right == "fixed" else list(range(len(words)))
         self.words = words
-        table = (word_table(words, spec.base) if spec.op == "+" and fits_int64(words, spec.base)
-                 else None)
+        self._frontier: Frontier | None = None
+        # --right free has no cut by the largest right word: each form is below the sum of
+        # all its words' largest values
+        fits = (fits_int64(words, spec.base) if spec.right != "free"
+                else spec.base ** max(map(len, words), default=0) * (len(words) + 1) < 2 ** 62)
+        table = word_table(words, spec.base) if spec.op == "+" and fits else None
         self._search = SearchState(spec, deadline, _symbol_masks(words), [b[0] for b in bounds],
                                    [b[1] for b in bounds], rights, table=table)
 
     def __iter__(self) -> Iterator[Generated]:
         if self._search.spec.right == "free":
             return free_sums(self._search, self.words)
-        table = self._search.table
-        return _left_sides(self._search, self.words, 0, [], 0, 0, 0, 0, 0,
-                           empty_left(table) if table is not None else None)
+        if self._search.table is not None:
+            return self._explored(self._search.table)
+        return _left_sides(self._search, self.words, 0, [], 0, 0, 0, 0, 0)
+
+    def _explored(self, table: WordTable) -> Iterator[Generated]:
+        """The compiled search's puzzles, its clock looked at between slices."""
+        search, spec = self._search, self._search.spec
+        fr = frontier(table, search.rights, base=spec.base, min_words=spec.min_words,
+                      max_words=spec.max_words,
+                      last=len(self.words) - (spec.right == "fixed"), values=spec.values,
+                      least_sum=spec.least_sum)
+        self._frontier = fr
+        for found in explore(fr):
+            for f in found:
+                fill = {table.symbols[s]: int(d) for s, d in enumerate(f.digits) if d >= 0}
+                yield Generated(tuple(self.words[i] for i in f.left), (self.words[f.right],),
+                                spec.op, fill)
+            if search.past_deadline():
+                return
 
     @property
     def complete(self) -> bool:
@@ -217,6 +234,8 @@ class Generation:
 
     @property
     def candidates(self) -> int:
+        if self._frontier is not None:
+            return counted(self._frontier)
         return self._search.candidates
 
 
@@ -227,17 +246,13 @@ def generate(spec: GenerationSpec, *, deadline: float | None = None) -> Generati
 
 
 def _left_sides(search: SearchState, words: list[str], start: int, chosen: list[int], mask: int,
-                low: int, high: int, longest: int, total: int,
-                acc: LeftSum | None) -> Iterator[Generated]:
-    """Every puzzle whose left words are ``chosen`` plus later list words (depth first);
-    ``acc`` is their sum for the linear counter (None: the column counter is used)."""
+                low: int, high: int, longest: int, total: int) -> Iterator[Generated]:
+    """Every puzzle whose left words are ``chosen`` plus later list words (depth first;
+    the column counter's path: products, and words too long for int64)."""
     spec = search.spec
     count = len(chosen)
     if count >= 2 and count + 1 >= spec.min_words:
-        if acc is None:
-            yield from _with_right(search, words, chosen, mask, low, high, longest, total)
-        else:
-            yield from _closed(search, words, chosen, acc, total)
+        yield from _with_right(search, words, chosen, mask, low, high, longest, total)
     if spec.max_words is not None and count + 1 >= spec.max_words:
         return
     last = len(words) - 1 if spec.right == "fixed" else len(words)
@@ -252,29 +267,7 @@ def _left_sides(search: SearchState, words: list[str], start: int, chosen: list[
         yield from _left_sides(search, words, i + 1, [*chosen, i], new,
                                low + search.lows[i], high + search.highs[i],
                                max(longest, len(words[i])),
-                               total + (spec.values[i] if spec.values is not None else 0),
-                               None if acc is None or search.table is None
-                               else add_left(search.table, acc, i))
-
-
-def _closed(search: SearchState, words: list[str], chosen: list[int], acc: LeftSum,
-            total: int) -> Iterator[Generated]:
-    """:func:`_with_right` for the linear counter: every right word in one compiled call."""
-    spec = search.spec
-    assert search.table is not None
-    if spec.values is not None and total < spec.least_sum:
-        return
-    rights = search.rights if spec.values is None else search.by_value.get(total, [])
-    taken = set(chosen)
-    open_rights = np.array([r for r in rights if r not in taken], np.int64)
-    if not open_rights.size or search.past_deadline():
-        return
-    counted, counts, firsts = close_sums(search.table, acc, open_rights, spec.base)
-    search.candidates += counted
-    left = tuple(words[i] for i in chosen)
-    for j in np.flatnonzero(counts == 1):
-        fill = {search.table.symbols[s]: int(d) for s, d in enumerate(firsts[j]) if d >= 0}
-        yield Generated(left, (words[int(open_rights[j])],), spec.op, fill)
+                               total + (spec.values[i] if spec.values is not None else 0))
 
 
 def _with_right(search: SearchState, words: list[str], chosen: list[int], mask: int, low: int,

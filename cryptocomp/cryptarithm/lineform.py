@@ -12,8 +12,7 @@ means the first two or three choices already pin the sum to a narrow window, whi
 this beats a column-by-column search on the many-addend sums a word list gives.
 
 :class:`WordTable` holds a list's words as rows over its alphabet, so that a generator can
-add left words up once and close the sum with every right word in one compiled call
-(:func:`close_sums`).
+add left words up once and close the sum with every right word (see :mod:`.exploration`).
 
 >>> count_linear({"s": 1000, "e": 91, "n": -90, "d": 1, "m": -9000, "o": -900, "r": 10,
 ...               "y": -1}, {"s", "m"})
@@ -30,14 +29,13 @@ from numba import njit
 
 from ..domain import Symbol
 
-__all__ = ["count_linear", "WordTable", "word_table", "LeftSum", "empty_left", "add_left",
-           "close_sums", "fits_int64", "NOT_COUNTED"]
+__all__ = ["compiled", "count_sorted", "count_linear", "WordTable", "word_table", "fits_int64",
+           "usable"]
 
-NOT_COUNTED = -1   # close_sums: a right word the length, bound or symbol test refused
 _INT64_ROOM = 2 ** 62
 
 
-def _compiled(fn):
+def compiled(fn):
     """``njit`` with numba's cache when one can be written, else compiled each process."""
     try:
         return njit(cache=True)(fn)
@@ -45,7 +43,7 @@ def _compiled(fn):
         return njit(cache=False)(fn)
 
 
-@_compiled
+@compiled
 def _max_free(used, skip, base):
     """The largest digit neither used nor ``skip`` (0 when none)."""
     m = base - 1
@@ -54,7 +52,7 @@ def _max_free(used, skip, base):
     return m
 
 
-@_compiled
+@compiled
 def _open(partial, k, c, d, pos, neg, g, used, base):
     """True when setting symbol ``k`` to ``d`` leaves a rest that can still reach 0."""
     p = partial + c[k] * d
@@ -66,7 +64,7 @@ def _open(partial, k, c, d, pos, neg, g, used, base):
     return p % g[k + 1] == 0
 
 
-@_compiled
+@compiled
 def _solve_last(partial, ck, lead, used, base):
     """The digit the last symbol must take (-1: none can)."""
     if partial % ck != 0:
@@ -77,7 +75,7 @@ def _solve_last(partial, ck, lead, used, base):
     return x
 
 
-@_compiled
+@compiled
 def _search(c, lead, base, cap, first):
     """Solutions of ``sum(c * digit) == 0`` (``c`` in decreasing ``|c|``), up to ``cap``;
     the first one's digits go to ``first``."""
@@ -130,8 +128,8 @@ def _search(c, lead, base, cap, first):
     return count
 
 
-@_compiled
-def _count_sorted(coef, lead, base, cap, first):
+@compiled
+def count_sorted(coef, lead, base, cap, first):
     """:func:`_search` over the symbols in decreasing ``|coef|``; ``first`` in input order."""
     order = np.argsort(-np.abs(coef), kind="mergesort")
     found = np.full(coef.shape[0], -1, np.int64)
@@ -149,16 +147,25 @@ def count_linear(coef: Mapping[Symbol, int], leading: set[Symbol] | frozenset[Sy
     if len(symbols) > base:
         return 0, {}
     first = np.full(len(symbols), -1, np.int64)
-    count = int(_count_sorted(np.array([coef[s] for s in symbols], np.int64),
+    count = int(count_sorted(np.array([coef[s] for s in symbols], np.int64),
                               np.array([s in leading for s in symbols], np.int64),
                               base, cap, first))
     return count, ({s: int(first[i]) for i, s in enumerate(symbols)} if count else {})
 
 
+def usable(word: str, base: int) -> bool:
+    """True when ``word`` has no more distinct symbols than the base has digits (else it
+    is in no puzzle)."""
+    return len(set(word)) <= base
+
+
 def fits_int64(words: Sequence[str], base: int) -> bool:
-    """True when every form of these words (each at most once a side) fits in int64."""
-    longest = max(map(len, words), default=0)
-    return base ** longest * (len(words) + 1) < _INT64_ROOM
+    """True when every form the generator's search builds from these words fits in int64:
+    it keeps a left side's least value below the largest right word's ``base ** L`` and a
+    word's largest value is below ``base`` times its least plus ``base``, so every partial
+    sum is below ``(base + 1) * base ** L + base * len(words)``."""
+    longest = max((len(w) for w in words if usable(w, base)), default=0)
+    return (base + 1) * base ** longest + base * len(words) < _INT64_ROOM
 
 
 @dataclass(frozen=True)
@@ -182,6 +189,8 @@ def word_table(words: Sequence[str], base: int = 10) -> WordTable:
     shape = (len(words), len(symbols))
     coef, present, lead = (np.zeros(shape, np.int64) for _ in range(3))
     for w, word in enumerate(words):
+        if not usable(word, base):   # a zero row: the symbol count refuses it first
+            continue
         for place, ch in enumerate(reversed(word)):
             coef[w, index[ch]] += base ** place
             present[w, index[ch]] = 1
@@ -189,68 +198,8 @@ def word_table(words: Sequence[str], base: int = 10) -> WordTable:
             lead[w, index[word[0]]] = 1
     lengths = [len(w) for w in words]
     return WordTable(symbols, coef, present, lead,
-                     np.array([base ** (n - 1) if n > 1 else 0 for n in lengths], np.int64),
-                     np.array([base ** n - 1 for n in lengths], np.int64),
+                     np.array([base ** (len(w) - 1) if len(w) > 1 and usable(w, base) else 0
+                               for w in words], np.int64),
+                     np.array([base ** len(w) - 1 if usable(w, base) else 0 for w in words],
+                              np.int64),
                      np.array(lengths, np.int64))
-
-
-@_compiled
-def _close(left_coef, left_present, left_lead, low, high, longest, rights, coef, present,
-           lead, w_low, w_high, w_len, base, cap, counts, firsts):
-    """:func:`close_sums`' loop; returns how many right words were counted."""
-    counted = 0
-    for j in range(rights.shape[0]):
-        r = rights[j]
-        counts[j] = -1
-        if longest > w_len[r] or low > w_high[r] or high < w_low[r]:
-            continue
-        idx = np.flatnonzero(left_present | present[r])
-        if idx.shape[0] > base:
-            continue
-        counted += 1
-        first = np.full(idx.shape[0], -1, np.int64)
-        counts[j] = _count_sorted(left_coef[idx] - coef[r, idx], (left_lead | lead[r])[idx],
-                                  base, cap, first)
-        firsts[j, :] = -1
-        for i in range(idx.shape[0]):
-            firsts[j, idx[i]] = first[i]
-    return counted
-
-
-@dataclass(frozen=True)
-class LeftSum:
-    """Left words added up: their form, symbols, leading symbols, value bounds and the
-    longest word's length."""
-
-    coef: np.ndarray
-    present: np.ndarray
-    lead: np.ndarray
-    low: int
-    high: int
-    longest: int
-
-
-def empty_left(table: WordTable) -> LeftSum:
-    """The sum of no words."""
-    zeros = np.zeros(len(table.symbols), np.int64)
-    return LeftSum(zeros, zeros, zeros, 0, 0, 0)
-
-
-def add_left(table: WordTable, left: LeftSum, word: int) -> LeftSum:
-    """``left`` with word ``word`` (an index of ``table``) added."""
-    return LeftSum(left.coef + table.coef[word], left.present | table.present[word],
-                   left.lead | table.lead[word], left.low + int(table.low[word]),
-                   left.high + int(table.high[word]), max(left.longest, int(table.length[word])))
-
-
-def close_sums(table: WordTable, left: LeftSum, rights: np.ndarray, base: int = 10,
-               cap: int = 2) -> tuple[int, np.ndarray, np.ndarray]:
-    """Each right word of ``rights`` (indices) against the left sum: (how many were
-    counted, each one's count up to ``cap`` or :data:`NOT_COUNTED` when the lengths,
-    bounds or symbols rule it out, each one's first solution over ``table.symbols``)."""
-    counts = np.empty(rights.shape[0], np.int64)
-    firsts = np.empty((rights.shape[0], len(table.symbols)), np.int64)
-    counted = _close(left.coef, left.present, left.lead, left.low, left.high, left.longest,
-                     rights, table.coef, table.present, table.lead, table.low, table.high,
-                     table.length, base, cap, counts, firsts)
-    return int(counted), counts, firsts
