@@ -4,10 +4,11 @@ the left words minus those in the right ones.
 
 :func:`count_linear` counts the injective assignments of digits (no leading symbol 0) that
 make the form 0, up to a ``cap``.  The search fixes the symbols of largest ``|coef|``
-first and cuts a branch as soon as the rest cannot bring the partial sum back to 0: the
-rest lies between ``neg * m`` and ``pos * m`` (the remaining negative and positive
-coefficients, ``m`` the largest free digit) and is a multiple of the remaining
-coefficients' gcd; the last symbol is solved for, not tried.  Large coefficients first
+first; each symbol's digits are tried only in the window where the rest can still bring the
+partial sum back to 0 (the rest lies between ``neg * m`` and ``pos * m``, the remaining
+negative and positive coefficients, ``m`` the largest free digit: one division, not a test
+a digit), and only when the partial sum is a multiple of the remaining coefficients' gcd;
+the last symbol is solved for, not tried.  Large coefficients first
 means the first two or three choices already pin the sum to a narrow window, which is why
 this beats a column-by-column search on the many-addend sums a word list gives.
 
@@ -44,24 +45,33 @@ def compiled(fn):
 
 
 @compiled
-def _max_free(used, skip, base):
-    """The largest digit neither used nor ``skip`` (0 when none)."""
+def _max_free(used, base):
+    """The largest free digit (0 when none)."""
     m = base - 1
-    while m > 0 and (used[m] == 1 or m == skip):
+    while m > 0 and used[m] == 1:
         m -= 1
     return m
 
 
 @compiled
-def _open(partial, k, c, d, pos, neg, g, used, base):
-    """True when setting symbol ``k`` to ``d`` leaves a rest that can still reach 0."""
-    p = partial + c[k] * d
-    m = _max_free(used, d, base)
-    if p + neg[k + 1] * m > 0 or p + pos[k + 1] * m < 0:
-        return False
-    if g[k + 1] == 0:
-        return p == 0
-    return p % g[k + 1] == 0
+def _divisible(p, g):
+    """True when ``p`` is a multiple of ``g`` (0: only 0 is)."""
+    return p == 0 if g == 0 else p % g == 0
+
+
+@compiled
+def _window(partial, ck, pos, neg, m, base):
+    """The digits symbol ``k`` may take by the bounds alone, the largest free digit ``m``
+    standing for every later one: (least, largest), clipped to the base."""
+    lo_sum = -pos * m - partial   # ck * d must lie in [lo_sum, hi_sum]
+    hi_sum = -neg * m - partial
+    if ck > 0:
+        lo, hi = -((-lo_sum) // ck), hi_sum // ck
+    elif ck < 0:
+        lo, hi = -((-hi_sum) // ck), lo_sum // ck
+    else:
+        lo, hi = (0, base - 1) if lo_sum <= 0 <= hi_sum else (base, -1)
+    return max(lo, 0), min(hi, base - 1)
 
 
 @compiled
@@ -92,6 +102,7 @@ def _search(c, lead, base, cap, first):
         g[k] = a
     used = np.zeros(base, np.int64)
     val = np.full(n, -1, np.int64)
+    top = np.zeros(n, np.int64)
     partial = np.zeros(n + 1, np.int64)
     count = 0
     k = 0
@@ -109,11 +120,15 @@ def _search(c, lead, base, cap, first):
         if k == n - 1 and c[k] != 0:
             x = -1 if val[k] >= 0 else _solve_last(partial[k], c[k], lead[k], used, base)
         else:
-            x = val[k] + 1
-            while x < base and (used[x] == 1 or (x == 0 and lead[k] == 1)
-                                or not _open(partial[k], k, c, x, pos, neg, g, used, base)):
+            if val[k] < 0:
+                x, top[k] = _window(partial[k], c[k], pos[k + 1], neg[k + 1],
+                                    _max_free(used, base), base)
+            else:
+                x = val[k] + 1
+            while x <= top[k] and (used[x] == 1 or (x == 0 and lead[k] == 1)
+                                   or not _divisible(partial[k] + c[k] * x, g[k + 1])):
                 x += 1
-            if x == base:
+            if x > top[k]:
                 x = -1
         if x < 0:
             val[k] = -1
