@@ -218,3 +218,12 @@ def test_search_slices_resume_exactly(budget: int, room: int) -> None:
 def test_deadline_stops_the_search() -> None:
     gen = generate(GenerationSpec(tuple(_lines("colors.txt")), max_words=7), deadline=0.0)
     assert len(list(gen)) < 10 and not gen.complete
+
+
+def test_word_with_too_many_symbols_is_in_no_puzzle() -> None:
+    words = ("abcdefghijkl", "ab", "cd", "ef")   # 12 symbols: no digit for each
+    got = {normalised(g.puzzle) for g in generate(GenerationSpec(words))}
+    assert got == {normalised(g.puzzle) for g in generate(GenerationSpec(words[1:]))}
+    assert got == _brute_generation(words[1:])
+    table = word_table(("abcdefghijk", "ab"))   # its symbols counted, its values never used
+    assert table.present[0].sum() == 11 and not table.coef[0].any()

@@ -203,11 +203,12 @@ def word_table(words: Sequence[str], base: int = 10) -> WordTable:
     shape = (len(words), len(symbols))
     coef, present, lead = (np.zeros(shape, np.int64) for _ in range(3))
     for w, word in enumerate(words):
-        if not usable(word, base):   # a zero row: the symbol count refuses it first
+        for ch in word:   # every word's symbols, so that the symbol count refuses it
+            present[w, index[ch]] = 1
+        if not usable(word, base):   # in no puzzle: its place values may not fit in int64
             continue
         for place, ch in enumerate(reversed(word)):
             coef[w, index[ch]] += base ** place
-            present[w, index[ch]] = 1
         if len(word) > 1:
             lead[w, index[word[0]]] = 1
     lengths = [len(w) for w in words]
