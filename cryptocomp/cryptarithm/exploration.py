@@ -87,9 +87,10 @@ def frontier(table: WordTable, rights: Sequence[int], *, base: int, min_words: i
                     np.zeros(alphabet, np.int64))
 
 
-def explore(fr: Frontier, budget: int = 100_000, room: int = 256) -> Iterator[list[Found]]:
-    """Runs the search in slices of ``budget`` steps, yielding each slice's puzzles (at
-    most ``room`` a slice); ends when the search is done."""
+def explore(fr: Frontier, budget: int = 20_000, room: int = 256) -> Iterator[list[Found]]:
+    """Runs the search in slices of ``budget`` steps (a word tried: 1, a candidate counted:
+    10 more, so that a slice lasts milliseconds), yielding each slice's puzzles (about
+    ``room`` a slice); ends when the search is done."""
     table = fr.table
     taken = np.zeros(table.present.shape[0], np.int64)
     for d in range(int(fr.head[_DEPTH])):
@@ -98,10 +99,10 @@ def explore(fr: Frontier, budget: int = 100_000, room: int = 256) -> Iterator[li
     # a slice stops before a new left side once ``room`` puzzles are found, and one left
     # side may still add one puzzle a right word
     size = room + fr.by_value.shape[0]
+    out_left = np.full((size, width), -1, np.int64)   # each found row is written whole
+    out_right = np.full(size, -1, np.int64)
+    out_digits = np.full((size, len(table.symbols)), -1, np.int64)
     while not fr.head[_DONE]:
-        out_left = np.full((size, width), -1, np.int64)
-        out_right = np.full(size, -1, np.int64)
-        out_digits = np.full((size, len(table.symbols)), -1, np.int64)
         fr.head[_FOUND] = 0
         search_slice(fr.head, fr.chosen, fr.after, fr.level, fr.acc, fr.mult, fr.leads,
                      fr.limits, table.coef, table.present, table.lead, table.low, table.high,

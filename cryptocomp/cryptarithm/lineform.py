@@ -334,6 +334,7 @@ def search_slice(head, chosen, after, level, acc, mult, leads, limits, coef, pre
                                length, symbols, base, out_digits, head[3])
                     if n >= 0:
                         head[2] += 1
+                        steps += 10
                     if n == 1:
                         out_left[head[3], :] = -1
                         out_left[head[3], :d] = chosen[:d]
