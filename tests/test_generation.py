@@ -227,3 +227,34 @@ def test_word_with_too_many_symbols_is_in_no_puzzle() -> None:
     assert got == _brute_generation(words[1:])
     table = word_table(("abcdefghijk", "ab"))   # its symbols counted, its values never used
     assert table.present[0].sum() == 11 and not table.coef[0].any()
+
+
+def _brute_valued(words: tuple[str, ...], values: tuple[int, ...], least: int) -> set:
+    """Every unique sum of distinct words true in their values too, by brute force."""
+    value = dict(zip(words, values))
+    out = set()
+    for k in range(2, len(words)):
+        for left in itertools.combinations(words, k):
+            total = sum(value[w] for w in left)
+            for right in words:
+                if (right not in left and value[right] == total >= least
+                        and _brute(list(left), right) == 1):
+                    out.add(normalised(" + ".join(left) + " = " + right))
+    return out
+
+
+@pytest.mark.slow
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.text("abcdef", min_size=1, max_size=2), min_size=3, max_size=5,
+                unique=True), st.data())
+def test_valued_generation_matches_brute_force(words: list[str], data: st.DataObject) -> None:
+    """Doubly-true generation (words with numbers) and a fixed right word vs brute force."""
+    values = tuple(data.draw(st.lists(st.integers(0, 4), min_size=len(words),
+                                      max_size=len(words))))
+    least = data.draw(st.integers(0, 3))
+    spec = GenerationSpec(tuple(words), values=values, least_sum=least)
+    got = {normalised(g.puzzle) for g in generate(spec)}
+    assert got == _brute_valued(tuple(words), values, least)
+    fixed = GenerationSpec(tuple(words), right="fixed", fixed=words[-1])
+    expected = {p for p in _brute_generation(tuple(words)) if p[1] == {words[-1]}}
+    assert {normalised(g.puzzle) for g in generate(fixed)} == expected
