@@ -19,7 +19,10 @@ soon as it cannot give a puzzle: more distinct symbols than the base has digits,
 side whose least value (each word ``base ** (len-1)``) is beyond every right word's largest,
 or (doubly true) a sum of values beyond the largest.  A candidate whose lengths cannot add
 up (the right word shorter than the longest addend, or longer than the left side can reach)
-is never counted; the others are counted by :func:`.wordsum.solve_word_sum` up to 2.
+is never counted; the others are counted up to 2.  Sums of words whose forms fit int64 run
+whole in compiled code (:mod:`.exploration`, counted as linear forms by :mod:`.lineform`);
+products, free right sides (counted as linear forms when they fit) and longer words go
+through the Python search below (else with the column counter :func:`.wordsum.solve_word_sum`).
 
 >>> spec = GenerationSpec(("mercury", "venus", "earth", "mars", "jupiter", "saturn",
 ...                        "uranus", "neptune"))
