@@ -19,7 +19,10 @@ soon as it cannot give a puzzle: more distinct symbols than the base has digits,
 side whose least value (each word ``base ** (len-1)``) is beyond every right word's largest,
 or (doubly true) a sum of values beyond the largest.  A candidate whose lengths cannot add
 up (the right word shorter than the longest addend, or longer than the left side can reach)
-is never counted; the others are counted by :func:`.wordsum.solve_word_sum` up to 2.
+is never counted; the others are counted up to 2.  Sums of words whose forms fit int64 run
+whole in compiled code (:mod:`.exploration`, counted as linear forms by :mod:`.lineform`);
+products, free right sides (counted as linear forms when they fit) and longer words go
+through the Python search below (else with the column counter :func:`.wordsum.solve_word_sum`).
 
 >>> spec = GenerationSpec(("mercury", "venus", "earth", "mars", "jupiter", "saturn",
 ...                        "uranus", "neptune"))
@@ -33,8 +36,17 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..domain import Symbol
 from ..errors import QueryError
+from .exploration import Frontier, counted, explore, frontier
+from .lineform import (
+    WordTable,
+    count_linear,
+    fits_int64,
+    word_table,
+)
 from .wordsum import MAX_PRODUCT_DIGITS, solve_word_sum
 
 __all__ = ["GenerationSpec", "Generated", "Generation", "generate", "RIGHT_MODES", "normalised"]
@@ -125,6 +137,7 @@ class SearchState:
     most: int = 0             # the largest value (product: digit count) of a right word
     most_value: int = 0       # doubly true: the largest number a right word stands for
     by_value: dict[int, list[int]] = field(default_factory=dict)   # doubly true: value -> rights
+    table: WordTable | None = None   # sums of words whose forms fit int64: the linear counter
 
     def __post_init__(self) -> None:
         self.most = max((self.highs[r] for r in self.rights), default=0)
@@ -132,6 +145,12 @@ class SearchState:
         for r in self.rights:
             if self.spec.values is not None:
                 self.by_value.setdefault(self.spec.values[r], []).append(r)
+
+    def past_deadline(self) -> bool:
+        """True (and remembered) once the deadline has passed (looked at each call)."""
+        if self.deadline is not None and not self.stopped:
+            self.stopped = time.monotonic() >= self.deadline
+        return self.stopped
 
     def out_of_time(self) -> bool:
         """True (and remembered) once the deadline has passed; looked at now and then."""
@@ -180,13 +199,37 @@ class Generation:
         bounds = [_bounds(w, spec.base, spec.op) for w in words]
         rights = [len(words) - 1] if spec.right == "fixed" else list(range(len(words)))
         self.words = words
+        self._frontier: Frontier | None = None
+        # --right free has no cut by the largest right word: each form is below the sum of
+        # all its words' largest values
+        fits = (fits_int64(words, spec.base) if spec.right != "free"
+                else spec.base ** max(map(len, words), default=0) * (len(words) + 1) < 2 ** 62)
+        table = word_table(words, spec.base) if spec.op == "+" and fits else None
         self._search = SearchState(spec, deadline, _symbol_masks(words), [b[0] for b in bounds],
-                               [b[1] for b in bounds], rights)
+                                   [b[1] for b in bounds], rights, table=table)
 
     def __iter__(self) -> Iterator[Generated]:
         if self._search.spec.right == "free":
             return free_sums(self._search, self.words)
+        if self._search.table is not None:
+            return self._explored(self._search.table)
         return _left_sides(self._search, self.words, 0, [], 0, 0, 0, 0, 0)
+
+    def _explored(self, table: WordTable) -> Iterator[Generated]:
+        """The compiled search's puzzles, its clock looked at between slices."""
+        search, spec = self._search, self._search.spec
+        fr = frontier(table, search.rights, base=spec.base, min_words=spec.min_words,
+                      max_words=spec.max_words,
+                      last=len(self.words) - (spec.right == "fixed"), values=spec.values,
+                      least_sum=spec.least_sum)
+        self._frontier = fr
+        for found in explore(fr):
+            for f in found:
+                fill = {table.symbols[s]: int(d) for s, d in enumerate(f.digits) if d >= 0}
+                yield Generated(tuple(self.words[i] for i in f.left), (self.words[f.right],),
+                                spec.op, fill)
+            if search.past_deadline():
+                return
 
     @property
     def complete(self) -> bool:
@@ -194,6 +237,8 @@ class Generation:
 
     @property
     def candidates(self) -> int:
+        if self._frontier is not None:
+            return counted(self._frontier)
         return self._search.candidates
 
 
@@ -205,7 +250,8 @@ def generate(spec: GenerationSpec, *, deadline: float | None = None) -> Generati
 
 def _left_sides(search: SearchState, words: list[str], start: int, chosen: list[int], mask: int,
                 low: int, high: int, longest: int, total: int) -> Iterator[Generated]:
-    """Every puzzle whose left words are ``chosen`` plus later list words (depth first)."""
+    """Every puzzle whose left words are ``chosen`` plus later list words (depth first;
+    the column counter's path: products, and words too long for int64)."""
     spec = search.spec
     count = len(chosen)
     if count >= 2 and count + 1 >= spec.min_words:
@@ -285,12 +331,26 @@ def _check(search: SearchState, words: list[str], left: list[int],
     low_r, high_r = (sum(search.lows[i] for i in right), sum(search.highs[i] for i in right))
     if low_l > high_r or low_r > high_l or search.out_of_time():
         return None
-    longest = max(left + right, key=lambda i: len(words[i]))
-    same, other = (left, right) if longest in left else (right, left)
-    count, fill = solve_word_sum([words[i] for i in other], words[longest], "+",
-                                 search.spec.base, minus=[words[i] for i in same
-                                                          if i != longest])
+    if search.table is not None:
+        count, fill = _linear_count(search.table, left, right, search.spec.base)
+    else:
+        longest = max(left + right, key=lambda i: len(words[i]))
+        same, other = (left, right) if longest in left else (right, left)
+        count, fill = solve_word_sum([words[i] for i in other], words[longest], "+",
+                                     search.spec.base, minus=[words[i] for i in same
+                                                              if i != longest])
     if count != 1:
         return None
     a, b = (left, right) if len(left) >= len(right) else (right, left)
     return Generated(tuple(words[i] for i in a), tuple(words[i] for i in b), "+", fill)
+
+
+def _linear_count(table: WordTable, left: list[int], right: list[int],
+                  base: int) -> tuple[int, dict[Symbol, int]]:
+    """The solutions (up to 2) of ``left = right`` by the linear counter."""
+    coef = table.coef[left].sum(axis=0) - table.coef[right].sum(axis=0)
+    words = left + right
+    present = np.flatnonzero(table.present[words].max(axis=0))
+    leading = np.flatnonzero(table.lead[words].max(axis=0))
+    return count_linear({table.symbols[s]: int(coef[s]) for s in present},
+                        {table.symbols[s] for s in leading}, base)
