@@ -36,7 +36,7 @@ import numba
 
 from ..index.index import Index
 from .grid import GridError
-from .jitcache import CACHED, cache_dir, compile_note, is_cached, refresh_cache
+from .jitcache import cache_dir, compile_note, is_cached, prune
 from .lane import SLICE, Lane, Learned, held, slot_weight
 from .layout import BEST, BEST_CULPRIT, BEST_OPEN, DEADLINE, WIPED
 from .lexicon import Lexicon
@@ -94,19 +94,17 @@ _loaded = False
 
 def load_engine() -> None:
     """Load the searches' machine code, compiling it where numba has none cached (once
-    after installing or upgrading, with one line that says so), so that no fill's budget
-    pays for it; later calls return at once.  First the cached code of changed engine
-    sources is dropped (:func:`.jitcache.refresh_cache`), before any of it loads; every
-    search (:func:`solve_csp`, :func:`root_domains`) starts here, so none runs stale code.
-    Nothing runs: the signatures come from a 2x2 square."""
+    for each version of the engine's sources, whatever virtualenv they are installed in:
+    :mod:`.jitcache`), with one line that says so, so that no fill's budget pays for it;
+    later calls return at once.  Nothing runs: the signatures come from a 2x2 square."""
     global _loaded
     if _loaded or not hasattr(root, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return
     cache = cache_dir(run)
-    if cache is not None:
-        refresh_cache(cache=cache)
     if not is_cached(cache):
-        (log.info if CACHED else log.warning)("%s", compile_note())
+        (log.info if cache is not None else log.warning)("%s", compile_note())
+        if cache is not None:
+            prune(cache)  # the code of older sources, which no install loads any more
     words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
     prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))
     state = State(prob.tables)
