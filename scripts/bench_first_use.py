@@ -13,6 +13,7 @@ another checkout (today's main) in the same run, side by side.
 
     nice python scripts/bench_first_use.py [--baseline /work/main] [--runs 1]
                                             [--only fill,square,swedish,bag,dask]
+                                            [--baseline-only square,bag]
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def run(python: Path, argv: list[str], env: dict[str, str], cwd: Path) -> Timing
     """Run ``python argv`` to its end: wall, CPU (it and its waited-for children)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(["nice", str(python), *argv], env=env, cwd=cwd, capture_output=True,
+    proc = subprocess.run([str(python), *argv], env=env, cwd=cwd, capture_output=True,
                           text=True, timeout=1800)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -139,8 +140,11 @@ def main() -> None:
     ap.add_argument("--baseline", type=Path, help="another checkout measured beside them")
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--only", default=",".join(COMMANDS))
+    ap.add_argument("--baseline-only", help="the commands measured on --baseline too "
+                    "(default: all of --only; each cold case compiles for minutes)")
     args = ap.parse_args()
     commands = [c for c in args.only.split(",") if c]
+    both = set(args.baseline_only.split(",")) if args.baseline_only else set(commands)
     sources = {"new": args.checkout} | ({"today": args.baseline} if args.baseline else {})
     with tempfile.TemporaryDirectory(prefix="first-use-") as tmp:
         work = Path(tmp)
@@ -157,6 +161,8 @@ def main() -> None:
         for r in range(args.runs):
             for command in commands:
                 for label, checkout in sources.items():
+                    if label == "today" and command not in both:
+                        continue
                     for case, t in measure(checkout, command, work, home).items():
                         rows.setdefault((command, label, case), []).append(t)
                         print(f"run {r + 1} {command:8} {label:6} {case:9} wall {t.wall:6.1f} s"
@@ -170,7 +176,10 @@ def main() -> None:
             for case in ("cold", "warm", "reinstall"):
                 cells = []
                 for label in sources:
-                    ts = rows[(command, label, case)]
+                    ts = rows.get((command, label, case), [])
+                    if not ts:
+                        cells.append("-")
+                        continue
                     cells.append(f"{statistics.median(t.wall for t in ts):8.1f}/"
                                  f"{statistics.median(t.cpu for t in ts):<6.1f} s")
                 print(f"{command:8} {case:9} " + "  ".join(f"{c:>18}" for c in cells))

@@ -279,3 +279,35 @@ def test_importing_the_engines_writes_no_machine_code(tmp_path):
     assert out.strip() == "[]"
     assert sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.iterdir()) == [
         "cryptocomp-bag", "cryptocomp-engine"]
+
+
+def test_the_engine_loaded_early_is_waited_for_not_loaded_twice(monkeypatch):
+    """load_engine_soon() compiles in a thread while the index loads; the fill's own
+    load_engine() waits for that thread instead of compiling beside it."""
+    import threading
+    import time
+
+    from cryptocomp.crossword import csp
+
+    csp.load_engine()
+    calls: list[str] = []
+    real = csp.RowSearch.compile
+
+    def slow(self):
+        calls.append(threading.current_thread().name)
+        time.sleep(0.3)
+        real(self)
+
+    monkeypatch.setattr(csp.RowSearch, "compile", slow)
+    monkeypatch.setattr(csp, "_loaded", False)
+    monkeypatch.setattr(csp, "is_cached", lambda cache, *modules: False)
+    monkeypatch.setattr(csp, "prune", lambda cache: [])
+    csp.load_engine_soon()
+    for _ in range(3000):  # until the thread is inside, holding the loader's lock
+        if calls:
+            break
+        time.sleep(0.01)
+    csp.load_engine()
+    assert calls == ["load-engine"] and csp._loaded
+    csp.load_engine_soon()  # loaded: nothing more
+    assert calls == ["load-engine"]
