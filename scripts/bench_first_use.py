@@ -8,12 +8,13 @@ case installs a checkout's ``cryptocomp/`` into a new virtualenv (what pip copie
 the dependencies come from this interpreter's site-packages through a ``.pth`` file), with
 its own empty user cache directory (``XDG_CACHE_HOME``) and no ``NUMBA_CACHE_DIR``.  The
 dictionary is ENABLE (``--dict``), its index built beforehand in a shared data home, so
-the figures are the compiling and loading, not the index build.  ``--baseline`` measures
+the figures are the compiling and loading, not the index build (``--fresh-home``: each
+case builds it, as a new user's first run does).  ``--baseline`` measures
 another checkout (today's main) in the same run, side by side.
 
     nice python scripts/bench_first_use.py [--baseline /work/main] [--runs 1]
                                             [--only fill,square,swedish,bag,dask]
-                                            [--baseline-only square,bag]
+                                            [--baseline-only square,bag] [--fresh-home]
 """
 
 from __future__ import annotations
@@ -103,22 +104,28 @@ def run(python: Path, argv: list[str], env: dict[str, str], cwd: Path) -> Timing
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    said = next((line for line in lines if "compiling" in line), lines[-1] if lines else "")
+    said = next((line for key in ("first task", "compiling") for line in lines if key in line),
+                lines[-1] if lines else "")
     return Timing(wall, cpu, proc.returncode, said[:150])
 
 
 def environment(work: Path, cache: Path, home: Path) -> dict[str, str]:
     """A user with an empty cache directory ``cache`` and the shared data home ``home``."""
+    # bytecode is written, as pip's install compiles it (any value of the variable stops it)
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH", "NUMBA_DISABLE_JIT", "VIRTUAL_ENV")}
-    env.update(XDG_CACHE_HOME=str(cache), CRYPTOCOMP_HOME=str(home), HOME=str(work / "user"),
-               PYTHONDONTWRITEBYTECODE="0")
+           if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH", "NUMBA_DISABLE_JIT", "VIRTUAL_ENV",
+                        "PYTHONDONTWRITEBYTECODE")}
+    env.update(XDG_CACHE_HOME=str(cache), CRYPTOCOMP_HOME=str(home), HOME=str(work / "user"))
     return env
 
 
-def measure(checkout: Path, command: str, work: Path, home: Path) -> dict[str, Timing]:
-    """Cold, warm and reinstall timings of ``command`` from ``checkout``."""
+def measure(checkout: Path, command: str, work: Path, home: Path | None) -> dict[str, Timing]:
+    """Cold, warm and reinstall timings of ``command`` from ``checkout`` (``home`` None: an
+    empty data home of its own, the index built in the cold case)."""
     case = Path(tempfile.mkdtemp(prefix=f"{command}-", dir=work))
+    if home is None:
+        home = case / "home"
+        (home / "indexes").mkdir(parents=True)
     env = environment(case, case / "cache", home)
     python = install(checkout, case / "venv1")
     out = {"cold": run(python, COMMANDS[command], env, case)}
@@ -142,6 +149,8 @@ def main() -> None:
     ap.add_argument("--only", default=",".join(COMMANDS))
     ap.add_argument("--baseline-only", help="the commands measured on --baseline too "
                     "(default: all of --only; each cold case compiles for minutes)")
+    ap.add_argument("--fresh-home", action="store_true", help="each case with an empty "
+                    "data home: the cold run builds the index too (the whole first use)")
     args = ap.parse_args()
     commands = [c for c in args.only.split(",") if c]
     both = set(args.baseline_only.split(",")) if args.baseline_only else set(commands)
@@ -163,7 +172,8 @@ def main() -> None:
                 for label, checkout in sources.items():
                     if label == "today" and command not in both:
                         continue
-                    for case, t in measure(checkout, command, work, home).items():
+                    cases = measure(checkout, command, work, None if args.fresh_home else home)
+                    for case, t in cases.items():
                         rows.setdefault((command, label, case), []).append(t)
                         print(f"run {r + 1} {command:8} {label:6} {case:9} wall {t.wall:6.1f} s"
                               f"  cpu {t.cpu:6.1f} s  exit {t.code}  load {load()}  | "
