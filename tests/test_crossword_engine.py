@@ -415,56 +415,6 @@ def test_the_compiled_clock_reads_the_clock_of_the_deadlines():
         assert before <= now <= time.monotonic()
 
 
-def test_an_edit_of_any_compiled_module_drops_the_cached_machine_code(tmp_path):
-    """numba keys its cache on a function's own file, and search.run calls into the clock
-    and the propagation and freezes the layouts' constants: an edit of any engine source
-    must drop all their cached code (and nothing else), and an unchanged package must keep
-    it."""
-    from cryptocomp.crossword.jitcache import STAMPED, refresh_cache
-
-    names = STAMPED
-    cache = tmp_path / "__pycache__"
-
-    def compiled() -> None:
-        cache.mkdir(exist_ok=True)
-        for n in names:
-            (cache / f"{n}.run-254.py311.nbi").write_text("index")
-            (cache / f"{n}.run-254.py311.1.nbc").write_text("code")
-
-    def left() -> list[str]:
-        return sorted(p.name for p in cache.glob("*.nb?"))
-
-    for n in names:
-        (tmp_path / f"{n}.py").write_text(f"# {n}\n")
-    compiled()
-    (cache / "trie._walk-150.py311.nbi").write_text("its own file's")
-    assert refresh_cache(tmp_path)  # no stamp yet: the code may be stale
-    assert left() == ["trie._walk-150.py311.nbi"]
-    compiled()
-    assert not refresh_cache(tmp_path)
-    assert len(left()) == 2 * len(names) + 1
-    for n in names:
-        (tmp_path / f"{n}.py").write_text(f"# {n}, edited\n")
-        assert refresh_cache(tmp_path), n
-        assert left() == ["trie._walk-150.py311.nbi"], n
-        compiled()
-
-
-def test_importing_the_engine_touches_no_cached_code(tmp_path):
-    """Importing the engine's modules neither stamps nor drops cached machine code: that is
-    load_engine()'s first step."""
-    import os
-    import subprocess
-    import sys
-
-    code = ("import cryptocomp.crossword, cryptocomp.crossword.csp, pathlib, sys; "
-            "print(sorted(p.name for p in pathlib.Path(sys.argv[1]).rglob('*')))")
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
-                         text=True, env=env, check=True).stdout
-    assert "compiled.stamp" not in out
-
-
 @pytest.mark.parametrize("engine", ["csp", "auto"])
 def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
     """Found by pressing Ctrl-C in tmux: the interrupt struck inside the compiled search's

@@ -55,7 +55,7 @@ def _run(env: dict, *args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 _PROBE = ("from cryptocomp.crossword import csp, jitcache\n"
-          "print(jitcache.CACHED, jitcache.cache_dir(csp.run))\n")
+          "print(jitcache.place('engine').path is not None, jitcache.cache_dir(csp.run))\n")
 
 
 def test_a_read_only_install_and_home_import_the_engine_uncached(tmp_path):
@@ -72,13 +72,11 @@ def test_a_read_only_install_caches_in_the_data_home(tmp_path):
     fallback is ~/.cache/numba, which is below a file here)."""
     site = _install(tmp_path, read_only=True)
     home = tmp_path / "cc-home"
-    # load_engine()'s first step, without the compiling that follows it
-    refresh = "jitcache.refresh_cache(cache=jitcache.cache_dir(csp.run))\n"
-    proc = _run(_env(tmp_path, site, home), "-c", _PROBE + refresh, cwd=tmp_path)
+    proc = _run(_env(tmp_path, site, home), "-c", _PROBE, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     cached, where = proc.stdout.split()
-    assert cached == "True" and Path(where).is_relative_to(home / "numba")
-    assert (Path(where) / "compiled.stamp").is_file()  # stale code is dropped there too
+    assert cached == "True" and Path(where).parent == home / "numba"
+    assert Path(where).name.startswith("cryptocomp-engine-")
 
 
 def test_an_unwritable_numba_cache_dir_falls_back_to_the_sources(tmp_path):
@@ -88,7 +86,9 @@ def test_an_unwritable_numba_cache_dir_falls_back_to_the_sources(tmp_path):
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "a-file" / "numba")
     proc = _run(env, "-c", _PROBE, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.split() == ["True", str(site / "cryptocomp" / "crossword" / "__pycache__")]
+    cached, where = proc.stdout.split()
+    assert cached == "True"
+    assert Path(where).parent == site / "cryptocomp" / "crossword" / "__pycache__"
 
 
 def test_help_announces_no_compilation(tmp_path):
@@ -126,10 +126,188 @@ def test_the_compilation_is_announced_once_when_it_happens(tmp_path):
     square = ("-m", "cryptocomp", "square", "3", "--dict", "words.txt")
     first = _run(env, *square, cwd=tmp_path)
     assert first.returncode == 0, first.stderr[-2000:]
-    assert [line for line in first.stderr.splitlines() if "fill engine" in line] == [
-        "cryptocomp: compiling the fill engine (first use only, about 60 s)…"]
+    engine = [line for line in first.stderr.splitlines() if "fill engine" in line]
+    assert len(engine) == 1, first.stderr
+    assert engine[0].startswith("cryptocomp: compiling the fill engine (first use only, about ")
+    assert str(tmp_path / "cc-home" / "numba") in engine[0]
     second = _run(env, *square, cwd=tmp_path)
     # The fills must agree; the closing line carries a wall-clock time, which may not.
     assert second.returncode == 0
     assert second.stdout.splitlines()[:-1] == first.stdout.splitlines()[:-1]
     assert "fill engine" not in second.stderr
+
+
+# -- the keyed directories: a reinstall of the same sources finds their machine code ------
+
+def _sources(tmp_path: Path) -> Path:
+    """A package tree holding a copy of every family's sources."""
+    from cryptocomp.crossword.jitcache import FAMILIES
+
+    root = tmp_path / "pkg"
+    for sub, modules in FAMILIES.values():
+        (root / sub).mkdir(parents=True, exist_ok=True)
+        for name in modules:
+            shutil.copy(PACKAGE / sub / f"{name}.py", root / sub / f"{name}.py")
+    return root
+
+
+def test_the_key_is_the_sources_and_versions_not_the_install_path(tmp_path):
+    """Two installs of the same sources share a key (the point: numba filed the code under
+    the path of its directory); an edit of any source of a family, or another version of
+    numba, llvmlite, numpy or Python, gives that family a new key, and only that family."""
+    from cryptocomp.crossword.jitcache import FAMILIES, family_key
+
+    versions = ("3.11.7", "0.68.1", "0.50.0", "2.1.0")
+    one, two = _sources(tmp_path / "a"), _sources(tmp_path / "b")
+    for family in FAMILIES:
+        assert family_key(family, one, versions) == family_key(family, two, versions)
+        assert family_key(family, one) == family_key(family, PACKAGE)
+        for i in range(len(versions)):
+            other = (*versions[:i], versions[i] + ".1", *versions[i + 1:])
+            assert family_key(family, one, other) != family_key(family, one, versions)
+    keys = {f: family_key(f, one, versions) for f in FAMILIES}
+    for family, (sub, modules) in FAMILIES.items():
+        for name in modules:
+            path = two / sub / f"{name}.py"
+            before = path.read_text()
+            path.write_text(before + "\n# edited\n")
+            assert family_key(family, two, versions) != keys[family], name
+            for unrelated in set(FAMILIES) - {family}:
+                assert family_key(unrelated, two, versions) == keys[unrelated]
+            path.write_text(before)
+    assert {f: family_key(f, two, versions) for f in FAMILIES} == keys
+
+
+def test_unwritable_places_are_passed_over_and_named_in_the_one_note(tmp_path, monkeypatch):
+    """The first writable root wins; those before it are named in the note said before
+    compiling; with none writable the note says every run compiles again."""
+    from cryptocomp.crossword import jitcache
+
+    wall = tmp_path / "a-file"
+    wall.write_text("")
+    blocked, free = wall / "numba", tmp_path / "cache"
+    here = jitcache.choose("bag", [blocked, free], "k1")
+    assert here.path == free / "cryptocomp-bag-k1" and here.path.is_dir()
+    assert here.tried == (blocked / "cryptocomp-bag-k1", here.path)
+    monkeypatch.setitem(jitcache._places, "bag", here)
+    note = jitcache.compile_note("bag", "the whole-bag search", 8)
+    assert "\n" not in note and "first use only" in note
+    assert f"kept in {free}; {blocked} cannot be written" in note
+    nowhere = jitcache.choose("bag", [blocked, wall / "other"], "k1")
+    assert nowhere.path is None and len(nowhere.tried) == 2
+    monkeypatch.setitem(jitcache._places, "bag", nowhere)
+    note = jitcache.compile_note("bag", "the whole-bag search", 8)
+    assert "no cache can be written" in note and str(blocked) in note and "\n" not in note
+
+
+def test_prune_keeps_the_newest_other_keys_of_the_family_only(tmp_path):
+    """Old keys (other versions, edits) are removed beyond KEEP; the one in use, other
+    families' directories and anything not ours stay."""
+    from cryptocomp.crossword.jitcache import prune
+
+    tmp_path = tmp_path / "numba"
+    tmp_path.mkdir()
+    made = []
+    for i in range(7):
+        d = tmp_path / f"cryptocomp-engine-old{i}"
+        d.mkdir()
+        os.utime(d, (1000 + i, 1000 + i))
+        made.append(d)
+    current = tmp_path / "cryptocomp-engine-new"
+    current.mkdir()
+    os.utime(current, (10, 10))  # oldest of all, but in use
+    (tmp_path / "cryptocomp-bag-x").mkdir()
+    (tmp_path / "engine-foreign").mkdir()
+    gone = prune(current, keep=2)
+    assert sorted(gone) == sorted(made[:5])
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["cryptocomp-bag-x", "cryptocomp-engine-new", "cryptocomp-engine-old5",
+                    "cryptocomp-engine-old6", "engine-foreign"]
+
+
+_BAG = ("import logging, sys\n"
+        "logging.basicConfig(level=logging.INFO, format='%(message)s', stream=sys.stderr)\n"
+        "from cryptocomp.tiles import bagsearch\n"
+        "from cryptocomp.crossword.jitcache import cache_dir\n"
+        "bagsearch.load_kernels()\n"
+        "print(cache_dir(bagsearch.node_bound))\n")
+
+
+def test_a_reinstall_loads_the_machine_code_of_the_first_install(tmp_path):
+    """A second install of the same sources elsewhere (a fresh virtualenv, a CI run, a Dask
+    worker's environment) compiles nothing: the bag's kernels, compiled by the first, load
+    from the user's cache directory (the engine's family is keyed the same way)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "CRYPTOCOMP_HOME", "NUMBA_DISABLE_JIT")}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+    runs = []
+    for name in ("one", "two"):
+        site = _install(tmp_path / name, read_only=False)
+        runs.append(_run({**env, "PYTHONPATH": str(site)}, "-c", _BAG, cwd=tmp_path))
+        assert runs[-1].returncode == 0, runs[-1].stderr[-2000:]
+    first, second = runs
+    assert "compiling the whole-bag search (first use only" in first.stderr
+    assert "compiling" not in second.stderr, second.stderr
+    where = Path(first.stdout.strip())
+    assert where.parent == tmp_path / "cache" / "cryptocomp" / "numba"
+    assert second.stdout.strip() == str(where)
+    assert any(where.glob("bagbound.*.nbi")) and any(where.glob("bagrows.*.nbi"))
+
+
+def test_workers_started_by_hand_are_pointed_at_the_same_machine_code(tmp_path, monkeypatch):
+    """worker_environment() names the directory this process keeps the compiled code in."""
+    from cryptocomp.batch.cluster import worker_environment
+    from cryptocomp.crossword import jitcache
+
+    for family in jitcache.FAMILIES:
+        monkeypatch.setitem(jitcache._places, family,
+                            jitcache.choose(family, [tmp_path / "root"], "k"))
+    env = worker_environment()
+    assert env["NUMBA_CACHE_DIR"] == str(tmp_path / "root")
+    assert all(name.startswith("DASK_") for name in env if name != "NUMBA_CACHE_DIR")
+
+
+def test_importing_the_engines_writes_no_machine_code(tmp_path):
+    """Importing the engines' modules only picks their directories: nothing is compiled
+    or written there before load_engine() or load_kernels()."""
+    tmp_path = tmp_path / "numba"
+    code = ("import cryptocomp.crossword.csp, cryptocomp.tiles.bag, pathlib, sys; "
+            "print(sorted(p.name for p in pathlib.Path(sys.argv[1]).rglob('*.nb?')))")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                         text=True, env=env, check=True).stdout
+    assert out.strip() == "[]"
+    assert sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.iterdir()) == [
+        "cryptocomp-bag", "cryptocomp-engine"]
+
+
+def test_the_engine_loaded_early_is_waited_for_not_loaded_twice(monkeypatch):
+    """load_engine_soon() compiles in a thread while the index loads; the fill's own
+    load_engine() waits for that thread instead of compiling beside it."""
+    import threading
+    import time
+
+    from cryptocomp.crossword import csp
+
+    csp.load_engine()
+    calls: list[str] = []
+    real = csp.RowSearch.compile
+
+    def slow(self):
+        calls.append(threading.current_thread().name)
+        time.sleep(0.3)
+        real(self)
+
+    monkeypatch.setattr(csp.RowSearch, "compile", slow)
+    monkeypatch.setattr(csp, "_loaded", False)
+    monkeypatch.setattr(csp, "is_cached", lambda cache, *modules: False)
+    monkeypatch.setattr(csp, "prune", lambda cache: [])
+    csp.load_engine_soon()
+    for _ in range(3000):  # until the thread is inside, holding the loader's lock
+        if calls:
+            break
+        time.sleep(0.01)
+    csp.load_engine()
+    assert calls == ["load-engine"] and csp._loaded
+    csp.load_engine_soon()  # loaded: nothing more
+    assert calls == ["load-engine"]

@@ -75,11 +75,18 @@ def dask_available() -> bool:
 
 def worker_environment() -> dict[str, str]:
     """:data:`WORKER_CONFIG` as the environment variables that give it to ``dask scheduler``
-    and ``dask worker`` processes started by hand."""
+    and ``dask worker`` processes started by hand, and ``NUMBA_CACHE_DIR`` naming where this
+    process keeps the compiled engines' machine code (:mod:`..crossword.jitcache`), so that
+    a fresh worker's first task loads it instead of compiling it again."""
+    from ..crossword.jitcache import FAMILIES, place
+
     env = {}
     for key, value in WORKER_CONFIG.items():
         name = "DASK_" + "__".join(part.replace("-", "_").upper() for part in key.split("."))
         env[name] = str(value)
+    roots = {here.parent for here in (place(f).path for f in FAMILIES) if here is not None}
+    if len(roots) == 1:  # one directory holds both (numba takes one)
+        env["NUMBA_CACHE_DIR"] = str(roots.pop())
     return env
 
 

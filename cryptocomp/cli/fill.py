@@ -18,6 +18,7 @@ from pathlib import Path
 from ..batch import AttemptJob, AttemptsWorkload
 from ..batch.attempts import fill_attempt
 from ..crossword import ENGINES, STRATEGIES, FillResult, SearchProgress, fill, read_grid
+from ..crossword.csp import load_engine_soon
 from ..crossword.grid import Grid, GridError, format_text
 from ..crossword.gridfile import is_puzzle_file, read_puzzle
 from ..crossword.problem import MAX_FILLS, MAX_STEPS
@@ -259,6 +260,7 @@ def _run(args: argparse.Namespace, grid: Grid, *, title: str) -> int:
 
         clues = read_clues(args.clues)
     words = _words(args)
+    load_engine_soon()  # compiled (on first use) while the index loads
     index = open_index(args)
     if args.kind == "square":
         lang = index.params.get("lang") or language_of([index.alphabet])  # a --dict file: none

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..arrow.generator import check_params, check_word_rules, workshop
     from ..arrow.workload import ArrowWorkload, ship_words
-    from ..crossword.csp import load_engine
+    from ..crossword.csp import load_engine, load_engine_soon
 
     width, height = parse_size(args.size)  # the other numbers are checked as parsed
     for path in (args.svg, args.svg_solution):
@@ -124,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
                          min_score=args.min_score,
                          word_rules=word_rules(args, fold_yo=args.fold_yo))
     check_params(params)
+    load_engine_soon()  # compiled (on first use) while the dictionary and clues load
     shop = workshop(params)  # loads dictionary, clues and phrases: errors surface before work
     check_word_rules(params, shop)
     log.info("words: %d usable (%s), clues: %s, phrases: %s", len(shop.index),

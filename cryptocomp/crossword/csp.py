@@ -28,6 +28,7 @@ cut down to the slots where the searches fail most, where a proof is cheaper.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +37,7 @@ import numba
 
 from ..index.index import Index
 from .grid import GridError
-from .jitcache import CACHED, cache_dir, compile_note, is_cached, refresh_cache
+from .jitcache import cache_dir, compile_note, is_cached, prune
 from .lane import SLICE, Lane, Learned, held, slot_weight
 from .layout import BEST, BEST_CULPRIT, BEST_OPEN, DEADLINE, WIPED
 from .lexicon import Lexicon
@@ -49,7 +50,8 @@ from .square import square_grid
 from .tables import State
 from .trie import MAX_LETTERS
 
-__all__ = ["solve_csp", "root_domains", "strategy_for", "load_engine", "Problem", "Budget",
+__all__ = ["solve_csp", "root_domains", "strategy_for", "load_engine", "load_engine_soon",
+           "Problem", "Budget",
            "RootWipeout", "STRATEGIES"]
 
 log = logging.getLogger(__name__)
@@ -92,29 +94,50 @@ STRATEGIES = ("auto", "restarts", "words", "cells", "rows")
 _loaded = False
 
 
+_loading = threading.Lock()  # one loader at a time: a fill waits for the one started early
+
+
 def load_engine() -> None:
     """Load the searches' machine code, compiling it where numba has none cached (once
-    after installing or upgrading, with one line that says so), so that no fill's budget
-    pays for it; later calls return at once.  First the cached code of changed engine
-    sources is dropped (:func:`.jitcache.refresh_cache`), before any of it loads; every
-    search (:func:`solve_csp`, :func:`root_domains`) starts here, so none runs stale code.
-    Nothing runs: the signatures come from a 2x2 square."""
+    for each version of the engine's sources, whatever virtualenv they are installed in:
+    :mod:`.jitcache`), with one line that says so, so that no fill's budget pays for it;
+    later calls return at once (or wait for :func:`load_engine_soon`'s).  Nothing runs:
+    the signatures come from a 2x2 square."""
     global _loaded
     if _loaded or not hasattr(root, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return
-    cache = cache_dir(run)
-    if cache is not None:
-        refresh_cache(cache=cache)
-    if not is_cached(cache):
-        (log.info if CACHED else log.warning)("%s", compile_note())
-    words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
-    prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))
-    state = State(prob.tables)
-    for compiled, args in ((root, (state.T, state.D)), (run, (state.T, state.D, 1)),
-                           (undo, (state.T, state.D, 0))):
-        compiled.compile(tuple(numba.typeof(a) for a in args))
-    RowSearch(prob).compile()
-    _loaded = True
+    with _loading:
+        if _loaded:
+            return
+        cache = cache_dir(run)
+        if not is_cached(cache):
+            (log.info if cache is not None else log.warning)("%s", compile_note())
+            if cache is not None:
+                prune(cache)  # the code of older sources, which no install loads any more
+        words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
+        prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))
+        state = State(prob.tables)
+        for compiled, args in ((root, (state.T, state.D)), (run, (state.T, state.D, 1)),
+                               (undo, (state.T, state.D, 0))):
+            compiled.compile(tuple(numba.typeof(a) for a in args))
+        RowSearch(prob).compile()
+        _loaded = True
+
+
+def load_engine_soon() -> None:
+    """Start :func:`load_engine` in a background thread, so that compiling overlaps with
+    what precedes the fill (loading or building the index); the fill's own call waits for
+    it.  Nothing to do when the machine code is cached: loading it takes a second."""
+    if _loaded or not hasattr(root, "compile") or is_cached(cache_dir(run)):
+        return
+
+    def load() -> None:
+        try:
+            load_engine()
+        except Exception:  # the fill's own load_engine() meets it again, and says it
+            log.debug("loading the engine early failed", exc_info=True)
+
+    threading.Thread(target=load, name="load-engine", daemon=True).start()
 
 
 def strategy_for(prob: Problem) -> tuple[tuple[str, int], ...]:

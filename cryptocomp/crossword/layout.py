@@ -3,7 +3,7 @@
 numba compiles a named tuple's fields as attribute reads of a fixed place (no lookup at
 run time), and the integer constants below as literals, so the names cost nothing.  The
 compiled code freezes these values when it is compiled: this module is one of the
-sources whose change drops the cached machine code (:func:`.jitcache.refresh_cache`).
+sources whose change gives the machine code a new directory (:func:`.jitcache.family_key`).
 
 * :class:`Static` (``T``): a problem's arrays shared by every search of it
   (:class:`.tables.Tables`);

@@ -78,7 +78,7 @@ from ..errors import CryptocompError
 from ..index.classes import DEFAULTS
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
-from .bagsearch import BagSearch
+from .bagsearch import BagSearch, load_kernels
 from .tiles import Face, Rack, TileSet, Tiling, show_tiles, tileset
 
 __all__ = ["BagWord", "BagResult", "InvalidBag", "best_bag", "bag_score", "check_bag", "Word",
@@ -231,6 +231,7 @@ def best_bag(tiles: TileSet | str, index: Index, *, max_length: int = 15,
     if bag is not None:  # a smaller bag: the same rules on a sub-multiset of the set
         ts = TileSet(ts.name, ts.language, ts.source, {f: bag.counts.get(f, 0) for f in ts.counts},
                      dict(ts.values), bag.blanks)
+    load_kernels()  # before the time limit starts: compiling once is not search
     search = BagSearch(ts, index, max_length, time_limit, progress,
                        allowed.with_classes(DEFAULTS["rack"]))
     search.run()

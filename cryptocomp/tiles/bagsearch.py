@@ -14,6 +14,7 @@ from functools import cache
 
 import numpy as np
 
+from ..crossword.jitcache import cache_dir, compile_note, is_cached, prune
 from ..errors import CryptocompError
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
@@ -22,7 +23,7 @@ from .bagrows import fitting_rows, rows_holding, rows_without
 from .bagwords import BagWords, Candidate, Phase
 from .tiles import TileSet
 
-__all__ = ["BagSearch"]
+__all__ = ["BagSearch", "load_kernels"]
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,31 @@ _ONE_CALL = 100_000
 _GROWTH = 1.25
 _NO_COLS = np.zeros(0, dtype=np.int64)
 _NO_FITS = np.zeros((0, 0), dtype=bool)
+# the time load_kernels() takes from no cache, as the line before compiling says it
+# (README "First use" has the measurements)
+COMPILE_SECONDS = 8
+_loaded = False
+
+
+def load_kernels() -> None:
+    """Load the compiled bounds' and rows' machine code, compiling it where none is cached
+    (once for each version of their sources: :mod:`..crossword.jitcache`), with one line
+    that says so, so that no bag's time limit pays for it; later calls return at once.
+    A whole-bag search of three tiles calls every kernel with the types of any other."""
+    global _loaded
+    if _loaded or not hasattr(node_bound, "compile"):  # NUMBA_DISABLE_JIT: plain Python
+        return
+    cache = cache_dir(node_bound)
+    if not is_cached(cache, ("bagbound", "bagrows")):
+        (log.info if cache is not None else log.warning)(
+            "%s", compile_note("bag", "the whole-bag search", COMPILE_SECONDS))
+        if cache is not None:
+            prune(cache)  # the code of older sources, which no install loads any more
+    tiles = TileSet("kernels", "en", "load_kernels", {"a": 2, "b": 1, "t": 1},
+                    {"a": 1, "b": 3, "t": 1}, 1)
+    words = Index.from_counts({"ab": 5, "ba": 4, "at": 3, "tab": 2, "bat": 1}, name="kernels")
+    BagSearch(tiles, words, 3, None, None).run()
+    _loaded = True
 
 
 @cache
