@@ -63,7 +63,7 @@ from .errors import CryptocompError, IndexFileError
 __all__ = ["shown", "reason", "file_kind", "open_regular", "regular_stat", "read_bytes",
            "gunzip", "decode_text", "read_text", "write_atomic", "check_writable",
            "stale_temporaries", "remove_stale_temporaries", "STALE_AGE", "MAX_DECOMPRESSED",
-           "MAX_LINE"]
+           "MAX_LINE", "data_home"]
 
 log = logging.getLogger(__name__)
 
@@ -439,3 +439,19 @@ def remove_stale_temporaries(directory: str | os.PathLike) -> list[tuple[Path, i
                  len(removed), "s" if len(removed) != 1 else "", directory,
                  sum(s for _, s in removed) / 1e6)
     return removed
+
+
+def data_home() -> Path:
+    """The directory of cryptocomp's data (``freqdicts/``, ``indexes/``, compiled code):
+    ``$CRYPTOCOMP_HOME``, else a writable checkout holding ``indexes/``, else the user's
+    cache directory."""
+    env = os.environ.get("CRYPTOCOMP_HOME")
+    if env:
+        return Path(env).expanduser()
+    checkout = Path(__file__).resolve().parents[1]  # cryptocomp/files.py -> checkout
+    if (checkout / "pyproject.toml").is_file() and (checkout / "indexes").is_dir() \
+            and os.access(checkout / "indexes", os.W_OK):
+        return checkout
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("cryptocomp", appauthor=False))

@@ -54,7 +54,7 @@ def _run(env: dict, *args: str, cwd: Path) -> subprocess.CompletedProcess:
                           cwd=cwd, timeout=900)
 
 
-_PROBE = ("from cryptocomp.crossword import csp, jitcache\n"
+_PROBE = ("from cryptocomp import jitcache\nfrom cryptocomp.crossword import csp\n"
           "print(jitcache.place('engine').path is not None, jitcache.cache_dir(csp.run))\n")
 
 
@@ -141,7 +141,7 @@ def test_the_compilation_is_announced_once_when_it_happens(tmp_path):
 
 def _sources(tmp_path: Path) -> Path:
     """A package tree holding a copy of every family's sources."""
-    from cryptocomp.crossword.jitcache import FAMILIES
+    from cryptocomp.jitcache import FAMILIES
 
     root = tmp_path / "pkg"
     for sub, modules in FAMILIES.values():
@@ -155,7 +155,7 @@ def test_the_key_is_the_sources_and_versions_not_the_install_path(tmp_path):
     """Two installs of the same sources share a key (the point: numba filed the code under
     the path of its directory); an edit of any source of a family, or another version of
     numba, llvmlite, numpy or Python, gives that family a new key, and only that family."""
-    from cryptocomp.crossword.jitcache import FAMILIES, family_key
+    from cryptocomp.jitcache import FAMILIES, family_key
 
     versions = ("3.11.7", "0.68.1", "0.50.0", "2.1.0")
     one, two = _sources(tmp_path / "a"), _sources(tmp_path / "b")
@@ -181,7 +181,7 @@ def test_the_key_is_the_sources_and_versions_not_the_install_path(tmp_path):
 def test_unwritable_places_are_passed_over_and_named_in_the_one_note(tmp_path, monkeypatch):
     """The first writable root wins; those before it are named in the note said before
     compiling; with none writable the note says every run compiles again."""
-    from cryptocomp.crossword import jitcache
+    from cryptocomp import jitcache
 
     wall = tmp_path / "a-file"
     wall.write_text("")
@@ -203,7 +203,7 @@ def test_unwritable_places_are_passed_over_and_named_in_the_one_note(tmp_path, m
 def test_prune_keeps_the_newest_other_keys_of_the_family_only(tmp_path):
     """Old keys (other versions, edits) are removed beyond KEEP; the one in use, other
     families' directories and anything not ours stay."""
-    from cryptocomp.crossword.jitcache import prune
+    from cryptocomp.jitcache import prune
 
     tmp_path = tmp_path / "numba"
     tmp_path.mkdir()
@@ -228,7 +228,7 @@ def test_prune_keeps_the_newest_other_keys_of_the_family_only(tmp_path):
 _BAG = ("import logging, sys\n"
         "logging.basicConfig(level=logging.INFO, format='%(message)s', stream=sys.stderr)\n"
         "from cryptocomp.tiles import bagsearch\n"
-        "from cryptocomp.crossword.jitcache import cache_dir\n"
+        "from cryptocomp.jitcache import cache_dir\n"
         "bagsearch.load_kernels()\n"
         "print(cache_dir(bagsearch.node_bound))\n")
 
@@ -256,8 +256,8 @@ def test_a_reinstall_loads_the_machine_code_of_the_first_install(tmp_path):
 
 def test_workers_started_by_hand_are_pointed_at_the_same_machine_code(tmp_path, monkeypatch):
     """worker_environment() names the directory this process keeps the compiled code in."""
+    from cryptocomp import jitcache
     from cryptocomp.batch.cluster import worker_environment
-    from cryptocomp.crossword import jitcache
 
     for family in jitcache.FAMILIES:
         monkeypatch.setitem(jitcache._places, family,

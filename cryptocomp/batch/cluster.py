@@ -78,7 +78,7 @@ def worker_environment() -> dict[str, str]:
     and ``dask worker`` processes started by hand, and ``NUMBA_CACHE_DIR`` naming where this
     process keeps the compiled engines' machine code (:mod:`..crossword.jitcache`), so that
     a fresh worker's first task loads it instead of compiling it again."""
-    from ..crossword.jitcache import FAMILIES, place
+    from ..jitcache import FAMILIES, place
 
     env = {}
     for key, value in WORKER_CONFIG.items():

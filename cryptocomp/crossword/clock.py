@@ -18,7 +18,7 @@ from numba import config, objmode, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .jitcache import compiled
+from ..jitcache import compiled
 
 __all__ = ["clock"]
 

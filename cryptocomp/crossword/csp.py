@@ -36,8 +36,8 @@ from typing import Any
 import numba
 
 from ..index.index import Index
+from ..jitcache import cache_dir, compile_note, is_cached, prune
 from .grid import GridError
-from .jitcache import cache_dir, compile_note, is_cached, prune
 from .lane import SLICE, Lane, Learned, held, slot_weight
 from .layout import BEST, BEST_CULPRIT, BEST_OPEN, DEADLINE, WIPED
 from .lexicon import Lexicon

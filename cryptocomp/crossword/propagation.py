@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..jitcache import compiled
 from .clock import clock
-from .jitcache import compiled
 from .layout import (
     AT,
     CBASE,

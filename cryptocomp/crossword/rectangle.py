@@ -36,7 +36,7 @@ import numba
 import numpy as np
 
 from ..index.encoding import encode
-from .jitcache import compiled
+from ..jitcache import compiled
 from .layout import NROWCTL, ROW_BEST, ROW_K, ROW_NODES, ROW_OPS, ROW_SYM, RowArrays
 from .problem import Problem
 from .search import EXHAUSTED, FOUND, PAUSED

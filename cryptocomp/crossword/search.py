@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..jitcache import compiled
 from .clock import clock
-from .jitcache import compiled
 from .layout import (
     AGE,
     AT,

@@ -25,9 +25,9 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..domain import Symbol
+from ..jitcache import compiled
 from .plan import Plan
 
 __all__ = ["Kernel", "SLICE_NODES"]
@@ -38,15 +38,8 @@ STRIDE_LIMIT = 2 ** 31  # a solver's stride, so that a residue times its inverse
 OPS = {"=": 0, "!=": 1, "<": 2, ">": 3, "<=": 4, ">=": 5}
 
 
-def _compiled(fn):
-    """``njit`` with numba's cache when one can be written, else compiled each process."""
-    try:
-        return njit(cache=True)(fn)
-    except (RuntimeError, OSError):
-        return njit(cache=False)(fn)
 
-
-@_compiled
+@compiled()
 def _possible(op, low, high):
     """Whether ``v op 0`` can hold for some ``v`` in ``[low, high]`` (op as in :data:`OPS`)."""
     if op == 2:
@@ -62,7 +55,7 @@ def _possible(op, low, high):
     return low <= 0 <= high
 
 
-@_compiled
+@compiled()
 def _window(lv, acc, base, least, eq_start, eq_rel, eq_coef, eq_low, eq_high):
     """The digits of level ``lv`` that its ``=`` checks' bounds allow, ``(lo, hi)``: with
     ``v`` the partial sum before the digit, ``v + c * d`` must lie in ``[-high, -low]``
@@ -83,7 +76,7 @@ def _window(lv, acc, base, least, eq_start, eq_rel, eq_coef, eq_low, eq_high):
     return lo, hi
 
 
-@_compiled
+@compiled()
 def _first(lv, acc, sol_rel, sol_div, sol_stride, sol_inv, lo):
     """The first candidate digit from ``lo`` of level ``lv`` and the stride (a first
     beyond any digit: none)."""
@@ -101,7 +94,7 @@ def _first(lv, acc, sol_rel, sol_div, sol_stride, sol_inv, lo):
     return first, stride
 
 
-@_compiled
+@compiled()
 def _holds(lv, acc, used, base, eq_start, eq_rel, eq_mod, eq_low, eq_high, pos_start, pos,
            neg_start, neg, cmp_start, cmp_rel, cmp_op, cmp_low, cmp_high):
     """Whether level ``lv``'s checks pass on the partial sums ``acc`` (digits ``used``)."""
@@ -120,7 +113,7 @@ def _holds(lv, acc, used, base, eq_start, eq_rel, eq_mod, eq_low, eq_high, pos_s
     return True
 
 
-@_compiled
+@compiled()
 def _distinct_bounds(v, used, base, pos, neg):
     """Whether ``v + sum(c * d)`` can be 0 when the later symbols take distinct free digits:
     the positive coefficients ``pos`` and the magnitudes ``neg`` of the negative ones (each
@@ -155,7 +148,7 @@ def _distinct_bounds(v, used, base, pos, neg):
     return low <= 0 <= high
 
 
-@_compiled
+@compiled()
 def _run(st, nxt, stp, cur, digits, acc, sols, top, base, sym, least, upd_start, upd_rel,
          upd_coef, eq_start, eq_rel, eq_coef, eq_mod, eq_low, eq_high, pos_start, pos,
          neg_start, neg, cmp_start, cmp_rel, cmp_op,

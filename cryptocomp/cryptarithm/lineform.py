@@ -26,24 +26,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..domain import Symbol
+from ..jitcache import compiled
 
 __all__ = ["count_linear", "WordTable", "word_table", "fits_int64", "usable", "search_slice"]
 
 _INT64_ROOM = 2 ** 62
 
 
-def compiled(fn):
-    """``njit`` with numba's cache when one can be written, else compiled each process."""
-    try:
-        return njit(cache=True)(fn)
-    except (RuntimeError, OSError):
-        return njit(cache=False)(fn)
 
-
-@compiled
+@compiled()
 def _max_free(used, base):
     """The largest free digit (0 when none)."""
     m = base - 1
@@ -52,13 +45,13 @@ def _max_free(used, base):
     return m
 
 
-@compiled
+@compiled()
 def _divisible(p, g):
     """True when ``p`` is a multiple of ``g`` (0: only 0 is)."""
     return p == 0 if g == 0 else p % g == 0
 
 
-@compiled
+@compiled()
 def _window(partial, ck, pos, neg, m, base):
     """The digits symbol ``k`` may take by the bounds alone, the largest free digit ``m``
     standing for every later one: (least, largest), clipped to the base."""
@@ -73,7 +66,7 @@ def _window(partial, ck, pos, neg, m, base):
     return max(lo, 0), min(hi, base - 1)
 
 
-@compiled
+@compiled()
 def _solve_last(partial, ck, lead, used, base):
     """The digit the last symbol must take (-1: none can)."""
     if partial % ck != 0:
@@ -84,7 +77,7 @@ def _solve_last(partial, ck, lead, used, base):
     return x
 
 
-@compiled
+@compiled()
 def _search(c, lead, base, cap, first):
     """Solutions of ``sum(c * digit) == 0`` (``c`` in decreasing ``|c|``), up to ``cap``;
     the first one's digits go to ``first``."""
@@ -142,7 +135,7 @@ def _search(c, lead, base, cap, first):
     return count
 
 
-@compiled
+@compiled()
 def count_sorted(coef, lead, base, cap, first):
     """:func:`_search` over the symbols in decreasing ``|coef|``; ``first`` in input order."""
     order = np.argsort(-np.abs(coef), kind="mergesort")
@@ -225,7 +218,7 @@ def word_table(words: Sequence[str], base: int = 10) -> WordTable:
 # file of the cached function only: a kernel in another module would keep running a stale
 # copy of the counter after the counter changed.
 
-@compiled
+@compiled()
 def _new_symbols(w, symbols, mult):
     """How many of word ``w``'s symbols no left word holds yet."""
     n = 0
@@ -238,7 +231,7 @@ def _new_symbols(w, symbols, mult):
     return n
 
 
-@compiled
+@compiled()
 def _close(r, depth, fr_level, acc, mult, leads, coef, present, lead, low, high, length,
            symbols, base, out_digits, slot):
     """Counts left side = right word ``r`` when the lengths, bounds and symbols allow it:
@@ -270,7 +263,7 @@ def _close(r, depth, fr_level, acc, mult, leads, coef, present, lead, low, high,
     return count
 
 
-@compiled
+@compiled()
 def _push(w, head, chosen, after, level, acc, mult, leads, coef, lead, symbols, low, high,
           length, values):
     """Word ``w`` joins the left side."""
@@ -295,7 +288,7 @@ def _push(w, head, chosen, after, level, acc, mult, leads, coef, lead, symbols, 
     head[1] = 0
 
 
-@compiled
+@compiled()
 def _pop(head, chosen, acc, mult, leads, coef, lead, symbols):
     """The last left word leaves."""
     d = head[0] - 1
@@ -311,7 +304,7 @@ def _pop(head, chosen, acc, mult, leads, coef, lead, symbols):
     head[1] = 1
 
 
-@compiled
+@compiled()
 def search_slice(head, chosen, after, level, acc, mult, leads, limits, coef, present, lead, low,
            high, length, symbols, values, vstart, vlist, taken, budget, room, out_left,
            out_right, out_digits):

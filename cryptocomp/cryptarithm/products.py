@@ -20,9 +20,9 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..domain import Symbol
+from ..jitcache import compiled
 from .expr import BinOp, Operand
 from .system import System, SystemNode
 
@@ -33,15 +33,8 @@ VALUE_LIMIT = 2 ** 62       # each side's product at most this
 SLICE_NODES = 1 << 14       # nodes between two looks at the clock (a few milliseconds)
 
 
-def _compiled(fn):
-    """``njit`` with numba's cache when one can be written, else compiled each process."""
-    try:
-        return njit(cache=True)(fn)
-    except (RuntimeError, OSError):
-        return njit(cache=False)(fn)
 
-
-@_compiled
+@compiled()
 def _side_mod(fac, side, which, digits, cols, modulus, base):
     """The product of the words of side ``which`` (their low ``cols`` digits) modulo
     ``modulus`` (0: exactly)."""
@@ -58,7 +51,7 @@ def _side_mod(fac, side, which, digits, cols, modulus, base):
     return prod
 
 
-@_compiled
+@compiled()
 def _agree(fac, side, digits, k, base):
     """Whether both sides agree on their low ``k`` columns (``k < 0``: exactly)."""
     if k == 0:
@@ -73,7 +66,7 @@ def _agree(fac, side, digits, k, base):
                                                                     m, base)
 
 
-@_compiled
+@compiled()
 def _run(st, nxt, cur, digits, sols, base, sym, least, check, fac, side, limit):
     """Go on with the search in ``st`` = [level, used mask, count, nodes, started] for at
     most ``limit`` more nodes; ``check[lv]``: the columns complete at level ``lv`` (0:

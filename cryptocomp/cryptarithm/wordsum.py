@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..domain import Symbol
+from ..jitcache import compiled
 
 __all__ = ["WordSum", "SumPlan", "plan_word_sum", "count_word_sum", "solve_word_sum",
            "SUM", "PRODUCT", "MAX_PRODUCT_DIGITS"]
@@ -42,14 +42,6 @@ MAX_PRODUCT_DIGITS = 18
 _MOD_LIMIT = 3_000_000_000
 _UNCHECKED = -(2 ** 62)   # a column the search cannot check yet (a product's high ones)
 
-
-def _compiled(fn):
-    """``njit`` with numba's cache when one can be written, else compiled each process
-    (a read-only install must still run)."""
-    try:
-        return njit(cache=True)(fn)
-    except (RuntimeError, OSError):
-        return njit(cache=False)(fn)
 
 
 @dataclass(frozen=True)
@@ -188,7 +180,7 @@ def _product_events(words: list[str], right: str, symbols: dict[Symbol, int],
     return events, ([0], [], [], [], [], [])
 
 
-@_compiled
+@compiled()
 def _product_value(c, fac, val, base):
     """The product of the factors' low parts modulo ``base ** (c+1)`` shifted to digit
     ``c`` (:data:`_UNCHECKED`: column ``c`` cannot be checked yet)."""
@@ -207,7 +199,7 @@ def _product_value(c, fac, val, base):
     return prod // (modulus // base)
 
 
-@_compiled
+@compiled()
 def _final(plan_mode, right_sym, fac, val, used, base, carry):
     """1 when the complete left side equals the right word (assigning its digits not yet
     set, injectively), else 0; every digit it sets is unset again."""
@@ -236,7 +228,7 @@ def _final(plan_mode, right_sym, fac, val, used, base, carry):
     return _match_digits(prod, right_sym, val, used, base)
 
 
-@_compiled
+@compiled()
 def _match_digits(prod, right_sym, val, used, base):
     """1 when the right word can spell ``prod`` (its unset digits set injectively), else 0;
     every digit it sets is unset again."""
@@ -265,7 +257,7 @@ def _match_digits(prod, right_sym, val, used, base):
     return ok
 
 
-@_compiled
+@compiled()
 def _search(kind, arg, leading, col_start, col_sym, col_mult, right_sym, fac, mode, base,
             nsym, cap, first, det, det_coef, det_inv):
     """The number of solutions, stopping at ``cap``; the first one's digits go to ``first``."""
@@ -331,7 +323,7 @@ def _search(kind, arg, leading, col_start, col_sym, col_mult, right_sym, fac, mo
     return count
 
 
-@_compiled
+@compiled()
 def _sum_check(c, carry, col_start, col_sym, col_mult, det, det_coef, det_inv, leading, val,
                used, base):
     """Column ``c`` of a sum: (holds, sets its solved symbol, carry out); the solved
@@ -351,7 +343,7 @@ def _sum_check(c, carry, col_start, col_sym, col_mult, det, det_coef, det_inv, l
     return True, 1, (rest + det_coef[c] * x) // base
 
 
-@_compiled
+@compiled()
 def _product_check(c, rs, fac, leading, val, used, base):
     """Column ``c`` of a product: (holds, sets the right word's digit, 0)."""
     total = _product_value(c, fac, val, base)

@@ -41,6 +41,7 @@ from typing import NoReturn
 from ..domain import Progress
 from ..errors import CryptocompError, DictionaryError, IndexFileError
 from ..files import (
+    data_home,
     open_regular,
     reason,
     regular_stat,
@@ -72,20 +73,6 @@ log = logging.getLogger(__name__)
 
 
 # -- locations ---------------------------------------------------------------------------
-
-def data_home() -> Path:
-    """The directory holding ``freqdicts/`` and ``indexes/``."""
-    env = os.environ.get("CRYPTOCOMP_HOME")
-    if env:
-        return Path(env).expanduser()
-    checkout = Path(__file__).resolve().parents[2]  # cryptocomp/index/store.py -> checkout
-    if (checkout / "pyproject.toml").is_file() and (checkout / "indexes").is_dir() \
-            and os.access(checkout / "indexes", os.W_OK):
-        return checkout
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("cryptocomp", appauthor=False))
-
 
 def index_dir() -> Path:
     """Where index files are written and looked for."""

@@ -12,7 +12,7 @@ found; ``:top`` and ``:difficulty`` apply to the table as to a compose.
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..cryptarithm.generation import GenerationSpec
 from ..cryptarithm.harvest import Harvest, harvest, rating, read_range, word_list
@@ -20,14 +20,23 @@ from ..errors import QueryError
 from ..files import read_text, shown
 from ..rendering import Result, Row
 from .reply import Reply
-
-if TYPE_CHECKING:
-    from .session import Session
+from .settings import Settings
 
 __all__ = ["from_command", "doubly_true_command", "FROM_USAGE", "DOUBLY_TRUE_USAGE"]
 
 FROM_USAGE = "FILE [free|fixed WORD] [*] [N-M]"
 DOUBLY_TRUE_USAGE = "LO-HI [LANG] [N-M]"
+
+
+class Session(Protocol):
+    """What the generation commands use of the prompt's session (its settings, the name
+    of its dictionary, and the last result, which they replace)."""
+
+    settings: Settings
+    last: Result | None
+
+    @property
+    def short_name(self) -> str: ...
 _LIST_BYTES = 16 * 2**20   # as compose --from: a larger file is no list of puzzle words
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..crossword.jitcache import compiled
+from ..jitcache import compiled
 
 __all__ = ["NONE", "node_bound", "child_bounds", "children_check"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..crossword.jitcache import compiled
+from ..jitcache import compiled
 
 __all__ = ["fitting_rows", "rows_without", "rows_holding"]
 

@@ -14,10 +14,10 @@ from functools import cache
 
 import numpy as np
 
-from ..crossword.jitcache import cache_dir, compile_note, is_cached, prune
 from ..errors import CryptocompError
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
+from ..jitcache import cache_dir, compile_note, is_cached, prune
 from .bagbound import NONE, child_bounds, children_check, node_bound
 from .bagrows import fitting_rows, rows_holding, rows_without
 from .bagwords import BagWords, Candidate, Phase

@@ -46,12 +46,17 @@ ENGINE_MODULES = ("clock", "propagation", "search", "rectangle")
 FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "engine": ("crossword", (*ENGINE_MODULES, "layout")),
     "bag": ("tiles", ("bagbound", "bagrows")),
+    # the cryptarithm kernels: each module's compiled functions call only their own
+    "wordsum": ("cryptarithm", ("wordsum",)),
+    "lineform": ("cryptarithm", ("lineform",)),
+    "kernel": ("cryptarithm", ("kernel",)),
+    "products": ("cryptarithm", ("products",)),
 }
 # machine-code directories of one family kept beside the one in use (older keys: other
 # versions or edits of the sources)
 KEEP = 4
 
-_PACKAGE = Path(__file__).resolve().parents[1]
+_PACKAGE = Path(__file__).resolve().parent
 
 
 def family_key(family: str, package: Path | None = None,
@@ -88,7 +93,7 @@ def _roots(sub: str) -> list[Path]:
     """Where a family's directory may go, best first."""
     import platformdirs
 
-    from ..index.store import data_home
+    from .files import data_home
 
     roots = []
     user = os.environ.get("NUMBA_CACHE_DIR")
