@@ -136,10 +136,8 @@ def _compose_chunk(puzzles: list[Puzzle], form: ColumnForm, index: Index, cands:
         rows = rows[np.argsort(cands.ids[rows], kind="stable")]
         if max_results is not None:
             rows = rows[:max_results]
-        shape = puzzle.render(hole=_SLOT)
         slots = mine[rows]
-        out.append([_result(puzzle, shape, index, wid, dg, x) for wid, dg, x in zip(
-            cands.ids[rows].tolist(), digits[slots, :k].tolist(), x_of[slots].tolist())])
+        out.append(_results(puzzle, index, cands.ids[rows], digits[slots, :k], x_of[slots]))
     return out
 
 
@@ -195,18 +193,27 @@ def _word_keys(puzzle: Puzzle, alphabet: str, cands: _Words) -> np.ndarray:
     return _keys_of(cands.codes, cands.new, table, _SHIFTS)
 
 
-def _result(puzzle: Puzzle, shape: str, index: Index, wid: int, digits: list[int],
-            x: int) -> Composed:
-    """The composed puzzle of one word, as the composer makes it (``shape``: the puzzle
-    rendered with _SLOT for the unknown)."""
-    word = index.word(wid)
-    fill = dict(zip(puzzle.letters, digits))
-    for ch, d in zip(word, str(x)):
-        fill.setdefault(ch, int(d))
-    solution = shape.translate({ord(ch): str(fill[ch]) for ch in puzzle.letters})
-    return Composed(word=word, count=int(index.counts[wid]), rank=wid + 1,
-                    puzzle=shape.replace(_SLOT, word), solution=solution.replace(_SLOT, str(x)),
-                    assignment=fill)
+def _results(puzzle: Puzzle, index: Index, ids: np.ndarray, digits: np.ndarray,
+             xs: np.ndarray) -> list[Composed]:
+    """The composed puzzles of the words ``ids``, as the composer makes them (each with its
+    letters' digits and the unknown's value)."""
+    shape = puzzle.render(hole=_SLOT)
+    letters = "".join(puzzle.letters)
+    every = index.derived("counts-array", lambda: np.asarray(index.counts, dtype=np.int64))
+    counts = every[ids].tolist()
+    out = []
+    for wid, count, dg, x in zip(ids.tolist(), counts, digits.tolist(), xs.tolist()):
+        word = index.word(wid)
+        fill = dict(zip(letters, dg))
+        value = str(x)
+        for ch, d in zip(word, value):
+            if ch not in fill:
+                fill[ch] = int(d)
+        solution = shape.translate(str.maketrans(letters, "".join(map(str, dg))))
+        out.append(Composed(word=word, count=count, rank=wid + 1,
+                            puzzle=shape.replace(_SLOT, word),
+                            solution=solution.replace(_SLOT, value), assignment=fill))
+    return out
 
 
 # -- the compiled enumeration ---------------------------------------------------------------
