@@ -83,12 +83,15 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def run_cli(args: list[str], extra_pids: tuple[int, ...] = ()) -> tuple[float, float, str]:
-    """(wall s, CPU s of it and of extra_pids' trees meanwhile, stderr) of a cryptocomp run."""
+def run_cli(args: list[str], extra_pids: tuple[int, ...] = (), tree: str | None = None
+            ) -> tuple[float, float, str]:
+    """(wall s, CPU s of it and of extra_pids' trees meanwhile, stderr) of a cryptocomp run
+    (of the sources in ``tree`` when given: a checkout put first on PYTHONPATH)."""
+    env = None if tree is None else {**os.environ, "PYTHONPATH": tree}
     before = _children_cpu() + sum(_proc_cpu(p) for p in extra_pids)
     t = time.perf_counter()
-    done = subprocess.run([str(BIN / "cryptocomp"), *args], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
+    done = subprocess.run([sys.executable, "-m", "cryptocomp", *args], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, env=env)
     wall = time.perf_counter() - t
     cpu = _children_cpu() + sum(_proc_cpu(p) for p in extra_pids) - before
     if done.returncode:
@@ -240,8 +243,15 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-resume", action="store_true", help="skip the resume test")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
-    ap.add_argument("--only", choices=("compose", "swedish"), default=None,
-                    help="run one of the two benchmarks (default: both)")
+    ap.add_argument("--only", choices=("compose", "swedish", "today", "limit", "big"),
+                    default=None,
+                    help="run one benchmark (default: compose and swedish); today: this tree "
+                         "against --reference; limit: the join's physical limit; big: a slice "
+                         "of the 400 x 400 x +-* batch")
+    ap.add_argument("--reference", default=None, metavar="DIR",
+                    help="a checkout of today's code (git worktree add DIR main --detach)")
+    ap.add_argument("--slice", type=int, default=8, metavar="N",
+                    help="big: the first N of the 400 left words (all 400 right, + - *)")
     args = ap.parse_args()
     # a SIGTERM ends the benchmark through its finally blocks (the dask processes go too)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -251,18 +261,124 @@ def main() -> int:
         sys.exit("needs Dask: pip install -e '.[dask]'")
     work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
     try:
-        if args.only != "swedish":
-            compose_figures(args, work)
-        if args.only != "compose":
-            if args.only is None:
-                print()
-            swedish_figures(args.rounds, work)
+        if args.only == "today":
+            today_figures(args, work)
+        elif args.only == "limit":
+            limit_figures()
+        elif args.only == "big":
+            big_figures(args, work)
+        else:
+            if args.only != "swedish":
+                compose_figures(args, work)
+            if args.only != "compose":
+                if args.only is None:
+                    print()
+                swedish_figures(args.rounds, work)
     finally:
         if args.keep:
             print(f"\nfiles kept in {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def _lists(work: Path, left: list[str], right: list[str], ops: str) -> list[str]:
+    """The batch's arguments for these word lists (written into ``work``)."""
+    (work / "left.txt").write_text("\n".join(left) + "\n", encoding="utf-8")
+    (work / "right.txt").write_text("\n".join(right) + "\n", encoding="utf-8")
+    return ["compose", "--batch", str(work / "left.txt"), str(work / "right.txt"),
+            "--ops", ops, "--lang", "ru"]
+
+
+def today_figures(args: argparse.Namespace, work: Path) -> None:
+    """The 1,800-query batch on today's code (--reference) and on this tree, side by side,
+    pool and LocalCluster, each way run ``--rounds`` times (medians)."""
+    if not args.reference:
+        sys.exit("--only today needs --reference DIR (a checkout of main)")
+    index = load_index("ru")
+    left, right = word_lists(index)
+    base = _lists(work, left, right, "+-")
+    n = len(left) * len(right) * 2
+    here = str(Path(__file__).resolve().parent.parent)
+    trees = [("today", str(Path(args.reference).resolve())), ("this tree", here)]
+    ways = [("pool --jobs 2", ["--jobs", "2"]), ("--cluster local:2", ["--cluster", "local:2"])]
+    cpu: dict[tuple[str, str], list[float]] = {}
+    outputs: dict[tuple[str, str], Path] = {}
+    print(f"{n} queries (30 x 30 Russian words, + and -); load average before: "
+          f"{os.getloadavg()[0]:.1f}")
+    for r in range(args.rounds):
+        for way, extra in ways:
+            for name, tree in trees:
+                out = work / f"today-{name.split()[0]}-{extra[0].strip('-')}-{r}.txt"
+                wall, c, _err = run_cli([*base, *extra, "--output", str(out)], tree=tree)
+                cpu.setdefault((name, way), []).append(c)
+                outputs.setdefault((name, way), out)
+                print(f"round {r + 1}: {name:9s} {way:18s} wall {wall:6.1f} s  CPU {c:6.1f} s  "
+                      f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    same = len({p.read_bytes() for p in outputs.values()}) == 1
+    print(f"\noutput files byte for byte identical, today and this tree, pool and Dask: {same}")
+    print(f"\n{'':18s} {'today q/CPU s':>13s} {'this tree':>10s} {'ratio':>6s}")
+    for way, _ in ways:
+        old = n / statistics.median(cpu[("today", way)])
+        new = n / statistics.median(cpu[("this tree", way)])
+        print(f"{way:18s} {old:13.1f} {new:10.1f} {new / old:5.2f}x")
+    print(f"(medians of {args.rounds} round(s); CPU of every process of the run, start-up "
+          f"included; target: 5x)")
+
+
+def limit_figures() -> None:
+    """The physical limit of one query: its candidates' keys joined, in C, against its
+    shape's result keys (as many distinct keys as assignments, the upper bound)."""
+    import math
+
+    import numpy as np
+
+    index = load_index("ru")
+    rng = np.random.default_rng(1)
+    cases = [("когда+если", 5, 6, 9), ("когда-если", 1, 5, 9), ("после+меня", 5, 6, 8)]
+    print("the join of one query's candidate keys against its shape's result keys, in C "
+          f"terms (load {os.getloadavg()[0]:.1f}):")
+    for query, lo, hi, k in cases:
+        m = sum(len(index.encoded(n, index.written_in("CYRILLIC"))) for n in range(lo, hi + 1))
+        rows = math.perm(10, k)
+        result = np.unique(rng.integers(1, 2 ** 62, size=rows, dtype=np.int64))
+        probes = rng.integers(1, 2 ** 62, size=m, dtype=np.int64)
+        times = []
+        for _ in range(5):
+            t = time.perf_counter()
+            # sorted probes walk the result keys in order, as a merge join in C would
+            np.searchsorted(result, np.sort(probes))
+            times.append(time.perf_counter() - t)
+        join = statistics.median(times)
+        t = time.perf_counter()
+        np.sort(rng.integers(1, 2 ** 62, size=rows, dtype=np.int64))
+        sort = time.perf_counter() - t
+        print(f"  {query}: {m:,} candidate keys (every Cyrillic word of {lo}-{hi} letters, "
+              f"more than the dictionary's) into {rows:,} result keys: sort + searchsorted "
+              f"{join * 1e3:.2f} ms ({join / m * 1e9:.0f} ns a key); sorting the shape's result "
+              f"keys, once a shape: {sort * 1e3:.0f} ms ({sort / rows * 1e9:.1f} ns an "
+              f"assignment)")
+    print("  compare with the batch's CPU a query (--only today: CPU s / 1,800)")
+
+
+def big_figures(args: argparse.Namespace, work: Path) -> None:
+    """A slice of the 400 x 400 x +-* Russian batch end to end, extrapolated to all of it."""
+    index = load_index("ru")
+    left, right = word_lists(index, 400)
+    part = left[:args.slice]
+    base = _lists(work, part, right, "+-*")
+    n = len(part) * len(right) * 3
+    total = len(left) * len(right) * 3
+    print(f"the 400 x 400 x +-* batch: {total:,} queries; measured: the first {len(part)} left "
+          f"words ({n:,} queries, {100 * n / total:.1f} %), load {os.getloadavg()[0]:.1f}")
+    for way, extra in [("pool --jobs 2", ["--jobs", "2"]),
+                       ("--cluster local:2", ["--cluster", "local:2"])]:
+        wall, cpu, _err = run_cli([*base, *extra, "--output", str(work / f"big-{extra[0]}.txt")],
+                                  tree=str(Path(__file__).resolve().parent.parent))
+        print(f"  {way:18s} wall {wall:7.1f} s  CPU {cpu:7.1f} s  {n / cpu:6.1f} q/CPU s "
+              f"(per core); EXTRAPOLATED to all {total:,}: {total / n * cpu / 3600:5.2f} CPU h, "
+              f"{total / n * wall / 3600:5.2f} h wall on these 2 cores (load "
+              f"{os.getloadavg()[0]:.1f})", flush=True)
 
 
 def compose_figures(args: argparse.Namespace, work: Path) -> None:

@@ -49,6 +49,7 @@ from ..errors import ExpressionError, QueryError
 from ..index.classes import DEFAULTS
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
+from .pairquery import column_form, compose_columns
 from .workload import Task, Unit, Unordered, json_object, pack
 
 __all__ = ["ComposeWorkload", "ComposeJob", "QueryGrid", "quick_shape", "FORMAT"]
@@ -135,8 +136,11 @@ class ComposeJob:
                 continue
             alike.setdefault(alike_key(puzzle), []).append((i, puzzle))
         for members in alike.values():
+            puzzles = [p for _, p in members]
+            form = column_form(puzzles[0])   # the same for every member: one alike_key
             try:
-                found = compose_alike([p for _, p in members], index, self.words)
+                found = compose_alike(puzzles, index, self.words) if form is None else \
+                    compose_columns(puzzles, form, index, self.words)
             except _QUERY_ERRORS:
                 # composed alone, each error names its own query's text and column
                 for i, puzzle in members:
