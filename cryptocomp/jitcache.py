@@ -51,6 +51,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "lineform": ("cryptarithm", ("lineform",)),
     "kernel": ("cryptarithm", ("kernel",)),
     "products": ("cryptarithm", ("products",)),
+    "pairquery": ("batch", ("pairquery",)),
 }
 # machine-code directories of one family kept beside the one in use (older keys: other
 # versions or edits of the sources)

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..crossword.jitcache import compiled
 from ..cryptarithm.candidates import candidate_ids
 from ..cryptarithm.compose import Composed
 from ..cryptarithm.evaluation import unknown_span
@@ -32,6 +31,7 @@ from ..cryptarithm.expr import BinOp, Hole, Operand, Puzzle
 from ..index.classes import DEFAULTS
 from ..index.index import Index
 from ..index.wordfilter import ALL_WORDS, WordFilter
+from ..jitcache import compiled
 
 __all__ = ["ColumnForm", "column_form", "compose_columns"]
 
