@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         # the page opened once with its token: the studio answers with its cookie
         url = settings.url + (f"?{urlencode({'token': args.token})}" if args.token else "")
         threading.Timer(1.0, webbrowser.open, (url,)).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                server_header=False, proxy_headers=False)
+    # http and loop "auto": httptools and uvloop when installed (dependencies on Linux and
+    # macOS), else h11 and asyncio; no access log: a line a request cost the word queries
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
+                http="auto", loop="auto", server_header=False, proxy_headers=False)
     return 0

@@ -31,18 +31,21 @@ from .bodies import arrow_request, candidates_request, export_request, fill_requ
 from .exports import FORMATS, export
 from .generation import generate_answer, generate_request, generate_work
 from .jobs import FAILED, FINISHED, POLL, Job, JobBoard
-from .queries import compose_answer, solve_answer, words_answer
+from .queries import compose_answer, inline_words, solve_answer, words_answer
 from .security import Gate, error_body
 from .settings import StudioError, StudioSettings
 from .workers import arrow_work, candidates_work, fill_work
 
-__all__ = ["create_app", "STATIC", "EVENT_EVERY", "HEARTBEAT"]
+__all__ = ["create_app", "STATIC", "EVENT_EVERY", "HEARTBEAT", "INLINE_WORDS"]
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"  # the page (another part builds it)
 EVENT_EVERY = 0.1  # seconds between two looks of an event stream at its job
 HEARTBEAT = 10.0  # seconds of silence after which an event stream sends a comment line
+# cheap word queries (see queries.inline_words) are answered on the event loop: a hop to a
+# worker thread and back cost more than the query itself on a busy machine
+INLINE_WORDS = True
 
 _FILTER_DOC = ("word filters, as the CLI's: words (classes: dictionary,name,... or all), "
                "minfreq (per million), min_count, min_score (1-100), limit (the N most "
@@ -116,8 +119,10 @@ def _add_queries(app: FastAPI, index: Index, settings: StudioSettings) -> None:
                          f"{_FILTER_DOC}.")
     async def words(request: Request, q: str | None = Query(None, examples=["?oney"]),
                     top: str | None = Query(None, examples=["20"])) -> Response:
-        return _json(await run_in_threadpool(words_answer, index, dict(request.query_params),
-                                             limits))
+        params = dict(request.query_params)
+        if INLINE_WORDS and inline_words(params):
+            return _json(words_answer(index, params, limits))
+        return _json(await run_in_threadpool(words_answer, index, params, limits))
 
     @app.get("/api/compose", summary="puzzles with exactly one solution",
              description=f"q: a puzzle with an unknown (send+more, send+?=money, "

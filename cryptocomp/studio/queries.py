@@ -19,10 +19,11 @@ from .parameters import Raw, text, whole, word_filter
 from .settings import Limits, StudioError
 
 __all__ = ["words_answer", "compose_answer", "solve_answer", "DEFAULT_TOP", "row_classes",
-           "warm"]
+           "warm", "inline_words", "INLINE_LETTERS"]
 
 DEFAULT_TOP = 20  # rows of an answer that names no top
 _NAMES = {"q", "same", "top", "token"}  # besides the word filters
+INLINE_LETTERS = 12  # the longest template without * answered on the event loop
 
 
 def warm(index: Index) -> None:
@@ -32,6 +33,16 @@ def warm(index: Index) -> None:
     for template in ("?", "???", "*e", "a*"):
         with suppress(StudioError):  # an alphabet without "e" or "a": the others still warm
             words_answer(index, {"q": template}, Limits())
+
+
+def inline_words(params: Mapping[str, Raw]) -> bool:
+    """Whether a words query is bounded enough to answer on the server's event loop: a
+    template of at most INLINE_LETTERS letters and no ``*`` (one length, a few letter
+    bitmaps intersected), with at most the default rows; any other goes to a thread."""
+    q, top = params.get("q"), params.get("top", str(DEFAULT_TOP))
+    return (isinstance(q, str) and "same" not in params and "*" not in q
+            and 0 < len(q) <= INLINE_LETTERS and isinstance(top, str) and top.isdigit()
+            and int(top) <= DEFAULT_TOP)
 
 
 def row_classes(index: Index, i: int) -> list[str]:
