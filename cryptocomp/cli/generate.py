@@ -75,7 +75,7 @@ def add_generation_options(p: argparse.ArgumentParser) -> None:
           help="at least N words a puzzle, the right one included (default 3)")
     whole(g, "--max", 3, dest="max_words", default=None, metavar="N",
           help="at most N words a puzzle, the right one included (default: no limit)")
-    whole(g, "--cross", 3, 8, default=None, metavar="N",
+    whole(g, "--cross", 3, default=None, metavar="N",
           help="with --from: every N×N grid of distinct list words whose rows and "
                "columns are sums (the first N-1 words add up to the last), as one system "
                "with exactly one solution")
