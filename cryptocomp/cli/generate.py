@@ -1,6 +1,7 @@
-"""``compose --from LIST`` and ``compose --doubly-true LO-HI``: every puzzle of a word list
-(or of number words) with exactly one solution, thin over
-:func:`cryptocomp.cryptarithm.harvest.harvest`."""
+"""``compose --from LIST`` (``--cross N``) and ``compose --doubly-true LO-HI``: every puzzle
+of a word list (or of number words) with exactly one solution, thin over
+:func:`cryptocomp.cryptarithm.harvest.harvest` and
+:func:`~cryptocomp.cryptarithm.harvest.cross_harvest`."""
 
 from __future__ import annotations
 
@@ -11,13 +12,30 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from ..cryptarithm.crossgen import Crossword
 from ..cryptarithm.difficulty import Difficulty
 from ..cryptarithm.generation import RIGHT_MODES, Generated, GenerationSpec
-from ..cryptarithm.harvest import Harvest, equation_text, harvest, read_range, word_list
+from ..cryptarithm.harvest import (
+    CrossHarvest,
+    Harvest,
+    cross_harvest,
+    equation_text,
+    harvest,
+    read_range,
+    word_list,
+)
 from ..errors import QueryError
 from ..files import read_text, shown
 from ..rendering import plural
-from ..rendering.generations import harvest_footer, harvest_json, harvest_line, harvest_table
+from ..rendering.generations import (
+    cross_json,
+    cross_line,
+    cross_table,
+    harvest_footer,
+    harvest_json,
+    harvest_line,
+    harvest_table,
+)
 from .options import is_terminal, live_progress, no_result, print_rich, seconds, whole
 
 __all__ = ["add_generation_options", "wants_generation", "run_generation"]
@@ -35,7 +53,9 @@ _DICTIONARY_ONLY = {"batch": "--batch", "limit": "--limit", "min_count": "--min-
                     "jobs": "--jobs", "scheduler": "--scheduler", "cluster": "--cluster",
                     "output": "--output", "resume": "--resume"}
 _GENERATION_ONLY = {"right": "--right", "min_words": "--min", "max_words": "--max",
-                    "time": "--time"}
+                    "time": "--time", "cross": "--cross"}
+# --from options that shape a sum: a crossword's rows and columns are sums of N-1 words
+_NOT_CROSS = {"right": "--right", "ops": "--ops", "min_words": "--min", "max_words": "--max"}
 
 
 def add_generation_options(p: argparse.ArgumentParser) -> None:
@@ -55,6 +75,10 @@ def add_generation_options(p: argparse.ArgumentParser) -> None:
           help="at least N words a puzzle, the right one included (default 3)")
     whole(g, "--max", 3, dest="max_words", default=None, metavar="N",
           help="at most N words a puzzle, the right one included (default: no limit)")
+    whole(g, "--cross", 3, default=None, metavar="N",
+          help="with --from: every N×N grid of distinct list words whose rows and "
+               "columns are sums (the first N-1 words add up to the last), as one system "
+               "with exactly one solution")
     seconds(g, "--time", default=None, metavar="SECONDS",
             help="time budget of the search: the puzzles found by then are printed and "
                  "the list is said to be incomplete")
@@ -69,6 +93,8 @@ def check_no_generation(args: argparse.Namespace) -> None:
     """A QueryError naming a generation option given without --from or --doubly-true."""
     given = [flag for name, flag in _GENERATION_ONLY.items() if getattr(args, name) is not None]
     if given:
+        if given[0] == "--cross":
+            raise QueryError("--cross N goes with --from LIST (the words of the grids)")
         raise QueryError(f"{given[0]} goes with --from LIST or --doubly-true LO-HI")
 
 
@@ -95,6 +121,14 @@ def _check_options(args: argparse.Namespace) -> None:
                          "goes with --right unique or fixed")
     if args.doubly_true is not None and args.ops not in (None, "+"):
         raise QueryError("--doubly-true makes sums: --ops goes with --from")
+    if args.cross is not None:
+        if args.doubly_true is not None:
+            raise QueryError("--cross N goes with --from LIST, not with --doubly-true")
+        given = [flag for name, flag in _NOT_CROSS.items() if getattr(args, name) is not None]
+        if given:
+            raise QueryError(f"{given[0]} goes with --from LIST, not with --cross N (each "
+                             f"row and column of the grid is a sum of {args.cross - 1} "
+                             f"words)")
 
 
 def _right(args: argparse.Namespace) -> tuple[str, str | None]:
@@ -160,6 +194,8 @@ def run_generation(args: argparse.Namespace) -> int:
     """``compose --from`` / ``--doubly-true``: the exit status (0 puzzles printed, 1 none
     exist, 3 the budget ran out before any, 130 Ctrl-C)."""
     _check_options(args)
+    if args.cross is not None:
+        return _run_cross(args)
     spec = _list_spec(args) if args.from_list is not None else _doubly_true_spec(args)
     title = (shown(args.from_list) if args.from_list is not None
              else f"doubly true {args.doubly_true} ({args.lang or 'en'})")
@@ -175,6 +211,42 @@ def run_generation(args: argparse.Namespace) -> int:
                          rated=args.difficulty, max_level=args.max_difficulty,
                          on_found=found)
     _print(args, title, result, stream)
+    return _status(args, title, result)
+
+
+def _cross_words(args: argparse.Namespace) -> list[str]:
+    """The words of ``--from LIST`` for ``--cross N``: at least N² of them, or one line."""
+    text = read_text(args.from_list, "word list", QueryError, limit=_LIST_BYTES)
+    words, notes = word_list(text, name=shown(args.from_list))
+    n = args.cross
+    if len(words) < n * n:
+        raise QueryError(f"--cross {n} fills a {n}×{n} grid with {n * n} distinct words: word "
+                         f"list {shown(args.from_list)} has {len(words)} usable")
+    if notes:
+        more = f" (and {len(notes) - _NOTES_SHOWN} more)" if len(notes) > _NOTES_SHOWN else ""
+        log.warning("%s%s", "; ".join(notes[:_NOTES_SHOWN]), more)
+    return words
+
+
+def _run_cross(args: argparse.Namespace) -> int:
+    """``compose --from LIST --cross N``: as :func:`run_generation`, grids for sums."""
+    words = _cross_words(args)
+    title = f"{shown(args.from_list)} --cross {args.cross}"
+    stream = not args.json and not is_terminal()
+    with _found_counter(f"crosswords of {title}") as counter:
+        def found(n: int, c: Crossword, level: Difficulty | None) -> None:
+            if stream:
+                print(cross_line(c, args.base, level), flush=True)
+            if counter is not None:
+                counter(n)
+
+        result = cross_harvest(words, args.cross, base=args.base, seconds=args.time,
+                               top=args.top, rated=args.difficulty,
+                               max_level=args.max_difficulty, on_found=found)
+    if args.json:
+        _print_doc(cross_json(title, result))
+    elif not stream:
+        print_rich(cross_table(title, result, budget=args.time, top=args.top))
     return _status(args, title, result)
 
 
@@ -195,7 +267,7 @@ def _print_doc(doc: dict) -> None:
                      else f"{text}, \"results\": []}}\n")
 
 
-def _status(args: argparse.Namespace, title: str, result: Harvest) -> int:
+def _status(args: argparse.Namespace, title: str, result: Harvest | CrossHarvest) -> int:
     """The exit status, with the footer on stderr when stdout may not show it."""
     footer = harvest_footer(result, budget=args.time, top=args.top)
     shown_footer = is_terminal() and not args.json   # the table's last line is the footer

@@ -37,10 +37,11 @@ from ..domain import Symbol
 from ..errors import QueryError
 from .engine import solve_system
 from .expr import BinOp, Operand
-from .system import Relation, System
+from .system import DIGITS, Relation, System
 from .wordsum import solve_word_sum
 
-__all__ = ["Crossword", "crosswords", "cross_system", "MIN_SIZE"]
+__all__ = ["Crossword", "CrossGeneration", "crosswords", "cross_generation", "cross_system",
+           "MIN_SIZE"]
 
 MIN_SIZE = 3      # a 2×2 grid says a = b: distinct words are never equal
 
@@ -64,6 +65,28 @@ class Crossword:
         """The system as Cryptator writes it: ``cc + a = cl && on + d = go && ...``."""
         return " && ".join(f"{' + '.join(left)} = {right}" for left, right in self.relations)
 
+    @property
+    def puzzle(self) -> str:
+        """The system as printed (:attr:`text`), as a generated sum's ``puzzle``."""
+        return self.text
+
+    def numbers(self, base: int = 10) -> tuple[tuple[str, ...], ...]:
+        """The solution grid: each word in digits of ``base`` (above 9 as a-z)."""
+        return tuple(tuple("".join(DIGITS[self.solution[ch]] for ch in w) for w in row)
+                     for row in self.grid)
+
+    def equation(self, base: int = 10) -> str:
+        """The solved system: :attr:`text` with each word in digits."""
+        lines = [*self.numbers(base)]
+        lines += [tuple(r[j] for r in lines) for j in range(len(lines))]
+        return " && ".join(f"{' + '.join(line[:-1])} = {line[-1]}" for line in lines)
+
+    def to_json(self, base: int = 10) -> dict:
+        """``{"puzzle", "grid", "solution", "numbers"}`` (solution: symbol to digit)."""
+        return {"puzzle": self.text, "grid": [list(r) for r in self.grid],
+                "solution": dict(sorted(self.solution.items())),
+                "numbers": [list(r) for r in self.numbers(base)]}
+
 
 def cross_system(grid: Sequence[Sequence[str]], base: int = 10) -> System:
     """The system of a grid: each row's and each column's sum."""
@@ -85,6 +108,32 @@ def crosswords(words: Sequence[str], n: int, *, base: int = 10,
                deadline: float | None = None) -> Iterator[Crossword]:
     """Every N×N crossword system of distinct ``words`` with exactly one solution, in the
     order of the search; stops at ``deadline`` (a :func:`time.monotonic` instant)."""
+    yield from cross_generation(words, n, base=base, deadline=deadline)
+
+
+class CrossGeneration:
+    """The crosswords of one list, yielded as found (iterate once); ``complete`` is False
+    when the deadline stopped the search, ``candidates`` counts the words placed."""
+
+    def __init__(self, search: _Search) -> None:
+        self._search = search
+
+    def __iter__(self) -> Iterator[Crossword]:
+        return self._search.run()
+
+    @property
+    def complete(self) -> bool:
+        return not self._search.stopped
+
+    @property
+    def candidates(self) -> int:
+        return self._search.tried
+
+
+def cross_generation(words: Sequence[str], n: int, *, base: int = 10,
+                     deadline: float | None = None) -> CrossGeneration:
+    """:func:`crosswords` as an object that also says whether the search was complete; bad
+    input (N below 3, a word with a space or sign) is one QueryError line at once."""
     if isinstance(n, bool) or not isinstance(n, int) or n < MIN_SIZE:
         raise QueryError(f"--cross takes a grid size of at least {MIN_SIZE} (got {n!r})")
     listed = [unicodedata.normalize("NFC", w).lower() for w in words]
@@ -92,7 +141,7 @@ def crosswords(words: Sequence[str], n: int, *, base: int = 10,
         raise QueryError("a crossword's words are runs of symbols (letters, digits, any "
                          "character from U+0080): no spaces or signs")
     listed = list(dict.fromkeys(listed))
-    yield from _Search(listed, n, base, deadline).run()
+    return CrossGeneration(_Search(listed, n, base, deadline))
 
 
 class _Search:
@@ -108,6 +157,7 @@ class _Search:
         self.at: dict[tuple[int, int], int] = {}
         self.used: set[int] = set()
         self.tried = 0
+        self.stopped = False
 
     def run(self) -> Iterator[Crossword]:
         if len(self.words) < self.n * self.n:
@@ -115,7 +165,7 @@ class _Search:
         try:
             yield from self._fill(frozenset())
         except _Stopped:
-            return
+            self.stopped = True
 
     def _fill(self, symbols: frozenset[str]) -> Iterator[Crossword]:
         n, k = self.n, len(self.at)
@@ -200,9 +250,10 @@ class _Search:
         return Crossword(grid, found.solutions[0])
 
     def _clock(self) -> None:
-        """Stops the search at the deadline (looked at every 256 placements)."""
+        """Stops the search at the deadline (looked at every placement: one may cost a
+        system count, far more than a look at the clock)."""
         self.tried += 1
-        if self.deadline is not None and not self.tried % 256 and \
+        if self.deadline is not None and \
                 time.monotonic() > self.deadline:
             raise _Stopped
 

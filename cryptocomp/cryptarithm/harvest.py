@@ -2,8 +2,9 @@
 count, a time budget or Ctrl-C, each rated when asked, and why the run ended.
 
 :func:`harvest` is the one call behind ``compose --from``, ``compose --doubly-true`` and the
-prompt's ``:from`` / ``:doubly-true``; it never raises on a stop (the deadline, ``top``
-puzzles, Ctrl-C): the :class:`Harvest` says which, and keeps what was found.
+prompt's ``:from`` / ``:doubly-true`` (:func:`cross_harvest` its sibling for ``--cross N``);
+it never raises on a stop (the deadline, ``top`` puzzles, Ctrl-C): the :class:`Harvest` says
+which, and keeps what was found.
 
 >>> h = harvest(GenerationSpec(("red", "green", "indigo", "violet")))
 >>> [g.puzzle for g in h.puzzles], h.complete
@@ -14,21 +15,26 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from ..errors import CryptocompError, QueryError
 from ..numbers import NumberError, read_whole
+from .crossgen import Crossword, cross_generation, cross_system
 from .difficulty import Difficulty, rate
 from .generation import Generated, GenerationSpec, generate
 from .system import DIGITS
 
-__all__ = ["Harvest", "harvest", "equation_text", "word_list", "read_range", "rating", "STOPS"]
+__all__ = ["Harvest", "harvest", "CrossHarvest", "cross_harvest", "cross_rating",
+           "equation_text", "word_list", "read_range", "rating", "STOPS"]
 
 # why a run ended: every puzzle found, the time budget, ``top`` puzzles kept, Ctrl-C
 STOPS = ("complete", "time", "top", "interrupted")
 
 Found = Callable[[int, Generated, Difficulty | None], None]
+CrossFound = Callable[[int, Crossword, Difficulty | None], None]
+T = TypeVar("T")
 
 
 @dataclass
@@ -78,30 +84,102 @@ def harvest(spec: GenerationSpec, *, seconds: float | None = None, top: int | No
     at most ``top`` kept, the search stopped after ``seconds``; ``rated`` (or a
     ``max_level``) rates each one and keeps only those of level at most ``max_level``.
     ``on_found(number, puzzle, difficulty)`` is told of each kept puzzle at once."""
-    rated = rated or max_level is not None
     start = time.monotonic()
     generation = generate(spec, deadline=None if seconds is None else start + seconds)
-    out = Harvest(spec, levels=[] if rated else None)
-    try:
-        for g in generation:
-            level = rating(g, spec.base) if rated else None
-            if max_level is not None and (level is None or level.level is None
-                                          or level.level > max_level):
-                continue
-            out.puzzles.append(g)
-            if out.levels is not None and level is not None:
-                out.levels.append(level)
-            if on_found is not None:
-                on_found(len(out.puzzles), g, level)
-            if top is not None and len(out.puzzles) >= top:
-                out.stop = "top"
-                break
-    except KeyboardInterrupt:
-        out.stop = "interrupted"
+    out = Harvest(spec)
+    run = _gather(generation, lambda g: rating(g, spec.base), top=top, rated=rated,
+                  max_level=max_level, on_found=on_found)
+    out.puzzles, out.levels, out.stop = run.kept, run.levels, run.stop
     if out.stop == "complete" and not generation.complete:
         out.stop = "time"
     out.candidates = generation.candidates
     out.seconds = time.monotonic() - start
+    return out
+
+
+@dataclass
+class CrossHarvest:
+    """:class:`Harvest` for ``--cross N``: the crosswords kept, their difficulties when
+    rated, the words placed, the wall seconds and why the run ended."""
+
+    n: int
+    base: int = 10
+    puzzles: list[Crossword] = field(default_factory=list)
+    levels: list[Difficulty] | None = None
+    candidates: int = 0
+    seconds: float = 0.0
+    stop: str = "complete"
+
+    @property
+    def complete(self) -> bool:
+        """True when every crossword of the list was found (and kept, unless filtered)."""
+        return self.stop == "complete"
+
+    def equations(self) -> list[str]:
+        """Each kept crossword's solved system in the base."""
+        return [c.equation(self.base) for c in self.puzzles]
+
+
+def cross_harvest(words: Sequence[str], n: int, *, base: int = 10,
+                  seconds: float | None = None, top: int | None = None, rated: bool = False,
+                  max_level: int | None = None,
+                  on_found: CrossFound | None = None) -> CrossHarvest:
+    """The N×N crossword systems of ``words`` with one solution, under the same budget,
+    ``top``, rating and Ctrl-C rules as :func:`harvest`."""
+    start = time.monotonic()
+    generation = cross_generation(words, n, base=base,
+                                  deadline=None if seconds is None else start + seconds)
+    out = CrossHarvest(n, base)
+    run = _gather(generation, lambda c: cross_rating(c, base), top=top, rated=rated,
+                  max_level=max_level, on_found=on_found)
+    out.puzzles, out.levels, out.stop = run.kept, run.levels, run.stop
+    if out.stop == "complete" and not generation.complete:
+        out.stop = "time"
+    out.candidates = generation.candidates
+    out.seconds = time.monotonic() - start
+    return out
+
+
+def cross_rating(c: Crossword, base: int = 10) -> Difficulty:
+    """A crossword's difficulty (its system rated); unrated with the reason otherwise."""
+    try:
+        return rate(cross_system(c.grid, base), base=base)
+    except CryptocompError as exc:
+        return Difficulty(None, 0, 0, 0, 0, reason=" ".join(str(exc).split()))
+
+
+@dataclass
+class _Gathered(Generic[T]):
+    """What :func:`_gather` kept and why it stopped."""
+
+    kept: list[T]
+    levels: list[Difficulty] | None
+    stop: str = "complete"
+
+
+def _gather(items: Iterable[T], rater: Callable[[T], Difficulty], *, top: int | None,
+            rated: bool, max_level: int | None,
+            on_found: Callable[[int, T, Difficulty | None], None] | None) -> _Gathered[T]:
+    """The loop every generation shares: rate, filter by level, tell, stop at ``top`` or
+    Ctrl-C (what was kept stays)."""
+    rated = rated or max_level is not None
+    out: _Gathered[T] = _Gathered([], [] if rated else None)
+    try:
+        for item in items:
+            level = rater(item) if rated else None
+            if max_level is not None and (level is None or level.level is None
+                                          or level.level > max_level):
+                continue
+            out.kept.append(item)
+            if out.levels is not None and level is not None:
+                out.levels.append(level)
+            if on_found is not None:
+                on_found(len(out.kept), item, level)
+            if top is not None and len(out.kept) >= top:
+                out.stop = "top"
+                break
+    except KeyboardInterrupt:
+        out.stop = "interrupted"
     return out
 
 

@@ -4,7 +4,8 @@ over :func:`cryptocomp.cryptarithm.harvest.harvest` (what ``compose --from`` and
 
 ``:from FILE [free | fixed WORD] [*] [N-M]``: every puzzle of the list's words with one
 solution (``free``: sums on both sides; ``fixed WORD``: that right word; ``*``: products;
-``N-M``: words a puzzle, the right one included).  ``:doubly-true LO-HI [LANG] [N-M]``: the
+``N-M``: words a puzzle, the right one included).  ``:from FILE cross N``: the N×N crossword
+systems of the list (``compose --from FILE --cross N``).  ``:doubly-true LO-HI [LANG] [N-M]``: the
 doubly-true sums of [LO, HI] in LANG (default en).  Ctrl-C stops the search and shows what was
 found; ``:top`` and ``:difficulty`` apply to the table as to a compose.
 """
@@ -14,8 +15,18 @@ from __future__ import annotations
 import shlex
 from typing import Protocol
 
+from ..cryptarithm.crossgen import MIN_SIZE
 from ..cryptarithm.generation import GenerationSpec
-from ..cryptarithm.harvest import Harvest, harvest, rating, read_range, word_list
+from ..cryptarithm.harvest import (
+    CrossHarvest,
+    Harvest,
+    cross_harvest,
+    cross_rating,
+    harvest,
+    rating,
+    read_range,
+    word_list,
+)
 from ..errors import QueryError
 from ..files import read_text, shown
 from ..rendering import Result, Row
@@ -24,7 +35,7 @@ from .settings import Settings
 
 __all__ = ["from_command", "doubly_true_command", "FROM_USAGE", "DOUBLY_TRUE_USAGE"]
 
-FROM_USAGE = "FILE [free|fixed WORD] [*] [N-M]"
+FROM_USAGE = "FILE [free|fixed WORD] [*] [N-M] | FILE cross N"
 DOUBLY_TRUE_USAGE = "LO-HI [LANG] [N-M]"
 
 
@@ -61,6 +72,8 @@ def from_command(session: Session, arg: str) -> Reply:
     """``:from FILE ...``: the puzzles of a word list."""
     tokens = _split(arg, ":from", FROM_USAGE)
     path, rest = tokens[0], tokens[1:]
+    if rest[:1] == ["cross"]:
+        return _cross(session, arg, path, rest[1:])
     right, fixed, op, low, high = "unique", None, "+", 3, None
     while rest:
         token = rest.pop(0)
@@ -70,6 +83,9 @@ def from_command(session: Session, arg: str) -> Reply:
             right, fixed = "fixed", rest.pop(0).lower()
         elif token in ("*", "+"):
             op = token
+        elif token == "cross":
+            raise QueryError(":from FILE cross N takes nothing else (the grid's rows and "
+                             "columns are sums of N-1 words)")
         elif token[:1].isdigit():
             low, high = _words_range(token, ":from")
         else:
@@ -86,6 +102,24 @@ def from_command(session: Session, arg: str) -> Reply:
     if notes:
         return Reply(result=reply.result, message=f"{len(notes)} lines skipped: {notes[0]}")
     return reply
+
+
+def _cross(session: Session, arg: str, path: str, rest: list[str]) -> Reply:
+    """``:from FILE cross N``: the list's N×N crossword systems with one solution."""
+    if len(rest) != 1 or not rest[0].isdigit():
+        raise QueryError(f"usage: :from FILE cross N (a grid size from {MIN_SIZE})")
+    n = int(rest[0])
+    words, notes = word_list(read_text(path, "word list", QueryError, limit=_LIST_BYTES),
+                             name=shown(path))
+    if n >= MIN_SIZE and len(words) < n * n:
+        raise QueryError(f":from {shown(path)} cross {n} fills a {n}×{n} grid with {n * n} "
+                         f"distinct words: the list has {len(words)} usable")
+    found = cross_harvest(words, n, base=session.settings.base)
+    result = _cross_result(session, f":from {arg}", f"{shown(path)} cross {n}", found)
+    session.last = result
+    if notes:
+        return Reply(result=result, message=f"{len(notes)} lines skipped: {notes[0]}")
+    return Reply(result=result)
 
 
 def doubly_true_command(session: Session, arg: str) -> Reply:
@@ -125,3 +159,16 @@ def _result(session: Session, query: str, title: str, found: Harvest) -> Result:
     return Result("generate", query, title, session.short_name, rows, len(rows),
                   complete=found.complete, level_column=rate)
 
+
+
+def _cross_result(session: Session, query: str, title: str, found: CrossHarvest) -> Result:
+    """The crosswords as a prompt result (puzzle: the system; solution: it in digits)."""
+    top = session.settings.shown
+    rate = session.settings.difficulty
+    rows = []
+    for n, (c, equation) in enumerate(zip(found.puzzles, found.equations())):
+        level = cross_rating(c, found.base) if rate and (top is None or n < top) else None
+        rows.append(Row(None, "", 0, 0.0, puzzle=c.text, solution=equation,
+                        assignment=dict(c.solution), difficulty=level))
+    return Result("generate", query, title, session.short_name, rows, len(rows),
+                  complete=found.complete, level_column=rate)

@@ -16,19 +16,22 @@ from .text import plural
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ..cryptarithm.crossgen import Crossword
     from ..cryptarithm.difficulty import Difficulty
     from ..cryptarithm.generation import Generated
-    from ..cryptarithm.harvest import Harvest
+    from ..cryptarithm.harvest import CrossHarvest, Harvest
 
-__all__ = ["harvest_footer", "harvest_line", "harvest_lines", "harvest_table", "harvest_json"]
+__all__ = ["harvest_footer", "harvest_line", "harvest_lines", "harvest_table", "harvest_json",
+           "cross_line", "cross_table", "cross_json", "grid_text"]
 
 
-def _levels(h: Harvest) -> list[Difficulty | None]:
+def _levels(h: Harvest | CrossHarvest) -> list[Difficulty | None]:
     """Each kept puzzle's difficulty, None for all when unrated."""
     return [*h.levels] if h.levels is not None else [None] * len(h.puzzles)
 
 
-def harvest_footer(h: Harvest, *, budget: float | None = None, top: int | None = None) -> str:
+def harvest_footer(h: Harvest | CrossHarvest, *, budget: float | None = None,
+                   top: int | None = None) -> str:
     """One line: the count, and whether the search was complete (and why not)."""
     count = plural(len(h.puzzles), "puzzle")
     counted = f"{plural(h.candidates, 'candidate')} counted in {h.seconds:.1f} s"
@@ -87,3 +90,49 @@ def harvest_json(query: str, h: Harvest) -> dict:
         results.append(row)
     return {"query": query, "count": len(h.puzzles), "complete": h.complete, "stop": h.stop,
             "candidates": h.candidates, "results": results}
+
+
+def grid_text(rows: tuple[tuple[str, ...], ...]) -> str:
+    """A grid of words (or numbers) as aligned lines, each column right-justified as a sum
+    is written."""
+    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+    return "\n".join("  ".join(w.rjust(k) for w, k in zip(r, widths)) for r in rows)
+
+
+def cross_line(c: Crossword, base: int, level: Difficulty | None = None) -> str:
+    """One crossword piped: ``system<TAB>solved system`` (then its level when rated)."""
+    return f"{c.text}\t{c.equation(base)}" + ("" if level is None else f"\t{level_text(level)}")
+
+
+def cross_table(title: str, h: CrossHarvest, *, budget: float | None = None,
+                top: int | None = None) -> list[RenderableType]:
+    """The numbered table of the kept crosswords: the grid of words beside the grid of
+    numbers (and the level), then the footer line."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"{escape(title)}: {plural(len(h.puzzles), 'crossword')} with one "
+                        f"solution", show_lines=True)
+    table.add_column("#", justify="right")
+    table.add_column("grid", style="bold")
+    table.add_column("solution")
+    if h.levels is not None:
+        table.add_column("level", justify="right")
+    for n, (c, d) in enumerate(zip(h.puzzles, _levels(h)), 1):
+        table.add_row(str(n), escape(grid_text(c.grid)), grid_text(c.numbers(h.base)),
+                      *(() if d is None else (level_text(d),)))
+    return [table, escape(harvest_footer(h, budget=budget, top=top))]
+
+
+def cross_json(query: str, h: CrossHarvest) -> dict:
+    """As :func:`harvest_json`, each result the crossword's JSON (``puzzle``, ``grid``,
+    ``solution``, ``numbers``) with its ``number``, ``equation`` and, when rated, its
+    ``difficulty``."""
+    results = []
+    for n, (c, d) in enumerate(zip(h.puzzles, _levels(h)), 1):
+        row = {"number": n, **c.to_json(h.base), "equation": c.equation(h.base)}
+        if d is not None:
+            row["difficulty"] = d.to_json()
+        results.append(row)
+    return {"query": query, "size": h.n, "count": len(h.puzzles), "complete": h.complete,
+            "stop": h.stop, "candidates": h.candidates, "results": results}
