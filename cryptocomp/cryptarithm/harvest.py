@@ -8,7 +8,7 @@ which, and keeps what was found.
 
 >>> h = harvest(GenerationSpec(("red", "green", "indigo", "violet")))
 >>> [g.puzzle for g in h.puzzles], h.complete
-(['green + violet = indigo'], True)
+(['red + green + indigo = violet', 'green + violet = indigo'], True)
 """
 
 from __future__ import annotations
