@@ -76,7 +76,7 @@ def dask_available() -> bool:
 def worker_environment() -> dict[str, str]:
     """:data:`WORKER_CONFIG` as the environment variables that give it to ``dask scheduler``
     and ``dask worker`` processes started by hand, and ``NUMBA_CACHE_DIR`` naming where this
-    process keeps the compiled engines' machine code (:mod:`..crossword.jitcache`), so that
+    process keeps the compiled engines' machine code (:mod:`..jitcache`), so that
     a fresh worker's first task loads it instead of compiling it again."""
     from ..jitcache import FAMILIES, place
 

@@ -46,7 +46,7 @@ _loaded = False
 
 def load_kernels() -> None:
     """Load the compiled bounds' and rows' machine code, compiling it where none is cached
-    (once for each version of their sources: :mod:`..crossword.jitcache`), with one line
+    (once for each version of their sources: :mod:`..jitcache`), with one line
     that says so, so that no bag's time limit pays for it; later calls return at once.
     A whole-bag search of three tiles calls every kernel with the types of any other."""
     global _loaded
