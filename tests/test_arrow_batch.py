@@ -92,6 +92,7 @@ def _without_seconds(doc: dict) -> dict:
     return doc | {"stats": {k: v for k, v in doc["stats"].items() if k != "seconds"}}
 
 
+@pytest.mark.slow
 def test_batch_file_equals_in_process_puzzles_and_passes_the_checker(whole, english, book,
                                                                        phrases):
     docs = _docs(whole)
@@ -107,6 +108,7 @@ def test_batch_file_equals_in_process_puzzles_and_passes_the_checker(whole, engl
     assert all("seconds" in p.stats for p in result.puzzles)    # kept where nothing resumes
 
 
+@pytest.mark.slow
 def test_pool_gives_the_same_file_and_loads_the_words_once_a_worker(shop, shipment, whole,
                                                                       tmp_path):
     out = tmp_path / "pool.jsonl"
@@ -186,6 +188,7 @@ def test_puzzles_finished_ahead_wait_raw_in_the_journal(shop, shipment, whole, t
     assert out.read_bytes() == whole
 
 
+@pytest.mark.slow
 def test_killed_pool_worker_loses_no_finished_puzzle(shop, shipment, whole, tmp_path):
     out = tmp_path / "out.jsonl"
     killed = []
@@ -213,6 +216,7 @@ def test_killed_pool_worker_loses_no_finished_puzzle(shop, shipment, whole, tmp_
     assert _docs(full)[:6] == _docs(whole)
 
 
+@pytest.mark.slow
 def test_time_budget_keeps_what_an_unbudgeted_run_makes(shop, shipment, tmp_path, english,
                                                          book, phrases):
     out = tmp_path / "out.jsonl"
@@ -230,6 +234,7 @@ def test_time_budget_keeps_what_an_unbudgeted_run_makes(shop, shipment, tmp_path
     assert kept == [_without_seconds(p.to_json()) for p in result.puzzles]
 
 
+@pytest.mark.slow
 def test_api_time_budget_and_failed_puzzles(english, book):
     start = time.monotonic()
     result = arrowword(SIZE, index=english, clues=book, phrases="none", count=500,
@@ -255,6 +260,7 @@ def _cli_files(tmp_path: Path, book) -> list[str]:
             "--phrases", str(phrase_file), "--seed", "3", "--count", "4"]
 
 
+@pytest.mark.slow
 def test_cli_output_resume_failures_and_errors(tmp_path, capsys, book, monkeypatch):
     monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
     args = _cli_files(tmp_path, book)

@@ -91,6 +91,7 @@ def test_any_alphabet_without_clues(cyrillic):
         assert "→" in text or "↓" in text
 
 
+@pytest.mark.slow
 def test_fixed_seeds_give_identical_puzzles_whatever_the_workers(english, book):
     def run(workers):
         r = arrowword((7, 7), index=english, clues=book, phrases=PHRASES, count=2, seed=42,

@@ -166,6 +166,7 @@ def test_compact_format(tmp_path):
         parse_compact(f"{CLUE_MAGIC}\t1\tt\ncat\t1\tcats\n", trusted=True).pick("cat")
 
 
+@pytest.mark.slow
 def test_shipped_wordnet_clues():
     book = load_clues("wordnet")
     assert len(book) > 50_000
@@ -174,6 +175,7 @@ def test_shipped_wordnet_clues():
     assert all(not clue_contains(c, w) for w in ("cat", "house", "run") for c in book.clues(w))
 
 
+@pytest.mark.slow
 def test_shipped_wordnet_clues_leave_out_words_not_fit_to_print():
     import re
 

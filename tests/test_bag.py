@@ -62,6 +62,7 @@ def _oracle(words, tiles, max_length):
        st.lists(st.integers(0, 2), min_size=4, max_size=4),
        st.lists(st.integers(1, 5), min_size=4, max_size=4),
        st.integers(0, 2), st.integers(2, 4))
+@pytest.mark.slow
 def test_bag_matches_exhaustive_search(words, counts, values, blanks, max_length):
     tiles = make_tileset({f: (n, v) for f, n, v in zip("abcd", counts, values)}, blanks)
     if sum(counts) + blanks == 0:

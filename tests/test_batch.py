@@ -329,6 +329,7 @@ def test_output_file_rules(shipment, tmp_path):
 @settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
+@pytest.mark.slow
 def test_fuzz_damaged_output_file_is_refused_or_finished_identically(shipment, tmp_path, data):
     """An interrupted batch's output file, then damaged (cut, bytes changed, spans dropped
     or doubled), and maybe its journal cut too: --resume either refuses it with one line,

@@ -55,6 +55,7 @@ def cluster():
     cluster.close()
 
 
+@pytest.mark.slow
 def test_local_cluster_output_equals_pool_and_single_calls(cluster, shipment, tmp_path):
     work = _workload()
     with DaskBackend(address=cluster.scheduler_address) as dask_backend:

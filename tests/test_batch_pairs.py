@@ -33,6 +33,7 @@ WORD = st.text(alphabet="abcdeghilmnorst", min_size=1, max_size=4)
 @given(lefts=st.lists(WORD, min_size=1, max_size=3), rights=st.lists(WORD, min_size=1,
                                                                       max_size=3),
        op=st.sampled_from("+-*"), top=st.sampled_from([None, 3000]))
+@pytest.mark.slow
 def test_pairs_equal_single_queries(small, lefts, rights, op, top):
     words = WordFilter(top=top)
     groups: dict[str, list] = {}

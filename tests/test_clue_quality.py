@@ -114,6 +114,7 @@ def test_an_unranked_list_draws_among_the_least_ambiguous(lines):
             assert amb == min(book.ambiguity(word, c) for c in same)
 
 
+@pytest.mark.slow
 def test_the_named_vague_clues_are_passed_over(book):
     # issue 26: KT "Unit", IN "Linear unit", BETA "Letter", TI "Bush"
     vague = {"kt": "Unit", "in": "Linear unit", "beta": "Letter", "ti": "Bush"}
@@ -127,6 +128,7 @@ def test_the_named_vague_clues_are_passed_over(book):
     assert all(k.isupper() for k in book.kinds("cm"))
 
 
+@pytest.mark.slow
 def test_shipped_ambiguity_against_a_plain_count_on_a_sample(book):
     rng = random.Random(26)
     short = sorted(w for w in book if len(w) <= 4)
@@ -217,6 +219,7 @@ def test_words_without_a_printable_clue_are_never_placed():
     assert "ab" not in shop.index and "ch" in shop.index
 
 
+@pytest.mark.slow
 def test_abbreviations_of_a_classified_index_are_marked(book):
     from cryptocomp.arrow.generator import ArrowParams, build_workshop
 

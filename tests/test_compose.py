@@ -34,6 +34,7 @@ _SETTINGS = settings(max_examples=60, deadline=None,
 
 @_SETTINGS
 @given(right_cases())
+@pytest.mark.slow
 def test_compose_matches_oracle(case):
     left, counts = case
     check_against_oracle(left, ("?",), counts, by_value=True)
@@ -62,6 +63,7 @@ def test_compose_unknown_operand_matches_brute_force_cyrillic(case):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(right=right_cases(), anywhere=shape_cases())
+@pytest.mark.slow
 def test_compose_big_number_path_matches_oracle(right, anywhere):
     # force the object-dtype (Python int) evaluation used for numbers beyond int64,
     # for these examples only
@@ -265,6 +267,7 @@ def test_cli_compose_errors(en_file, capsys, argv, message):
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_cli_batch_groups_results_by_query(en_file, tmp_path, capsys):
     from cryptocomp.cli import main
 

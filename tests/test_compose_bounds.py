@@ -44,6 +44,7 @@ def test_unknown_inside_a_divisor_reaches_the_dividends_size():
     assert solved.count == 1 and solved.equations == ["370/(3330/9)=1"]
 
 
+@pytest.mark.slow
 def test_unknown_inside_a_divisor_gets_exact_integers():
     # ? = jj*abcdefghiabcdefghi/a reaches 20 digits: 64-bit arithmetic would wrap and call
     # this word a unique puzzle, which has no solution at all

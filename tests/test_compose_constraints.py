@@ -212,6 +212,7 @@ def _cases(draw):
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_cases())
+@pytest.mark.slow
 def test_composer_equals_one_bitmap_query_per_assignment(case):
     text, values, counts, c, template = case
     index = Index.from_counts(counts)

@@ -58,6 +58,7 @@ def _holds(system: str, solved: str, base: int) -> bool:
 
 
 @pytest.mark.parametrize("seed", [0, 3])
+@pytest.mark.slow
 def test_piped_lines_are_the_oracles_grids(seed: int, tmp_path: Path, capsys) -> None:
     words, base = planted(seed)
     rc, out, err = _run(capsys, "--from", _list(tmp_path, words), "--cross", "3",
@@ -101,6 +102,7 @@ def test_terminal_table_shows_both_grids(tmp_path: Path) -> None:
     assert " a   d   e" in text and " 3   5   8" in text
 
 
+@pytest.mark.slow
 def test_top_and_difficulty(tmp_path: Path, capsys) -> None:
     path = _list(tmp_path, CRYPTATOR)
     rc, out, err = _run(capsys, "--from", path, "--cross", "3", "--top", "2")

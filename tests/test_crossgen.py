@@ -26,6 +26,7 @@ def test_the_generator_finds_exactly_the_oracles_grids(seed):
         assert holds_system(system, c.solution)
 
 
+@pytest.mark.slow
 def test_cryptators_crossword_is_found_from_its_words():
     words = ["cc", "a", "cl", "on", "d", "go", "ni", "e", "ne"]
     found = {c.text for c in crosswords(words, 3)}
@@ -35,6 +36,7 @@ def test_cryptators_crossword_is_found_from_its_words():
     assert all(t.count("&&") == 5 for t in found)
 
 
+@pytest.mark.slow
 def test_one_grid_of_each_symmetry_and_distinct_words():
     words = ["cc", "a", "cl", "on", "d", "go", "ni", "e", "ne"]
     for c in crosswords(words, 3):

@@ -229,6 +229,7 @@ def test_the_root_words_stay_the_first_of_each_sparse_set(seed):
             assert set(state.dom[db:db + size[s]].tolist()) == at_root[s]
 
 
+@pytest.mark.slow
 def test_auto_proofs_through_relaxations_agree_with_backtracking(monkeypatch):
     """With relaxations from the first turn of the proof lane, auto still finds exactly the
     backtracking fills, and some of its proofs of "no fill" come from a relaxation."""
@@ -416,6 +417,7 @@ def test_the_compiled_clock_reads_the_clock_of_the_deadlines():
 
 
 @pytest.mark.parametrize("engine", ["csp", "auto"])
+@pytest.mark.slow
 def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
     """Found by pressing Ctrl-C in tmux: the interrupt struck inside the compiled search's
     clock callback and came out as a SystemError traceback with exit 1."""
@@ -443,6 +445,7 @@ def test_ctrl_c_during_the_compiled_search_is_one_line(tmp_path, engine):
 
 
 @pytest.mark.parametrize("engine", ["csp", "sat", "auto"])
+@pytest.mark.slow
 def test_time_budget_stops_every_engine_with_exit_3(tmp_path, capsys, engine):
     grid, wf = parity_case(tmp_path)
     main(["fill", str(grid), "--dict", str(wf), "--steps", "1"])  # index built, code loaded

@@ -185,6 +185,7 @@ def test_a_peer_closing_at_once_and_a_closed_port(peer):
         _bounded(10, lambda: _connect(f"127.0.0.1:{port}"))
 
 
+@pytest.mark.slow
 def test_a_peer_that_greets_once_then_stalls_is_given_up(peer):
     pytest.importorskip("distributed")
 

@@ -105,18 +105,21 @@ def _check(system: System) -> None:
 
 @given(_systems())
 @settings(max_examples=300, deadline=None)
+@pytest.mark.slow
 def test_every_operator_and_comparator_matches_brute_force(system):
     _check(system)
 
 
 @given(_systems(ops=("+", "-"), comparators=("=",)))
 @settings(max_examples=200, deadline=None)
+@pytest.mark.slow
 def test_sums_and_differences_match_brute_force(system):
     _check(system)
 
 
 @given(_systems(ops=("+", "-", "*", "^"), comparators=("=",)))
 @settings(max_examples=200, deadline=None)
+@pytest.mark.slow
 def test_products_and_powers_match_brute_force(system):
     _check(system)
 

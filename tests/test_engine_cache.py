@@ -233,6 +233,7 @@ _BAG = ("import logging, sys\n"
         "print(cache_dir(bagsearch.node_bound))\n")
 
 
+@pytest.mark.slow
 def test_a_reinstall_loads_the_machine_code_of_the_first_install(tmp_path):
     """A second install of the same sources elsewhere (a fresh virtualenv, a CI run, a Dask
     worker's environment) compiles nothing: the bag's kernels, compiled by the first, load

@@ -65,6 +65,7 @@ def test_a_product_is_explained_by_its_last_digits():
 
 
 @given(systems())
+@pytest.mark.slow
 def test_every_explanation_ends_at_a_true_solution(system):
     """Steps numbered 1..n; the last names the path's solution, which solves the system;
     a system without solution ends without one."""

@@ -277,6 +277,7 @@ def _parity_case(tmp_path):
 
 
 @pytest.mark.parametrize("engine", ["csp", "sat", "auto"])
+@pytest.mark.slow
 def test_time_budget_holds_with_the_word_options(tmp_path, capsys, engine):
     grid, wf, ex = _parity_case(tmp_path)
     main(["fill", str(grid), "--dict", str(wf), "--steps", "1"])  # index built, code loaded
@@ -293,6 +294,7 @@ def test_time_budget_holds_with_the_word_options(tmp_path, capsys, engine):
     assert "Traceback" not in out + err
 
 
+@pytest.mark.slow
 def test_step_budget_holds_with_a_theme(tmp_path):
     grid, wf, _ = _parity_case(tmp_path)
     from cryptocomp.crossword import read_grid
@@ -304,6 +306,7 @@ def test_step_budget_holds_with_a_theme(tmp_path):
     assert result.status == "budget" and result.steps <= 500
 
 
+@pytest.mark.slow
 def test_arrow_word_attempts_keep_the_word_rules():
     """``swedish``'s fills take the same rules: excluded words, a theme word, shared runs."""
     from cryptocomp.arrow.clues import load_clues

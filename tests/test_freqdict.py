@@ -93,6 +93,7 @@ def test_wordfreq_export_keeps_only_the_alphabet(tmp_path, lang, letters):
     assert counts == sorted(counts, reverse=True)
 
 
+@pytest.mark.slow
 def test_wordfreq_export_other_language(tmp_path):
     from cryptocomp.index.freqdict import wordfreq_text
 

@@ -14,6 +14,7 @@ import json
 import time
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -98,6 +99,7 @@ def _with_hole(shape) -> str:
 
 @settings(FUZZ, max_examples=60 * SCALE)
 @given(HOLE_SHAPES)
+@pytest.mark.slow
 def test_every_composed_puzzle_has_exactly_one_solution(shape):
     text = _with_hole(shape)
     found = refused_or(compose, text, INDEX)

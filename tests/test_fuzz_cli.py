@@ -201,6 +201,7 @@ def test_words(dict_path, data):
 
 @FUZZ
 @given(data=st.data())
+@pytest.mark.slow
 def test_compose_and_solve(dict_path, data):
     draw = data.draw
     expr = draw(EXPRESSIONS)
@@ -441,6 +442,7 @@ def test_real_subprocesses(dict_path, data):
 # -- known limits, pinned -------------------------------------------------------------------
 
 @pytest.mark.parametrize("operands", [995, 1000, 1001])
+@pytest.mark.slow
 def test_operand_limit_is_one_error_line(operands):
     """Issue 12 item 5 (fixed on the crypt branch): 991-1000 operands raised RecursionError."""
     check(run_cli(["solve", "+".join(["a"] * operands) + "=b"]), statuses=(0, 1, 2))

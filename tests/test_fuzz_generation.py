@@ -11,6 +11,7 @@ import math
 import tempfile
 from pathlib import Path
 
+import pytest
 from generation_cases import holds
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,6 +45,7 @@ def _run(argv: list[str]) -> tuple[int, str, str]:
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_line, max_size=6), _options)
+@pytest.mark.slow
 def test_random_lists_and_options_never_trace(lines: list[str], options: dict) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "list.txt"
@@ -119,6 +121,7 @@ _tiny = st.lists(st.text("abcd", min_size=1, max_size=3), min_size=3, max_size=4
 @settings(max_examples=25, deadline=None)
 @given(_tiny, st.sampled_from(["unique", "fixed", "free"]), st.sampled_from("+*"),
        st.integers(3, 4), st.sampled_from([None, 3, 4]))
+@pytest.mark.slow
 def test_generated_puzzles_match_the_subset_oracle(words: list[str], right: str, op: str,
                                                    low: int, high: int | None) -> None:
     if right == "free":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ def _linear(draw):
 
 @given(_linear())
 @settings(max_examples=300, deadline=None)
+@pytest.mark.slow
 def test_kernel_lists_what_the_python_search_lists(system):
     plan = build_plan(system)
     kernel = Kernel.of(plan, cap=10**4)

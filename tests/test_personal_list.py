@@ -3,6 +3,7 @@ the edits gives; the prompt's :add, :remove and :mine; the list file written bac
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ def rebuilt(base: dict[str, int], mine: PersonalList, *, scored: bool) -> Index:
                                                         "m*", "*e*", "d?m*"]),
        top=st.one_of(st.none(), st.integers(0, 30)), min_count=st.one_of(st.none(),
                                                                          st.integers(0, 60)))
+@pytest.mark.slow
 def test_live_edits_give_what_a_rebuilt_index_gives(base, edits, scored, template, top,
                                                     min_count):
     index = Index.from_counts(base, params={"scored": scored})

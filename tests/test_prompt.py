@@ -678,6 +678,7 @@ def test_pipe_mode_end_to_end(en_path):
     assert "\x1b[" not in proc.stdout  # plain text for pipelines
 
 
+@pytest.mark.slow
 def test_pipe_mode_json_and_errors_end_to_end(en_path):
     proc = _cryptocomp(["--dict", str(en_path), "--json"], "SEND+MORE\nSEND+*MORE\n")
     assert proc.returncode == 2

@@ -85,6 +85,7 @@ def _case(rng: random.Random, alphabet: str) -> tuple[Grid, list[str]]:
 
 
 @pytest.mark.parametrize("seed", range(60))
+@pytest.mark.slow
 def test_rows_finds_exactly_the_enumerated_fills(seed):
     rng = random.Random(seed)
     grid, words = _case(rng, "ab" if seed % 4 == 0 else "abc" if seed % 2 else "абв")

@@ -81,6 +81,7 @@ def _puzzles(draw, letters="abcde"):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_puzzles())
+@pytest.mark.slow
 def test_solve_matches_brute_force(puzzle):
     words, ops, right = puzzle
     text = "".join(w + op for w, op in zip(words, ops)) + words[-1] + "=" + right
@@ -161,6 +162,7 @@ def test_cli_solve(capsys):
     assert "cryptocomp: error: empty operand" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_huge_divisor_is_exact():
     # a/(bcdefghij*bcdefghij) is at most 9, but the divisor needs ~18 digits: no overflow
     from cryptocomp.cryptarithm.evaluation import dtype_for, largest

@@ -161,6 +161,7 @@ def _regions(draw):
 
 @settings(max_examples=25, deadline=None)
 @given(_regions())
+@pytest.mark.slow
 def test_a_region_fill_fills_only_the_region_as_enumeration_allows(case):
     rows, region = case
     r = call(APP, "POST", "/api/fill", json={"grid": rows, "region": [list(c) for c in region],
@@ -201,6 +202,7 @@ def _long_index() -> Index:
                               for _ in range(500)}, name="long")
 
 
+@pytest.mark.slow
 def test_a_running_fill_shows_its_best_partial_fill_as_it_goes():
     long = _long_index()
     app = make_app(long, limits=Limits(workers=1, queued=1))
@@ -418,6 +420,7 @@ def test_export_puz_reads_back():
     assert "taxi" in p.clues and "pet" in p.clues
 
 
+@pytest.mark.slow
 def test_export_ipuz_jpz_svg_pdf():
     from pypdf import PdfReader
 

@@ -112,6 +112,7 @@ def model_page(opened):
 
 @settings(max_examples=60)
 @given(rows=_drawn())
+@pytest.mark.slow
 def test_numbering_and_slots_are_the_python_grids(model_page, rows):
     got = _js(model_page, "{numbers: [...g.numbers()], slots: g.slots().map(s => "
                           "[`${s.number}-${s.dir}`, s.cells])}", rows)
@@ -148,6 +149,7 @@ def test_symmetric_blocks_undo_and_redo_follow_the_plain_rules(model_page, case)
 
 # -- compose and solve ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_typing_send_more_ranks_money_first_and_drops_stale_answers(browser, base_url, index):
     page, errors = _open(browser, base_url)
     page.add_init_script(STALE)
@@ -270,6 +272,7 @@ def test_a_drawn_grid_is_autofilled_and_exported_as_puz(page, index):
         {(r, c): ch for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "#"}
 
 
+@pytest.mark.slow
 def test_candidates_of_an_older_grid_never_show(browser, base_url):
     page, errors = _open(browser, base_url)
     page.add_init_script(HELD_CANDIDATES)  # the first 5x5 grid's answer is held back
@@ -311,6 +314,7 @@ def test_a_selected_region_is_filled_and_the_rest_kept(page):
     _shot(page, "grid-region-filled")
 
 
+@pytest.mark.slow
 def test_a_long_fill_is_cancelled_at_once(page):
     _new_grid(page, 8, 8)
     page.fill("#fill-time", "120")
@@ -333,6 +337,7 @@ def test_a_long_fill_is_cancelled_at_once(page):
     assert page.is_enabled("#fill-all") and not page.is_enabled("#fill-cancel")
 
 
+@pytest.mark.slow
 def test_a_studio_with_a_token_opens_with_it_once_and_then_works(browser, index, home):
     from cryptocomp.studio import StudioSettings
 
@@ -388,6 +393,7 @@ def test_generating_from_a_list_shows_the_librarys_puzzles(page):
 @given(width=st.integers(2, 6), height=st.integers(2, 6),
        symmetry=st.sampled_from(["none", "rotational", "mirror"]),
        keys=st.lists(st.sampled_from(KEYS), max_size=30))
+@pytest.mark.slow
 def test_fuzz_any_keys_keep_the_grid_whole(opened, width, height, symmetry, keys):
     page, errors = opened
     page.keyboard.press("Alt+2")
@@ -416,6 +422,7 @@ def test_fuzz_any_keys_keep_the_grid_whole(opened, width, height, symmetry, keys
 
 @settings(max_examples=20)
 @given(text=st.text(st.sampled_from("send+mor=?*()-/ xyжSEND12é"), max_size=24))
+@pytest.mark.slow
 def test_fuzz_any_expression_answers_in_one_line(opened, text):
     page, errors = opened
     page.keyboard.press("Alt+1")
@@ -434,6 +441,7 @@ def _arrow_ended(page: Page) -> None:
                            timeout=120_000)
 
 
+@pytest.mark.slow
 def test_an_arrow_word_the_words_cannot_make_is_one_line_and_a_long_one_cancels(page):
     page.keyboard.press("Alt+3")
     page.fill("#arrow-width", "5")

@@ -61,6 +61,7 @@ def _unique_sums(words: list[str]) -> set[tuple[frozenset[str], frozenset[str]]]
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.sampled_from(["to", "at", "ta", "tot", "oat", "tao", "so", "sat", "oats",
                                  "toast", "as"]), min_size=3, max_size=6, unique=True))
+@pytest.mark.slow
 def test_generate_from_a_list_finds_what_trying_every_sum_finds(words):
     from cryptocomp.cryptarithm.generation import normalised
 
@@ -129,6 +130,7 @@ def test_generate_in_base_12_is_rated_and_written_in_base_12():
         assert sum(int(x, 12) for x in left.split(" + ")) == int(right, 12)
 
 
+@pytest.mark.slow
 def test_generate_stops_at_its_budget_and_says_it_is_incomplete():
     rng = random.Random(5)
     words = sorted({"".join(rng.choice("abcdefghij") for _ in range(rng.randint(3, 6)))

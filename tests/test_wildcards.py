@@ -36,6 +36,7 @@ def _oracle(counts, template, top=None, min_count=None, forbidden=""):
 @given(dicts_st, templates_st, st.one_of(st.none(), st.integers(0, 30)),
        st.one_of(st.none(), st.integers(0, 40)), st.sampled_from(["", "a", "ё"]))
 @settings(max_examples=300, deadline=None)
+@pytest.mark.slow
 def test_wildcard_match_equals_fnmatch_scan(counts, template, top, min_count, forbidden):
     idx = Index.from_counts(counts)
     if any(ch not in "?.*" and ch not in idx.alphabet for ch in template):

@@ -260,6 +260,7 @@ _SCORES = st.none() | st.integers(1, 100)
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 5), _CLASSES, _SCORES)
+@pytest.mark.slow
 def test_every_filter_is_a_plain_scan(seed, classes, min_score):
     counts, facts = _facts(seed)
     idx = _classified(counts, facts)
