@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..errors import CryptocompError
 from ..index.index import Index
 from ..version import __version__
+from .answercache import AnswerCache
 from .bodies import arrow_request, candidates_request, export_request, fill_request
 from .exports import FORMATS, export
 from .generation import generate_answer, generate_request, generate_work
@@ -52,11 +53,14 @@ _FILTER_DOC = ("word filters, as the CLI's: words (classes: dictionary,name,... 
                "frequent words), length (5, 4-6, 5-, -7), contains, excludes")
 
 
+def encode(answer: dict[str, Any]) -> bytes:
+    """A query's answer as JSON bytes, encoded at once: the answers are plain JSON values
+    already, and FastAPI's generic encoder walking them took as long as the query itself."""
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _json(answer: dict[str, Any]) -> Response:
-    """A query's answer as JSON, encoded at once: the answers are plain JSON values already,
-    and FastAPI's generic encoder walking them took as long as the query itself."""
-    return Response(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode(),
-                    media_type="application/json")
+    return Response(encode(answer), media_type="application/json")
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -103,6 +107,8 @@ def _add_handlers(app: FastAPI) -> None:
 
 def _add_queries(app: FastAPI, index: Index, settings: StudioSettings) -> None:
     limits = settings.limits
+    # the index is read-only: a words answer never goes stale (see answercache)
+    cache = app.state.words_cache = AnswerCache(limits.cached_answers)
 
     @app.get("/api/info", summary="the dictionary, the limits, the version")
     async def info() -> dict[str, Any]:
@@ -120,9 +126,15 @@ def _add_queries(app: FastAPI, index: Index, settings: StudioSettings) -> None:
     async def words(request: Request, q: str | None = Query(None, examples=["?oney"]),
                     top: str | None = Query(None, examples=["20"])) -> Response:
         params = dict(request.query_params)
+
+        def answer() -> bytes:
+            return encode(words_answer(index, params, limits))
+
         if INLINE_WORDS and inline_words(params):
-            return _json(words_answer(index, params, limits))
-        return _json(await run_in_threadpool(words_answer, index, params, limits))
+            body = cache.get(params, answer)
+        else:
+            body = await run_in_threadpool(cache.get, params, answer)
+        return Response(body, media_type="application/json")
 
     @app.get("/api/compose", summary="puzzles with exactly one solution",
              description=f"q: a puzzle with an unknown (send+more, send+?=money, "

@@ -44,10 +44,11 @@ class Limits:
     job_seconds: float = 600.0      # the longest time budget a job may ask
     default_seconds: float = 60.0   # a fill's budget when it names none
     candidates_seconds: float = 30.0  # the longest budget of one /api/candidates
+    cached_answers: int = 1024      # words answers kept (0: none); see studio.answercache
 
     def __post_init__(self) -> None:
         if min(self.max_body, self.max_query, self.max_top, self.max_side, self.max_cells,
-               self.workers, self.kept) < 1 or self.queued < 0:
+               self.workers, self.kept) < 1 or min(self.queued, self.cached_answers) < 0:
             raise StudioError("every studio limit must be positive")
 
 
