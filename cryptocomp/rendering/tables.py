@@ -20,7 +20,7 @@ from .text import per_million_text, plural
 Justify = Literal["default", "left", "center", "right", "full"]
 
 if TYPE_CHECKING:  # the heavy imports stay lazy so the prompt starts fast
-    from rich.console import RenderableType
+    from rich.console import Console, ConsoleOptions, RenderableType
     from rich.table import Table
 
 __all__ = ["JSON_FORMAT", "TABLE_CHUNK", "HelpRow", "summary", "result_table", "result_parts",
@@ -95,7 +95,7 @@ def result_parts(result: Result, top: int | None, *,
     yield Text(summary(result), style="bold")
     step = chunk or TABLE_CHUNK
     for start in range(0, len(cells), step):
-        yield _table(heads, widths, cells[start:start + step], header=start == 0)
+        yield _Piece(heads, widths, cells[start:start + step], header=start == 0)
     if more:
         kept = "them all" if len(result.rows) == result.total else \
             f"the first {len(result.rows):,}"
@@ -122,6 +122,41 @@ def _level_cell(row: Row, result: Result) -> tuple[str, ...]:
     return ("" if d is None else str(d.level) if d.level is not None else "unrated",)
 
 
+_NARROWEST = 8  # a text column is not squeezed below this many cells
+
+
+def fit_widths(widths: list[int], shrinkable: list[bool], room: int) -> list[int]:
+    """``widths`` cut down, widest shrinkable column first, until the table (each column
+    padded by one cell a side, one cell between columns) fits ``room`` cells, or no
+    shrinkable column is wider than :data:`_NARROWEST`: a row wider than the terminal
+    would otherwise be cut at its edge, and the cut part lost."""
+    out = list(widths)
+    excess = sum(out) + 3 * len(out) - 1 - room
+    while excess > 0:
+        j = max((j for j, ok in enumerate(shrinkable) if ok and out[j] > _NARROWEST),
+                key=lambda j: out[j], default=None)
+        if j is None:
+            break
+        out[j] -= 1
+        excess -= 1
+    return out
+
+
+class _Piece:
+    """One piece of a result's table, its column widths fitted to the console's width when
+    drawn (every piece fits the same widths to the same width, so the pieces still line up;
+    a text cell too long for its column wraps onto more lines)."""
+
+    def __init__(self, heads: list[tuple[str, Justify, str]], widths: list[int],
+                 rows: list[tuple[str, ...]], *, header: bool):
+        self.heads, self.widths, self.rows, self.header = heads, widths, rows, header
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Table]:
+        shrinkable = [justify == "left" for _, justify, _ in self.heads]
+        yield _table(self.heads, fit_widths(self.widths, shrinkable, options.max_width),
+                     self.rows, header=self.header)
+
+
 def _table(heads: list[tuple[str, Justify, str]], widths: list[int],
            rows: list[tuple[str, ...]], *, header: bool) -> Table:
     from rich import box
@@ -130,7 +165,7 @@ def _table(heads: list[tuple[str, Justify, str]], widths: list[int],
     table = Table(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False,
                   show_header=header)
     for (name, justify, style), width in zip(heads, widths):
-        table.add_column(name, justify=justify, style=style, width=width)
+        table.add_column(name, justify=justify, style=style, width=width, overflow="fold")
     for cells in rows:
         table.add_row(*cells)
     return table
