@@ -191,7 +191,7 @@ def test_prompt_from_cross(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("line, message", [
     (":from {list} cross", "usage: :from FILE cross N"),
-    (":from {list} cross 2", "at least 3"),
+    (":from {list} cross 2", "grid size N from 3"),
     (":from {list} cross 4", "fills a 4×4 grid with 16 distinct words"),
     (":from {list} free cross 3", "cross N takes nothing else"),
 ])

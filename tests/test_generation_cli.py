@@ -230,6 +230,8 @@ def test_prompt_from_and_doubly_true() -> None:
     (":from {planets} 5-4", "LO is above HI"),
     (":doubly-true ten", "two whole numbers"),
     (":doubly-true 0-10 xx", "it spells"),
+    (":doubly-true 0-99999999", "a doubly-true range is LO-HI"),
+    (":from {planets} cross 2", "cross N takes a grid size N from 3"),
 ])
 def test_prompt_bad_input_one_line(line: str, message: str) -> None:
     from cryptocomp.errors import CryptocompError
@@ -237,6 +239,7 @@ def test_prompt_bad_input_one_line(line: str, message: str) -> None:
     with pytest.raises(CryptocompError, match=message) as info:
         _session().execute(line.replace("{planets}", str(DATA / "planets.txt")))
     assert "\n" not in str(info.value)
+    assert "--" not in str(info.value)  # the prompt's own words, not the CLI's options
 
 
 def test_prompt_saves_and_prints_generated_puzzles(tmp_path: Path) -> None:

@@ -169,9 +169,13 @@ def _list_spec(args: argparse.Namespace) -> GenerationSpec:
 
 
 def _doubly_true_spec(args: argparse.Namespace) -> GenerationSpec:
-    from ..cryptarithm.numberwords import doubly_true_spec
+    from ..cryptarithm.numberwords import check_language, doubly_true_spec
 
     low, high = read_range(args.doubly_true)
+    try:
+        check_language(args.lang or "en")
+    except QueryError as exc:  # the library's line, with the option it came from
+        raise QueryError(f"--lang {exc}") from None
     return doubly_true_spec(low, high, args.lang or "en", min_words=args.min_words or 3,
                             max_words=args.max_words, base=args.base)
 

@@ -135,7 +135,8 @@ def cross_generation(words: Sequence[str], n: int, *, base: int = 10,
     """:func:`crosswords` as an object that also says whether the search was complete; bad
     input (N below 3, a word with a space or sign) is one QueryError line at once."""
     if isinstance(n, bool) or not isinstance(n, int) or n < MIN_SIZE:
-        raise QueryError(f"--cross takes a grid size of at least {MIN_SIZE} (got {n!r})")
+        raise QueryError(f"a crossword grid is at least {MIN_SIZE}×{MIN_SIZE} "
+                         f"(got a size of {n!r})")
     listed = [unicodedata.normalize("NFC", w).lower() for w in words]
     if any(not w or not all(ch.isalnum() or ord(ch) >= 0x80 for ch in w) for w in listed):
         raise QueryError("a crossword's words are runs of symbols (letters, digits, any "

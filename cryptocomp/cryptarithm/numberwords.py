@@ -57,7 +57,7 @@ def number_word(value: int, lang: str) -> str:
 def check_language(lang: str) -> None:
     """A QueryError listing the supported languages when ``lang`` is not one."""
     if lang not in languages():
-        raise QueryError(f"--lang {lang!r} is not a language num2words spells; it spells: "
+        raise QueryError(f"{lang!r} is not a language num2words spells; it spells: "
                          f"{' '.join(languages())}")
 
 
@@ -67,7 +67,7 @@ def doubly_true_spec(low: int, high: int, lang: str, *, min_words: int = 3,
     (the right word one of them too) and unique as a cryptarithm."""
     check_language(lang)
     if not 0 <= low <= high <= MAX_NUMBER:
-        raise QueryError(f"--doubly-true takes LO-HI with 0 <= LO <= HI <= {MAX_NUMBER} "
+        raise QueryError(f"a doubly-true range is LO-HI with 0 <= LO <= HI <= {MAX_NUMBER} "
                          f"(got {low}-{high})")
     words: dict[str, int] = {}
     for v in range(low, high + 1):

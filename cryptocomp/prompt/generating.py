@@ -109,6 +109,8 @@ def _cross(session: Session, arg: str, path: str, rest: list[str]) -> Reply:
     if len(rest) != 1 or not rest[0].isdigit():
         raise QueryError(f"usage: :from FILE cross N (a grid size from {MIN_SIZE})")
     n = int(rest[0])
+    if n < MIN_SIZE:
+        raise QueryError(f":from FILE cross N takes a grid size N from {MIN_SIZE} (got {n})")
     words, notes = word_list(read_text(path, "word list", QueryError, limit=_LIST_BYTES),
                              name=shown(path))
     if n >= MIN_SIZE and len(words) < n * n:
