@@ -113,7 +113,7 @@ def _cross(session: Session, arg: str, path: str, rest: list[str]) -> Reply:
         raise QueryError(f":from FILE cross N takes a grid size N from {MIN_SIZE} (got {n})")
     words, notes = word_list(read_text(path, "word list", QueryError, limit=_LIST_BYTES),
                              name=shown(path))
-    if n >= MIN_SIZE and len(words) < n * n:
+    if len(words) < n * n:
         raise QueryError(f":from {shown(path)} cross {n} fills a {n}×{n} grid with {n * n} "
                          f"distinct words: the list has {len(words)} usable")
     found = cross_harvest(words, n, base=session.settings.base)

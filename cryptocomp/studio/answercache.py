@@ -14,9 +14,8 @@ from collections.abc import Callable, Mapping
 
 from .parameters import Raw
 
-__all__ = ["AnswerCache", "query_key", "CACHED_ANSWERS", "CACHED_BYTES"]
+__all__ = ["AnswerCache", "query_key", "CACHED_BYTES"]
 
-CACHED_ANSWERS = 1024  # answers kept at most
 CACHED_BYTES = 64 * 1024  # a longer answer (a big top) is encoded each time, not kept
 
 Key = tuple[tuple[str, str], ...]
@@ -30,7 +29,7 @@ def query_key(params: Mapping[str, Raw]) -> Key:
 class AnswerCache:
     """The last ``size`` encoded answers; safe to share between the event loop and threads."""
 
-    def __init__(self, size: int = CACHED_ANSWERS, most_bytes: int = CACHED_BYTES):
+    def __init__(self, size: int, most_bytes: int = CACHED_BYTES):
         if size < 0:
             raise ValueError("a cache size is 0 or more")
         self.size, self.most_bytes = size, most_bytes
