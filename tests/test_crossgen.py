@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from cross_cases import oracle_grids, planted
 
-from cryptocomp.cryptarithm.crossgen import cross_system, crosswords
+from cryptocomp.cryptarithm.crossgen import cross_generation, cross_system, crosswords
 from cryptocomp.cryptarithm.system import brute_solutions, holds_system
 from cryptocomp.errors import QueryError
 
@@ -52,3 +52,15 @@ def test_too_few_words_give_nothing_and_bad_input_is_one_line():
         list(crosswords(["a", "b", "c", "d"], 2))
     with pytest.raises(QueryError, match="no spaces or signs"):
         list(crosswords(["a b", "c"], 3))
+
+
+def test_step_budget_stops_after_its_placements():
+    words = ["cc", "a", "cl", "on", "d", "go", "ni", "e", "ne", "ab", "x"]
+    whole = cross_generation(words, 3)
+    expected = [c.text for c in whole]
+    for steps in (1, 7, 40, whole.candidates - 1, whole.candidates, whole.candidates + 5):
+        gen = cross_generation(words, 3, steps=steps)
+        got = [c.text for c in gen]
+        assert got == expected[:len(got)]
+        assert gen.complete == (steps >= whole.candidates)
+        assert gen.candidates == min(steps, whole.candidates)

@@ -258,3 +258,26 @@ def test_valued_generation_matches_brute_force(words: list[str], data: st.DataOb
     fixed = GenerationSpec(tuple(words), right="fixed", fixed=words[-1])
     expected = {p for p in _brute_generation(tuple(words)) if p[1] == {words[-1]}}
     assert {normalised(g.puzzle) for g in generate(fixed)} == expected
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["rainbow", "planets", "europeans"]), st.integers(1, 400),
+       st.sampled_from([("+", "unique"), ("*", "unique"), ("+", "free")]))
+def test_step_budget_stops_at_its_candidates(name: str, steps: int,
+                                             shape: tuple[str, str]) -> None:
+    """``steps`` candidates at most (the compiled search may close the one left side it
+    was in: a right word each at most), and what was found is the unbudgeted run's start."""
+    op, right = shape
+    spec = GenerationSpec(tuple(_lines(f"{name}.txt")), op=op, right=right,
+                          max_words=4 if right == "free" else None)
+    whole = generate(spec)
+    expected = [g.puzzle for g in whole]
+    gen = generate(spec, steps=steps)
+    got = [g.puzzle for g in gen]
+    assert got == expected[:len(got)]
+    compiled = op == "+" and right == "unique"
+    margin = len(spec.words) if compiled else 0
+    if whole.candidates < steps:   # the budget is never reached: the whole run
+        assert gen.complete and got == expected and gen.candidates == whole.candidates
+    elif whole.candidates > steps:
+        assert not gen.complete and steps <= gen.candidates <= steps + margin

@@ -141,6 +141,8 @@ def test_refused_words_are_one_warning(tmp_path: Path, capsys) -> None:
     (["--from", "{planets}", "--min", "2"], "--min must be at least 3"),
     (["--from", "{planets}", "--ops", "-"], "--ops takes + or *"),
     (["--from", "{planets}", "--time", "0"], "--time must be a positive number"),
+    (["--from", "{planets}", "--steps", "0"], "--steps must be at least 1"),
+    (["--from", "{planets}", "--steps", "many"], "--steps"),
     (["--from", "{planets}", "--limit", "5"], "--limit goes with compose EXPR"),
     (["--from", "{planets}", "--lang", "fr"], "--lang goes with --doubly-true"),
     (["--from", "{planets}", "send+more"], "without an EXPR"),
@@ -152,6 +154,7 @@ def test_refused_words_are_one_warning(tmp_path: Path, capsys) -> None:
     (["--doubly-true", "0-10", "--ops", "*"], "--ops goes with --from"),
     (["--right", "free"], "goes with --from LIST or --doubly-true"),
     (["send+more", "--time", "3"], "goes with --from LIST or --doubly-true"),
+    (["send+more", "--steps", "3"], "goes with --from LIST or --doubly-true"),
 ])
 def test_bad_input_one_line(argv: list[str], message: str, capsys) -> None:
     argv = [a.replace("{planets}", str(DATA / "planets.txt")) for a in argv]
@@ -306,3 +309,15 @@ def test_greek_letters_with_a_fixed_right_word_give_cryptagens(capsys) -> None:
         "eta + theta + kappa + pi + phi + psi = greeks",
         "gamma + kappa + xi + pi + sigma + psi = greeks",
         "gamma + kappa + pi + sigma + psi + omega = greeks")}   # its demo-generate-output.md
+
+
+def test_step_budget(capsys) -> None:
+    rc, out, err = _run(capsys, "--from", str(DATA / "colors.txt"), "--steps", "3000",
+                        "--json")
+    doc = json.loads(out)
+    assert rc == 0 and not doc["complete"] and doc["stop"] == "steps"
+    assert 3000 <= doc["candidates"] <= 3000 * 1.1 and "--steps 3000" in err
+    assert all(holds(r["puzzle"], r["equation"]) for r in doc["results"])
+    again = json.loads(_run(capsys, "--from", str(DATA / "colors.txt"), "--steps", "3000",
+                            "--json")[1])
+    assert again["results"] == doc["results"]   # steps, unlike seconds, give the same list

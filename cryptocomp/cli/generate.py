@@ -24,6 +24,7 @@ from ..cryptarithm.harvest import (
     read_range,
     word_list,
 )
+from ..cryptarithm.solve import MAX_STEPS
 from ..errors import QueryError
 from ..files import read_text, shown
 from ..rendering import plural
@@ -53,13 +54,13 @@ _DICTIONARY_ONLY = {"batch": "--batch", "limit": "--limit", "min_count": "--min-
                     "jobs": "--jobs", "scheduler": "--scheduler", "cluster": "--cluster",
                     "output": "--output", "resume": "--resume"}
 _GENERATION_ONLY = {"right": "--right", "min_words": "--min", "max_words": "--max",
-                    "time": "--time", "cross": "--cross"}
+                    "time": "--time", "steps": "--steps", "cross": "--cross"}
 # --from options that shape a sum: a crossword's rows and columns are sums of N-1 words
 _NOT_CROSS = {"right": "--right", "ops": "--ops", "min_words": "--min", "max_words": "--max"}
 
 
 def add_generation_options(p: argparse.ArgumentParser) -> None:
-    """--from, --doubly-true, --right, --min, --max, --time (``--ops``, ``--top``,
+    """--from, --doubly-true, --right, --min, --max, --time, --steps (``--ops``, ``--top``,
     ``--json``, ``--lang``, ``--base`` and the difficulty options are compose's)."""
     g = p.add_argument_group("generation (every puzzle of a list with exactly one solution)")
     g.add_argument("--from", dest="from_list", default=None, metavar="LIST",
@@ -82,6 +83,9 @@ def add_generation_options(p: argparse.ArgumentParser) -> None:
     seconds(g, "--time", default=None, metavar="SECONDS",
             help="time budget of the search: the puzzles found by then are printed and "
                  "the list is said to be incomplete")
+    whole(g, "--steps", 1, MAX_STEPS, default=None, metavar="N",
+          help="step budget of the search, as --time but machine-independent: at most N "
+               "candidates counted (--cross: N words placed)")
 
 
 def wants_generation(args: argparse.Namespace) -> bool:
@@ -211,7 +215,7 @@ def run_generation(args: argparse.Namespace) -> int:
             if counter is not None:
                 counter(n)
 
-        result = harvest(spec, seconds=args.time, top=args.top,
+        result = harvest(spec, seconds=args.time, steps=args.steps, top=args.top,
                          rated=args.difficulty, max_level=args.max_difficulty,
                          on_found=found)
     _print(args, title, result, stream)
@@ -245,12 +249,13 @@ def _run_cross(args: argparse.Namespace) -> int:
                 counter(n)
 
         result = cross_harvest(words, args.cross, base=args.base, seconds=args.time,
-                               top=args.top, rated=args.difficulty,
+                               steps=args.steps, top=args.top, rated=args.difficulty,
                                max_level=args.max_difficulty, on_found=found)
     if args.json:
         _print_doc(cross_json(title, result))
     elif not stream:
-        print_rich(cross_table(title, result, budget=args.time, top=args.top))
+        print_rich(cross_table(title, result, budget=args.time, top=args.top,
+                               steps=args.steps))
     return _status(args, title, result)
 
 
@@ -258,7 +263,8 @@ def _print(args: argparse.Namespace, title: str, result: Harvest, streamed: bool
     if args.json:
         _print_doc(harvest_json(title, result))
     elif not streamed:
-        print_rich(harvest_table(title, result, budget=args.time, top=args.top))
+        print_rich(harvest_table(title, result, budget=args.time, top=args.top,
+                                 steps=args.steps))
 
 
 def _print_doc(doc: dict) -> None:
@@ -273,14 +279,14 @@ def _print_doc(doc: dict) -> None:
 
 def _status(args: argparse.Namespace, title: str, result: Harvest | CrossHarvest) -> int:
     """The exit status, with the footer on stderr when stdout may not show it."""
-    footer = harvest_footer(result, budget=args.time, top=args.top)
+    footer = harvest_footer(result, budget=args.time, top=args.top, steps=args.steps)
     shown_footer = is_terminal() and not args.json   # the table's last line is the footer
     if result.stop == "interrupted":
         print("cryptocomp: interrupted" if shown_footer else f"cryptocomp: {footer}",
               file=sys.stderr)
         return 130
     if not result.puzzles:
-        if result.stop == "time":
+        if result.stop in ("time", "steps"):
             print(f"cryptocomp: {title}: {footer}", file=sys.stderr)
             return 3
         filtered = (f" rated at most level {args.max_difficulty}"

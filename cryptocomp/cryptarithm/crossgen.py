@@ -105,15 +105,18 @@ def _system(relations: Sequence[tuple[Sequence[str], str]], base: int) -> System
 
 
 def crosswords(words: Sequence[str], n: int, *, base: int = 10,
-               deadline: float | None = None) -> Iterator[Crossword]:
+               deadline: float | None = None, steps: int | None = None
+               ) -> Iterator[Crossword]:
     """Every N×N crossword system of distinct ``words`` with exactly one solution, in the
-    order of the search; stops at ``deadline`` (a :func:`time.monotonic` instant)."""
-    yield from cross_generation(words, n, base=base, deadline=deadline)
+    order of the search; stops at ``deadline`` (a :func:`time.monotonic` instant) or after
+    ``steps`` words placed."""
+    yield from cross_generation(words, n, base=base, deadline=deadline, steps=steps)
 
 
 class CrossGeneration:
     """The crosswords of one list, yielded as found (iterate once); ``complete`` is False
-    when the deadline stopped the search, ``candidates`` counts the words placed."""
+    when the deadline or the step budget stopped the search, ``candidates`` counts the
+    words placed."""
 
     def __init__(self, search: _Search) -> None:
         self._search = search
@@ -131,7 +134,8 @@ class CrossGeneration:
 
 
 def cross_generation(words: Sequence[str], n: int, *, base: int = 10,
-                     deadline: float | None = None) -> CrossGeneration:
+                     deadline: float | None = None, steps: int | None = None
+                     ) -> CrossGeneration:
     """:func:`crosswords` as an object that also says whether the search was complete; bad
     input (N below 3, a word with a space or sign) is one QueryError line at once."""
     if isinstance(n, bool) or not isinstance(n, int) or n < MIN_SIZE:
@@ -142,14 +146,16 @@ def cross_generation(words: Sequence[str], n: int, *, base: int = 10,
         raise QueryError("a crossword's words are runs of symbols (letters, digits, any "
                          "character from U+0080): no spaces or signs")
     listed = list(dict.fromkeys(listed))
-    return CrossGeneration(_Search(listed, n, base, deadline))
+    return CrossGeneration(_Search(listed, n, base, deadline, steps))
 
 
 class _Search:
     """The grid filled cell by cell (row by row), word indices in ``cells``."""
 
-    def __init__(self, words: list[str], n: int, base: int, deadline: float | None):
+    def __init__(self, words: list[str], n: int, base: int, deadline: float | None,
+                 steps: int | None = None):
         self.words, self.n, self.base, self.deadline = words, n, base, deadline
+        self.steps = steps    # the most words to place (None: no step budget)
         self.masks = [frozenset(w) for w in words]
         # the first row, then the first column, then the rest row by row: the first
         # column's sum is checked after 2N-1 cells, not after N(N-1)+1
@@ -251,8 +257,10 @@ class _Search:
         return Crossword(grid, found.solutions[0])
 
     def _clock(self) -> None:
-        """Stops the search at the deadline (looked at every placement: one may cost a
-        system count, far more than a look at the clock)."""
+        """Stops the search at the deadline or once ``steps`` words are placed (looked at
+        every placement: one may cost a system count, far more than a look at the clock)."""
+        if self.steps is not None and self.tried >= self.steps:
+            raise _Stopped
         self.tried += 1
         if self.deadline is not None and \
                 time.monotonic() > self.deadline:
@@ -260,4 +268,4 @@ class _Search:
 
 
 class _Stopped(Exception):
-    """The deadline passed."""
+    """The deadline passed, or the step budget is spent."""

@@ -21,7 +21,9 @@ import numpy as np
 
 from .lineform import WordTable, search_slice
 
-__all__ = ["Frontier", "Found", "frontier", "explore", "counted"]
+__all__ = ["Frontier", "Found", "frontier", "explore", "counted", "finished"]
+
+_STEPS_A_CANDIDATE = 11   # a candidate costs a slice 1 step to try and 10 to count
 
 _DEPTH, _PHASE, _COUNTED, _FOUND, _DONE = range(5)
 
@@ -87,10 +89,14 @@ def frontier(table: WordTable, rights: Sequence[int], *, base: int, min_words: i
                     np.zeros(alphabet, np.int64))
 
 
-def explore(fr: Frontier, budget: int = 20_000, room: int = 256) -> Iterator[list[Found]]:
+def explore(fr: Frontier, budget: int = 20_000, room: int = 256,
+            most: int | None = None) -> Iterator[list[Found]]:
     """Runs the search in slices of ``budget`` steps (a word tried: 1, a candidate counted:
     10 more, so that a slice lasts milliseconds), yielding each slice's puzzles (about
-    ``room`` a slice); ends when the search is done."""
+    ``room`` a slice); ends when the search is done, or once ``most`` candidates are
+    counted: a slice then gets no more steps than the candidates left can cost, and it
+    may pass ``most`` only by the right words of the one left side it was closing (a
+    left side is closed whole)."""
     table = fr.table
     taken = np.zeros(table.present.shape[0], np.int64)
     for d in range(int(fr.head[_DEPTH])):
@@ -103,11 +109,17 @@ def explore(fr: Frontier, budget: int = 20_000, room: int = 256) -> Iterator[lis
     out_right = np.full(size, -1, np.int64)
     out_digits = np.full((size, len(table.symbols)), -1, np.int64)
     while not fr.head[_DONE]:
+        steps = budget
+        if most is not None:
+            left = most - int(fr.head[_COUNTED])
+            if left <= 0:
+                return
+            steps = min(budget, left * _STEPS_A_CANDIDATE)
         fr.head[_FOUND] = 0
         search_slice(fr.head, fr.chosen, fr.after, fr.level, fr.acc, fr.mult, fr.leads,
                      fr.limits, table.coef, table.present, table.lead, table.low, table.high,
                      table.length, fr.symbols, fr.values, fr.by_value_start, fr.by_value, taken,
-                     budget, room, out_left, out_right, out_digits)
+                     steps, room, out_left, out_right, out_digits)
         yield [Found(tuple(int(w) for w in out_left[j] if w >= 0), int(out_right[j]),
                      out_digits[j]) for j in range(int(fr.head[_FOUND]))]
 
@@ -115,3 +127,8 @@ def explore(fr: Frontier, budget: int = 20_000, room: int = 256) -> Iterator[lis
 def counted(fr: Frontier) -> int:
     """How many candidates the search has counted so far."""
     return int(fr.head[_COUNTED])
+
+
+def finished(fr: Frontier) -> bool:
+    """True once the search has gone through every left side."""
+    return bool(fr.head[_DONE])

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..domain import Symbol
 from ..errors import QueryError
-from .exploration import Frontier, counted, explore, frontier
+from .exploration import Frontier, counted, explore, finished, frontier
 from .lineform import (
     WordTable,
     count_linear,
@@ -128,6 +128,7 @@ class SearchState:
 
     spec: GenerationSpec
     deadline: float | None
+    steps: int | None         # the most candidates to count (None: no step budget)
     masks: list[int]
     lows: list[int]
     highs: list[int]
@@ -153,7 +154,11 @@ class SearchState:
         return self.stopped
 
     def out_of_time(self) -> bool:
-        """True (and remembered) once the deadline has passed; looked at now and then."""
+        """True (and remembered) once the step budget is spent (looked at each candidate)
+        or the deadline has passed (looked at now and then); else one more candidate."""
+        if self.steps is not None and self.candidates >= self.steps:
+            self.stopped = True
+            return True
         self.candidates += 1
         if self.deadline is not None and self.candidates % _CHECK_EVERY == 0:
             self.stopped = self.stopped or time.monotonic() >= self.deadline
@@ -189,9 +194,11 @@ def _fits(search: SearchState, low: int, high: int, longest: int, right: str) ->
 
 class Generation:
     """The puzzles of one spec, yielded as found (iterate once); ``complete`` is False
-    when the deadline stopped the search, and ``candidates`` says how many were counted."""
+    when the deadline or the step budget stopped the search, and ``candidates`` says how
+    many were counted."""
 
-    def __init__(self, spec: GenerationSpec, deadline: float | None = None) -> None:
+    def __init__(self, spec: GenerationSpec, deadline: float | None = None,
+                 steps: int | None = None) -> None:
         words = list(spec.words)
         if spec.right == "fixed":
             assert spec.fixed is not None
@@ -205,8 +212,9 @@ class Generation:
         fits = (fits_int64(words, spec.base) if spec.right != "free"
                 else spec.base ** max(map(len, words), default=0) * (len(words) + 1) < 2 ** 62)
         table = word_table(words, spec.base) if spec.op == "+" and fits else None
-        self._search = SearchState(spec, deadline, _symbol_masks(words), [b[0] for b in bounds],
-                                   [b[1] for b in bounds], rights, table=table)
+        self._search = SearchState(spec, deadline, steps, _symbol_masks(words),
+                                   [b[0] for b in bounds], [b[1] for b in bounds], rights,
+                                   table=table)
 
     def __iter__(self) -> Iterator[Generated]:
         if self._search.spec.right == "free":
@@ -223,13 +231,15 @@ class Generation:
                       last=len(self.words) - (spec.right == "fixed"), values=spec.values,
                       least_sum=spec.least_sum)
         self._frontier = fr
-        for found in explore(fr):
+        for found in explore(fr, most=search.steps):
             for f in found:
                 fill = {table.symbols[s]: int(d) for s, d in enumerate(f.digits) if d >= 0}
                 yield Generated(tuple(self.words[i] for i in f.left), (self.words[f.right],),
                                 spec.op, fill)
             if search.past_deadline():
                 return
+        if search.steps is not None and not finished(fr):   # the step budget ended it
+            search.stopped = True
 
     @property
     def complete(self) -> bool:
@@ -242,10 +252,13 @@ class Generation:
         return self._search.candidates
 
 
-def generate(spec: GenerationSpec, *, deadline: float | None = None) -> Generation:
+def generate(spec: GenerationSpec, *, deadline: float | None = None,
+             steps: int | None = None) -> Generation:
     """Every puzzle of ``spec`` with exactly one solution, as found; stops quietly at
-    ``deadline`` (monotonic seconds), and the answer's ``complete`` is then False."""
-    return Generation(spec, deadline)
+    ``deadline`` (monotonic seconds) or after ``steps`` candidates counted (see
+    :func:`.exploration.explore` for the compiled search's margin), and the answer's
+    ``complete`` is then False."""
+    return Generation(spec, deadline, steps)
 
 
 def _left_sides(search: SearchState, words: list[str], start: int, chosen: list[int], mask: int,

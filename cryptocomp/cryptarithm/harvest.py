@@ -29,8 +29,9 @@ from .system import DIGITS
 __all__ = ["Harvest", "harvest", "CrossHarvest", "cross_harvest", "cross_rating",
            "equation_text", "word_list", "read_range", "rating", "STOPS"]
 
-# why a run ended: every puzzle found, the time budget, ``top`` puzzles kept, Ctrl-C
-STOPS = ("complete", "time", "top", "interrupted")
+# why a run ended: every puzzle found, the time budget, the step budget, ``top`` puzzles
+# kept, Ctrl-C
+STOPS = ("complete", "time", "steps", "top", "interrupted")
 
 Found = Callable[[int, Generated, Difficulty | None], None]
 CrossFound = Callable[[int, Crossword, Difficulty | None], None]
@@ -77,22 +78,24 @@ def rating(g: Generated, base: int = 10) -> Difficulty:
         return Difficulty(None, 0, 0, 0, 0, reason=" ".join(str(exc).split()))
 
 
-def harvest(spec: GenerationSpec, *, seconds: float | None = None, top: int | None = None,
-            rated: bool = False, max_level: int | None = None,
+def harvest(spec: GenerationSpec, *, seconds: float | None = None, steps: int | None = None,
+            top: int | None = None, rated: bool = False, max_level: int | None = None,
             on_found: Found | None = None) -> Harvest:
     """The puzzles of ``spec`` with exactly one solution, as :func:`generate` finds them:
-    at most ``top`` kept, the search stopped after ``seconds``; ``rated`` (or a
+    at most ``top`` kept, the search stopped after ``seconds`` or ``steps`` candidates
+    counted; ``rated`` (or a
     ``max_level``) rates each one and keeps only those of level at most ``max_level``.
     ``on_found(number, puzzle, difficulty)`` is told of each kept puzzle at once."""
     start = time.monotonic()
-    generation = generate(spec, deadline=None if seconds is None else start + seconds)
+    generation = generate(spec, deadline=None if seconds is None else start + seconds,
+                          steps=steps)
     out = Harvest(spec)
     run = _gather(generation, lambda g: rating(g, spec.base), top=top, rated=rated,
                   max_level=max_level, on_found=on_found)
     out.puzzles, out.levels, out.stop = run.kept, run.levels, run.stop
-    if out.stop == "complete" and not generation.complete:
-        out.stop = "time"
     out.candidates = generation.candidates
+    if out.stop == "complete" and not generation.complete:
+        out.stop = _budget_stop(out.candidates, steps)
     out.seconds = time.monotonic() - start
     return out
 
@@ -121,23 +124,30 @@ class CrossHarvest:
 
 
 def cross_harvest(words: Sequence[str], n: int, *, base: int = 10,
-                  seconds: float | None = None, top: int | None = None, rated: bool = False,
-                  max_level: int | None = None,
+                  seconds: float | None = None, steps: int | None = None,
+                  top: int | None = None, rated: bool = False, max_level: int | None = None,
                   on_found: CrossFound | None = None) -> CrossHarvest:
-    """The N×N crossword systems of ``words`` with one solution, under the same budget,
-    ``top``, rating and Ctrl-C rules as :func:`harvest`."""
+    """The N×N crossword systems of ``words`` with one solution, under the same budgets
+    (``steps``: words placed), ``top``, rating and Ctrl-C rules as :func:`harvest`."""
     start = time.monotonic()
     generation = cross_generation(words, n, base=base,
-                                  deadline=None if seconds is None else start + seconds)
+                                  deadline=None if seconds is None else start + seconds,
+                                  steps=steps)
     out = CrossHarvest(n, base)
     run = _gather(generation, lambda c: cross_rating(c, base), top=top, rated=rated,
                   max_level=max_level, on_found=on_found)
     out.puzzles, out.levels, out.stop = run.kept, run.levels, run.stop
-    if out.stop == "complete" and not generation.complete:
-        out.stop = "time"
     out.candidates = generation.candidates
+    if out.stop == "complete" and not generation.complete:
+        out.stop = _budget_stop(out.candidates, steps)
     out.seconds = time.monotonic() - start
     return out
+
+
+def _budget_stop(candidates: int, steps: int | None) -> str:
+    """Which budget ended an incomplete search: the steps once they are spent, else the
+    clock."""
+    return "steps" if steps is not None and candidates >= steps else "time"
 
 
 def cross_rating(c: Crossword, base: int = 10) -> Difficulty:

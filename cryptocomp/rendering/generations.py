@@ -31,7 +31,7 @@ def _levels(h: Harvest | CrossHarvest) -> list[Difficulty | None]:
 
 
 def harvest_footer(h: Harvest | CrossHarvest, *, budget: float | None = None,
-                   top: int | None = None) -> str:
+                   top: int | None = None, steps: int | None = None) -> str:
     """One line: the count, and whether the search was complete (and why not)."""
     count = plural(len(h.puzzles), "puzzle")
     counted = f"{plural(h.candidates, 'candidate')} counted in {h.seconds:.1f} s"
@@ -39,6 +39,8 @@ def harvest_footer(h: Harvest | CrossHarvest, *, budget: float | None = None,
         return f"{count}; the search was complete ({counted})"
     if h.stop == "time":
         why = "the time budget ran out" + (f" (--time {budget:g})" if budget else "")
+    elif h.stop == "steps":
+        why = "the step budget ran out" + (f" (--steps {steps})" if steps else "")
     elif h.stop == "top":
         why = "--top reached" + (f" ({top})" if top else "") + "; there may be more"
     else:
@@ -58,7 +60,7 @@ def harvest_lines(h: Harvest) -> list[str]:
 
 
 def harvest_table(title: str, h: Harvest, *, budget: float | None = None,
-                  top: int | None = None) -> list[RenderableType]:
+                  top: int | None = None, steps: int | None = None) -> list[RenderableType]:
     """The numbered table of the kept puzzles with their solutions (and levels), then the
     footer line."""
     from rich.markup import escape
@@ -74,7 +76,7 @@ def harvest_table(title: str, h: Harvest, *, budget: float | None = None,
     for n, (g, equation, d) in enumerate(zip(h.puzzles, h.equations(), levels), 1):
         table.add_row(str(n), escape(g.puzzle), equation,
                       *(() if d is None else (level_text(d),)))
-    return [table, escape(harvest_footer(h, budget=budget, top=top))]
+    return [table, escape(harvest_footer(h, budget=budget, top=top, steps=steps))]
 
 
 def harvest_json(query: str, h: Harvest) -> dict:
@@ -105,7 +107,7 @@ def cross_line(c: Crossword, base: int, level: Difficulty | None = None) -> str:
 
 
 def cross_table(title: str, h: CrossHarvest, *, budget: float | None = None,
-                top: int | None = None) -> list[RenderableType]:
+                top: int | None = None, steps: int | None = None) -> list[RenderableType]:
     """The numbered table of the kept crosswords: the grid of words beside the grid of
     numbers (and the level), then the footer line."""
     from rich.markup import escape
@@ -121,7 +123,7 @@ def cross_table(title: str, h: CrossHarvest, *, budget: float | None = None,
     for n, (c, d) in enumerate(zip(h.puzzles, _levels(h)), 1):
         table.add_row(str(n), escape(grid_text(c.grid)), grid_text(c.numbers(h.base)),
                       *(() if d is None else (level_text(d),)))
-    return [table, escape(harvest_footer(h, budget=budget, top=top))]
+    return [table, escape(harvest_footer(h, budget=budget, top=top, steps=steps))]
 
 
 def cross_json(query: str, h: CrossHarvest) -> dict:
