@@ -32,6 +32,8 @@ _options = st.fixed_dictionaries({}, optional={
     "--ops": st.sampled_from(["+", "*", "-", "+*"]),
     "--top": st.sampled_from(["1", "0", "3"]),
     "--time": st.sampled_from(["5", "0", "nan"]),
+    "--steps": st.sampled_from(["1", "40", "0", "-3", "x", "1e3", str(2**70)]),
+    "--cross": st.sampled_from(["3", "2", "x"]),
     "--base": st.sampled_from(["10", "8", "16", "1"]),
     "--difficulty": st.just(None), "--json": st.just(None)})
 
