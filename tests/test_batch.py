@@ -12,6 +12,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from batch_damage import damage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -346,7 +347,7 @@ def test_fuzz_damaged_output_file_is_refused_or_finished_identically(shipment, t
     with contextlib.suppress(BatchStopped):
         _run(work, shipment, path=out, stop_after=data.draw(st.integers(0, 4)))
     for path in (out, journal) if journal.exists() else (out,):
-        damaged = _damage(bytearray(path.read_bytes()), data)
+        damaged = damage(bytearray(path.read_bytes()), data)
         path.write_bytes(bytes(damaged))
     try:
         _run(work, shipment, path=out, resume=True)
@@ -355,22 +356,6 @@ def test_fuzz_damaged_output_file_is_refused_or_finished_identically(shipment, t
         return
     assert out.read_bytes() == whole
     assert not journal.exists()
-
-
-def _damage(text: bytearray, data) -> bytearray:
-    text = text[:data.draw(st.integers(0, len(text)))]
-    for _ in range(data.draw(st.integers(0, 3))):
-        if not text:
-            break
-        i = data.draw(st.integers(0, len(text) - 1))
-        kind = data.draw(st.sampled_from(["byte", "drop", "dup"]))
-        if kind == "byte":
-            text[i] = data.draw(st.integers(0, 255))
-        elif kind == "drop":
-            del text[i:i + data.draw(st.integers(1, 40))]
-        else:
-            text[i:i] = text[i:i + data.draw(st.integers(1, 40))]
-    return text
 
 
 def test_killed_pool_worker_stops_the_batch_and_loses_nothing(shipment, whole, tmp_path):

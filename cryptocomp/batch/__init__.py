@@ -2,9 +2,10 @@
 Dask cluster, written in order, resumable and lossless.
 
 One execution layer for batch commands (``compose --batch``, ``square``/``fill
---attempts``, and the workloads of the packages above it, such as the arrow-word puzzles of
-``swedish --count``): a :class:`Workload` says what the items are, how to pack them into
-tasks and what the client does with each result in order; a backend runs the tasks (this
+--attempts``, the branches of ``compose --from`` (:mod:`.generation`), and the workloads
+of the packages above it, such as the arrow-word puzzles of ``swedish --count``): a
+:class:`Workload` says what the items are, how to pack them into tasks and what the
+client does with each result in order; a backend runs the tasks (this
 process, a :class:`ProcessPool`, or a :class:`DaskBackend` on a scheduler or a
 LocalCluster); a sink takes the groups in order (a :class:`StreamSink` on stdout, a
 :class:`DiscardSink`, or a :class:`Journal` output file that ``--resume`` finishes);

@@ -38,6 +38,7 @@ __all__ = ["IndexShipment", "worker_index", "worker_name", "loaded_indexes"]
 log = logging.getLogger(__name__)
 
 _CACHE: dict[str, Index] = {}
+_NOTHING = "none"   # the checksum of no index: no SHA-256 is four letters
 _LOCK = threading.Lock()   # a Dask worker may run tasks in several threads
 
 
@@ -51,6 +52,14 @@ class IndexShipment:
     version: str
 
     @classmethod
+    def nothing(cls) -> IndexShipment:
+        """The shipment of a batch whose jobs read no index (a generation from a word
+        list): each worker gets an index of no words, and no file travels."""
+        from ..version import __version__
+
+        return cls("", _NOTHING, "no index", __version__)
+
+    @classmethod
     def of_file(cls, path: Path, name: str) -> IndexShipment:
         """The shipment of an index file on this machine."""
         from ..version import __version__
@@ -59,6 +68,8 @@ class IndexShipment:
 
     def read_bytes(self) -> bytes:
         """The file's bytes, to send to workers that cannot see the file."""
+        if self.checksum == _NOTHING:
+            return b""
         data = read_bytes(self.path, "index file", BatchError)
         try:
             read_index_bytes(data, label=self.path, checksum=self.checksum)
@@ -69,6 +80,8 @@ class IndexShipment:
 
     def visible(self) -> bool:
         """True when this process sees the very index file the shipment names."""
+        if self.checksum == _NOTHING:
+            return True
         try:
             return index_checksum(Path(self.path)) == self.checksum
         except CryptocompError:
@@ -128,6 +141,8 @@ def _load(shipment: IndexShipment, data: bytes | None) -> Index:
     if shipment.version != __version__:
         raise BatchError(f"worker {where} runs cryptocomp {__version__}, the client "
                          f"{shipment.version}: install the same version everywhere")
+    if shipment.checksum == _NOTHING:
+        return Index.from_counts({}, name=shipment.name)
     if data is not None:
         try:
             index = read_index_bytes(data, label=f"{shipment.name} index sent to {where}",

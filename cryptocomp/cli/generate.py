@@ -9,8 +9,10 @@ import argparse
 import json
 import logging
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from ..cryptarithm.crossgen import Crossword
 from ..cryptarithm.difficulty import Difficulty
@@ -25,7 +27,7 @@ from ..cryptarithm.harvest import (
     word_list,
 )
 from ..cryptarithm.solve import MAX_STEPS
-from ..errors import QueryError
+from ..errors import BatchStopped, QueryError
 from ..files import read_text, shown
 from ..rendering import plural
 from ..rendering.generations import (
@@ -39,6 +41,9 @@ from ..rendering.generations import (
 )
 from .options import is_terminal, live_progress, no_result, print_rich, seconds, whole
 
+if TYPE_CHECKING:
+    from ..batch.generation import CrossJob, GenerationJob
+
 __all__ = ["add_generation_options", "wants_generation", "run_generation"]
 
 log = logging.getLogger(__name__)
@@ -50,9 +55,12 @@ _DICTIONARY_ONLY = {"batch": "--batch", "limit": "--limit", "min_count": "--min-
                     "min_length": "--min-length", "max_length": "--max-length",
                     "contains": "--contains", "excludes": "--excludes", "words": "--words",
                     "min_score": "--min-score", "dict": "--dict", "fold_yo": "--fold-yo",
-                    "personal_list": "--list", "pdf": "--pdf", "explain": "--explain",
-                    "jobs": "--jobs", "scheduler": "--scheduler", "cluster": "--cluster",
-                    "output": "--output", "resume": "--resume"}
+                    "personal_list": "--list", "pdf": "--pdf", "explain": "--explain"}
+# batch options: the search split over workers (its branches), written in its order
+_BATCH = {"jobs": "--jobs", "scheduler": "--scheduler", "cluster": "--cluster",
+          "output": "--output", "resume": "--resume"}
+# options a split search cannot keep as one search does
+_NOT_BATCH = {"steps": "--steps", "top": "--top"}
 _GENERATION_ONLY = {"right": "--right", "min_words": "--min", "max_words": "--max",
                     "time": "--time", "steps": "--steps", "cross": "--cross"}
 # --from options that shape a sum: a crossword's rows and columns are sums of N-1 words
@@ -125,6 +133,13 @@ def _check_options(args: argparse.Namespace) -> None:
                          "goes with --right unique or fixed")
     if args.doubly_true is not None and args.ops not in (None, "+"):
         raise QueryError("--doubly-true makes sums: --ops goes with --from")
+    batch = _batch_flag(args)
+    if batch is not None:
+        given = [flag for name, flag in _NOT_BATCH.items() if getattr(args, name) is not None]
+        if given:
+            raise QueryError(f"{given[0]} goes with one search in this process, not with "
+                             f"{batch} (the search split over workers): give --time for a "
+                             f"budget, or leave out {batch}")
     if args.cross is not None:
         if args.doubly_true is not None:
             raise QueryError("--cross N goes with --from LIST, not with --doubly-true")
@@ -133,6 +148,53 @@ def _check_options(args: argparse.Namespace) -> None:
             raise QueryError(f"{given[0]} goes with --from LIST, not with --cross N (each "
                              f"row and column of the grid is a sum of {args.cross - 1} "
                              f"words)")
+
+
+def _batch_flag(args: argparse.Namespace) -> str | None:
+    """The first batch option given (the search then runs split over workers), or None."""
+    return next((flag for name, flag in _BATCH.items() if getattr(args, name, None)), None)
+
+
+def _run_batch(args: argparse.Namespace, job: GenerationJob | CrossJob,
+               result: Harvest | CrossHarvest, title: str) -> int:
+    """``compose --from/--doubly-true`` (``--cross N``) with ``--jobs``, Dask or ``--output
+    FILE``: the search's branches as a batch; printed as one search prints, or into FILE
+    as groups that ``--resume`` finishes."""
+    from ..batch.generation import GenerationWorkload
+    from ..batch.shipment import IndexShipment
+    from .batch import run_workload
+
+    start = time.monotonic()
+    to_file = args.output is not None
+    stream = not to_file and not args.json and not is_terminal()
+
+    def found(puzzle: Generated | Crossword, level: Difficulty | None) -> None:
+        result.puzzles.append(puzzle)  # type: ignore[arg-type]
+        if result.levels is not None and level is not None:
+            result.levels.append(level)
+        if stream:
+            line = (cross_line(puzzle, args.base, level) if isinstance(puzzle, Crossword)
+                    else harvest_line(puzzle, equation_text(puzzle, args.base), level))
+            print(line, flush=True)
+
+    work = GenerationWorkload(job, json=args.json, on_found=None if to_file else found)
+    try:
+        run_workload(args, work, shipment=IndexShipment.nothing(), show=to_file)
+    except BatchStopped as exc:
+        if to_file:
+            raise
+        result.stop = "interrupted" if exc.interrupted else "time"
+    result.candidates, result.seconds = work.candidates, time.monotonic() - start
+    if to_file:
+        print(f"cryptocomp: {plural(work.puzzles, 'puzzle')} in {shown(args.output)}; the "
+              f"search was complete ({plural(work.candidates, 'candidate')} counted in "
+              f"{result.seconds:.1f} s)", file=sys.stderr)
+        return 0 if work.puzzles else 1
+    if isinstance(result, CrossHarvest):
+        _print_cross(args, title, result, stream)
+    else:
+        _print(args, title, result, stream)
+    return _status(args, title, result)
 
 
 def _right(args: argparse.Namespace) -> tuple[str, str | None]:
@@ -207,6 +269,13 @@ def run_generation(args: argparse.Namespace) -> int:
     spec = _list_spec(args) if args.from_list is not None else _doubly_true_spec(args)
     title = (shown(args.from_list) if args.from_list is not None
              else f"doubly true {args.doubly_true} ({args.lang or 'en'})")
+    if _batch_flag(args) is not None:
+        from ..batch.generation import GenerationJob
+
+        rated = args.difficulty or args.max_difficulty is not None
+        job = GenerationJob(spec, rated=rated, max_level=args.max_difficulty,
+                            deadline=_deadline(args))
+        return _run_batch(args, job, Harvest(spec, levels=[] if rated else None), title)
     stream = not args.json and not is_terminal()
     with _found_counter(f"generating from {title}") as counter:
         def found(n: int, g: Generated, level: Difficulty | None) -> None:
@@ -240,6 +309,14 @@ def _run_cross(args: argparse.Namespace) -> int:
     """``compose --from LIST --cross N``: as :func:`run_generation`, grids for sums."""
     words = _cross_words(args)
     title = f"{shown(args.from_list)} --cross {args.cross}"
+    if _batch_flag(args) is not None:
+        from ..batch.generation import CrossJob
+
+        rated = args.difficulty or args.max_difficulty is not None
+        job = CrossJob(tuple(words), args.cross, args.base, rated=rated,
+                       max_level=args.max_difficulty, deadline=_deadline(args))
+        return _run_batch(args, job, CrossHarvest(args.cross, args.base,
+                                                  levels=[] if rated else None), title)
     stream = not args.json and not is_terminal()
     with _found_counter(f"crosswords of {title}") as counter:
         def found(n: int, c: Crossword, level: Difficulty | None) -> None:
@@ -251,12 +328,22 @@ def _run_cross(args: argparse.Namespace) -> int:
         result = cross_harvest(words, args.cross, base=args.base, seconds=args.time,
                                steps=args.steps, top=args.top, rated=args.difficulty,
                                max_level=args.max_difficulty, on_found=found)
+    _print_cross(args, title, result, stream)
+    return _status(args, title, result)
+
+
+def _deadline(args: argparse.Namespace) -> float | None:
+    """``--time`` as a ``time.time()`` instant (the clock every worker shares)."""
+    return None if args.time is None else time.time() + args.time
+
+
+def _print_cross(args: argparse.Namespace, title: str, result: CrossHarvest,
+                 streamed: bool) -> None:
     if args.json:
         _print_doc(cross_json(title, result))
-    elif not stream:
+    elif not streamed:
         print_rich(cross_table(title, result, budget=args.time, top=args.top,
                                steps=args.steps))
-    return _status(args, title, result)
 
 
 def _print(args: argparse.Namespace, title: str, result: Harvest, streamed: bool) -> None:

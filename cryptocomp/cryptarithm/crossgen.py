@@ -37,6 +37,7 @@ from ..domain import Symbol
 from ..errors import QueryError
 from .engine import solve_system
 from .expr import BinOp, Operand
+from .generation import Branch
 from .system import DIGITS, Relation, System
 from .wordsum import solve_word_sum
 
@@ -125,6 +126,32 @@ class CrossGeneration:
         return self._search.run()
 
     @property
+    def words(self) -> list[str]:
+        """The list's words (NFC, lower case, each once): what a branch's indices name."""
+        return self._search.words
+
+    def branches(self) -> list[Branch]:
+        """Every branch of the search (the words of the first row's first two cells) in its
+        order; their crosswords, branch after branch, are the whole search's."""
+        s = self._search
+        if len(s.words) < s.n * s.n:
+            return []
+        return [Branch(a, b) for a in s.firsts() for b in range(a + 1, len(s.words))
+                if len(s.masks[a] | s.masks[b]) <= s.base]
+
+    def first_words(self) -> int:
+        """How many words the first cell takes in the whole search: the placements that
+        its branches, each counting its own, leave to the caller."""
+        s = self._search
+        return len(s.firsts()) if len(s.words) >= s.n * s.n else 0
+
+    def split(self, branch: Branch, *, deadline: float | None = None) -> CrossGeneration:
+        """The crosswords of one branch (its first cell's placement not counted)."""
+        s = self._search
+        part = _Search(s.words, s.n, s.base, deadline, branch=branch)
+        return CrossGeneration(part)
+
+    @property
     def complete(self) -> bool:
         return not self._search.stopped
 
@@ -153,9 +180,10 @@ class _Search:
     """The grid filled cell by cell (row by row), word indices in ``cells``."""
 
     def __init__(self, words: list[str], n: int, base: int, deadline: float | None,
-                 steps: int | None = None):
+                 steps: int | None = None, branch: Branch | None = None):
         self.words, self.n, self.base, self.deadline = words, n, base, deadline
         self.steps = steps    # the most words to place (None: no step budget)
+        self.branch = branch  # the words of the first two cells, when one branch
         self.masks = [frozenset(w) for w in words]
         # the first row, then the first column, then the rest row by row: the first
         # column's sum is checked after 2N-1 cells, not after N(N-1)+1
@@ -182,7 +210,10 @@ class _Search:
                 yield found
             return
         cell = self.order[k]
-        for w in range(self._least(cell), len(self.words)):
+        choices: Sequence[int] = range(self._least(cell), len(self.words))
+        if self.branch is not None and k < 2:
+            choices = [self.branch.second if k else self.branch.first]
+        for w in choices:
             if w in self.used:
                 continue
             more = symbols | self.masks[w]
@@ -194,7 +225,12 @@ class _Search:
                 yield from self._fill(more)
                 self.used.discard(w)
             del self.at[cell]
-            self._clock()
+            if self.branch is None or k:
+                self._clock()
+
+    def firsts(self) -> list[int]:
+        """The words the first cell may take (no more symbols than the base has digits)."""
+        return [w for w in range(len(self.words)) if len(self.masks[w]) <= self.base]
 
     def _least(self, cell: tuple[int, int]) -> int:
         """The least word index a cell may take: the first row's and the first column's

@@ -15,13 +15,13 @@ clock between slices and gets each slice's puzzles at once.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .lineform import WordTable, search_slice
 
-__all__ = ["Frontier", "Found", "frontier", "explore", "counted", "finished"]
+__all__ = ["Frontier", "Found", "frontier", "restart", "explore", "counted", "finished"]
 
 _STEPS_A_CANDIDATE = 11   # a candidate costs a slice 1 step to try and 10 to count
 
@@ -38,7 +38,8 @@ class Frontier:
     by_value_start: np.ndarray   # right words of value v: by_value[start[v]:start[v+1]]
     by_value: np.ndarray
     limits: np.ndarray      # base, min_words, max_words (0: none), last left word + 1,
-    #                         largest right value, largest right number, least right number
+    #                         largest right value, largest right number, least right number,
+    #                         the branch's first and second left word (-1: every one)
     head: np.ndarray        # depth, phase, candidates counted, puzzles found, done
     chosen: np.ndarray      # (depth) the left words
     after: np.ndarray       # (depth) the next word to try at each depth
@@ -60,9 +61,10 @@ class Found:
 
 def frontier(table: WordTable, rights: Sequence[int], *, base: int, min_words: int,
              max_words: int | None, last: int, values: Sequence[int] | None,
-             least_sum: int) -> Frontier:
+             least_sum: int, branch: tuple[int, int] | None = None) -> Frontier:
     """The search's start: left words from ``0`` to ``last - 1``, ``rights`` the right
-    words (their numbers ``values`` for a doubly-true list, sums from ``least_sum``)."""
+    words (their numbers ``values`` for a doubly-true list, sums from ``least_sum``);
+    ``branch``: only the left sides whose first two words are these."""
     words = table.present.shape[0]
     syms = [np.flatnonzero(table.present[w]) for w in range(words)]
     width = max([len(s) for s in syms] + [1])
@@ -81,12 +83,23 @@ def frontier(table: WordTable, rights: Sequence[int], *, base: int, min_words: i
     alphabet = len(table.symbols)
     return Frontier(table, symbols, vals, start,
                     np.array([r for b in buckets for r in b], np.int64),
-                    np.array([base, min_words, max_words or 0, last, most, top, least_sum],
-                             np.int64),
+                    np.array([base, min_words, max_words or 0, last, most, top, least_sum,
+                              *(branch if branch is not None else (-1, -1))], np.int64),
                     np.zeros(5, np.int64), np.zeros(depth, np.int64),
                     np.zeros(depth, np.int64), np.zeros((depth, 5), np.int64),
                     np.zeros(alphabet, np.int64), np.zeros(alphabet, np.int64),
                     np.zeros(alphabet, np.int64))
+
+
+def restart(fr: Frontier, branch: tuple[int, int] | None) -> Frontier:
+    """A new search of ``fr``'s words and limits from the start (of ``branch`` only), its
+    tables shared with ``fr``."""
+    limits = fr.limits.copy()
+    limits[7:9] = branch if branch is not None else (-1, -1)
+    return replace(fr, limits=limits, head=np.zeros_like(fr.head),
+                   chosen=np.zeros_like(fr.chosen), after=np.zeros_like(fr.after),
+                   level=np.zeros_like(fr.level), acc=np.zeros_like(fr.acc),
+                   mult=np.zeros_like(fr.mult), leads=np.zeros_like(fr.leads))
 
 
 def explore(fr: Frontier, budget: int = 20_000, room: int = 256,

@@ -23,6 +23,9 @@ is never counted; the others are counted up to 2.  Sums of words whose forms fit
 whole in compiled code (:mod:`.exploration`, counted as linear forms by :mod:`.lineform`);
 products, free right sides (counted as linear forms when they fit) and longer words go
 through the Python search below (else with the column counter :func:`.wordsum.solve_word_sum`).
+The search splits into :class:`Branch` es by its first two choices
+(:meth:`Generation.branches`, :meth:`Generation.split`): a batch runs them on many workers
+and writes their puzzles in the search's order.
 
 >>> spec = GenerationSpec(("mercury", "venus", "earth", "mars", "jupiter", "saturn",
 ...                        "uranus", "neptune"))
@@ -32,15 +35,16 @@ through the Python search below (else with the column counter :func:`.wordsum.so
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..domain import Symbol
 from ..errors import QueryError
-from .exploration import Frontier, counted, explore, finished, frontier
+from .exploration import Frontier, counted, explore, finished, frontier, restart
 from .lineform import (
     WordTable,
     count_linear,
@@ -49,7 +53,8 @@ from .lineform import (
 )
 from .wordsum import MAX_PRODUCT_DIGITS, solve_word_sum
 
-__all__ = ["GenerationSpec", "Generated", "Generation", "generate", "RIGHT_MODES", "normalised"]
+__all__ = ["GenerationSpec", "Generated", "Generation", "Branch", "generate", "RIGHT_MODES",
+           "normalised"]
 
 RIGHT_MODES = ("unique", "fixed", "free")
 MIN_WORDS = 3      # two addends and the right word: Cryptagen's least
@@ -85,6 +90,19 @@ class GenerationSpec:
             raise ValueError("one value a word")
         if len(set(self.words)) != len(self.words):
             raise ValueError("the words must be distinct")
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One part of a generation's search: the puzzles whose first two left words (indices
+    in :attr:`Generation.words`) are ``first`` and ``second``; with ``--right free``,
+    ``across`` puts the second on the right side.  The branches of a spec in
+    :meth:`Generation.branches` order split its search so that their puzzles, branch after
+    branch, are the whole search's in its order."""
+
+    first: int
+    second: int
+    across: bool = False
 
 
 @dataclass(frozen=True)
@@ -198,7 +216,7 @@ class Generation:
     many were counted."""
 
     def __init__(self, spec: GenerationSpec, deadline: float | None = None,
-                 steps: int | None = None) -> None:
+                 steps: int | None = None, branch: Branch | None = None) -> None:
         words = list(spec.words)
         if spec.right == "fixed":
             assert spec.fixed is not None
@@ -206,7 +224,9 @@ class Generation:
         bounds = [_bounds(w, spec.base, spec.op) for w in words]
         rights = [len(words) - 1] if spec.right == "fixed" else list(range(len(words)))
         self.words = words
+        self.branch = branch
         self._frontier: Frontier | None = None
+        self._start: Frontier | None = None    # the compiled search's start, for split()
         # --right free has no cut by the largest right word: each form is below the sum of
         # all its words' largest values
         fits = (fits_int64(words, spec.base) if spec.right != "free"
@@ -217,20 +237,59 @@ class Generation:
                                    table=table)
 
     def __iter__(self) -> Iterator[Generated]:
-        if self._search.spec.right == "free":
-            return free_sums(self._search, self.words)
-        if self._search.table is not None:
-            return self._explored(self._search.table)
-        return _left_sides(self._search, self.words, 0, [], 0, 0, 0, 0, 0)
+        search, branch = self._search, self.branch
+        if search.spec.right == "free":
+            return free_sums(search, self.words, branch)
+        if search.table is not None:
+            return self._explored(search.table)
+        if branch is None:
+            return _left_sides(search, self.words, Side())
+        return _branch_sides(search, self.words, branch)
+
+    def branches(self) -> list[Branch]:
+        """Every branch that may hold a puzzle, in the order of the whole search (a branch
+        left out fails the search's own cut on its two words)."""
+        search, words = self._search, self.words
+        if search.spec.right == "free":
+            out = []
+            for i in range(len(words)):
+                for j in range(i + 1, len(words)):
+                    if (search.masks[i] | search.masks[j]).bit_count() <= search.spec.base:
+                        out += [Branch(i, j), Branch(i, j, True)]
+            return out
+        last = _last_left(search, words)
+        firsts = [(i, s) for i in range(last) if (s := _extended(search, words, Side(), i))]
+        return [Branch(i, j) for i, side in firsts for j in range(i + 1, last)
+                if _extended(search, words, side, j) is not None]
+
+    def split(self, branch: Branch, *, deadline: float | None = None) -> Generation:
+        """The generation of one branch of this spec, sharing this one's tables (what a
+        worker does for each branch of its task; unused, this one may split again)."""
+        if self._search.table is not None and self._start is None:
+            self._start = self._begin(None)
+        part = copy.copy(self)
+        part.branch = branch
+        part._search = replace(self._search, deadline=deadline, steps=None, candidates=0,
+                               stopped=False)
+        part._frontier = None
+        return part
+
+    def _begin(self, branch: Branch | None) -> Frontier:
+        """The compiled search's start (of ``branch`` only, when given)."""
+        where = None if branch is None else (branch.first, branch.second)
+        if self._start is not None:
+            return restart(self._start, where)
+        search, spec = self._search, self._search.spec
+        assert search.table is not None
+        return frontier(search.table, search.rights, base=spec.base,
+                        min_words=spec.min_words, max_words=spec.max_words,
+                        last=len(self.words) - (spec.right == "fixed"), values=spec.values,
+                        least_sum=spec.least_sum, branch=where)
 
     def _explored(self, table: WordTable) -> Iterator[Generated]:
         """The compiled search's puzzles, its clock looked at between slices."""
         search, spec = self._search, self._search.spec
-        fr = frontier(table, search.rights, base=spec.base, min_words=spec.min_words,
-                      max_words=spec.max_words,
-                      last=len(self.words) - (spec.right == "fixed"), values=spec.values,
-                      least_sum=spec.least_sum)
-        self._frontier = fr
+        fr = self._frontier = self._begin(self.branch)
         for found in explore(fr, most=search.steps):
             for f in found:
                 fill = {table.symbols[s]: int(d) for s, d in enumerate(f.digits) if d >= 0}
@@ -253,51 +312,87 @@ class Generation:
 
 
 def generate(spec: GenerationSpec, *, deadline: float | None = None,
-             steps: int | None = None) -> Generation:
+             steps: int | None = None, branch: Branch | None = None) -> Generation:
     """Every puzzle of ``spec`` with exactly one solution, as found; stops quietly at
     ``deadline`` (monotonic seconds) or after ``steps`` candidates counted (see
     :func:`.exploration.explore` for the compiled search's margin), and the answer's
-    ``complete`` is then False."""
-    return Generation(spec, deadline, steps)
+    ``complete`` is then False.  ``branch``: only that part of the search."""
+    return Generation(spec, deadline, steps, branch)
 
 
-def _left_sides(search: SearchState, words: list[str], start: int, chosen: list[int], mask: int,
-                low: int, high: int, longest: int, total: int) -> Iterator[Generated]:
-    """Every puzzle whose left words are ``chosen`` plus later list words (depth first;
+@dataclass(frozen=True)
+class Side:
+    """A left side of the Python search: its words, symbols, bounds, longest word and
+    (doubly true) its sum of values."""
+
+    chosen: tuple[int, ...] = ()
+    mask: int = 0
+    low: int = 0
+    high: int = 0
+    longest: int = 0
+    total: int = 0
+
+
+def _last_left(search: SearchState, words: list[str]) -> int:
+    """One past the last word a left side may take (a fixed right word is the last)."""
+    return len(words) - 1 if search.spec.right == "fixed" else len(words)
+
+
+def _extended(search: SearchState, words: list[str], side: Side, i: int) -> Side | None:
+    """``side`` with word ``i`` added, or None when the search cuts it there: too many
+    symbols, a least value beyond every right word, a sum of values beyond every number."""
+    spec = search.spec
+    new = side.mask | search.masks[i]
+    if new.bit_count() > spec.base:
+        return None
+    if side.low + search.lows[i] + (spec.op == "*") > search.most:   # least side too large
+        return None
+    value = spec.values[i] if spec.values is not None else 0
+    if spec.values is not None and side.total + value > search.most_value:
+        return None
+    return Side((*side.chosen, i), new, side.low + search.lows[i], side.high + search.highs[i],
+                max(side.longest, len(words[i])), side.total + value)
+
+
+def _branch_sides(search: SearchState, words: list[str], branch: Branch
+                  ) -> Iterator[Generated]:
+    """The puzzles of one branch (the Python search's path)."""
+    first = _extended(search, words, Side(), branch.first)
+    both = None if first is None else _extended(search, words, first, branch.second)
+    if both is not None and branch.second < _last_left(search, words):
+        yield from _left_sides(search, words, both)
+
+
+def _left_sides(search: SearchState, words: list[str], side: Side) -> Iterator[Generated]:
+    """Every puzzle whose left words are ``side``'s plus later list words (depth first;
     the column counter's path: products, and words too long for int64)."""
     spec = search.spec
-    count = len(chosen)
+    count = len(side.chosen)
     if count >= 2 and count + 1 >= spec.min_words:
-        yield from _with_right(search, words, chosen, mask, low, high, longest, total)
+        yield from _with_right(search, words, side)
     if spec.max_words is not None and count + 1 >= spec.max_words:
         return
-    last = len(words) - 1 if spec.right == "fixed" else len(words)
-    for i in range(start, last):
-        new = mask | search.masks[i]
-        if new.bit_count() > spec.base or search.stopped:
+    for i in range(side.chosen[-1] + 1 if side.chosen else 0, _last_left(search, words)):
+        if search.stopped:
             continue
-        if low + search.lows[i] + (spec.op == "*") > search.most:   # least side too large
-            continue
-        if spec.values is not None and total + spec.values[i] > search.most_value:
-            continue
-        yield from _left_sides(search, words, i + 1, [*chosen, i], new,
-                               low + search.lows[i], high + search.highs[i],
-                               max(longest, len(words[i])),
-                               total + (spec.values[i] if spec.values is not None else 0))
+        more = _extended(search, words, side, i)
+        if more is not None:
+            yield from _left_sides(search, words, more)
 
 
-def _with_right(search: SearchState, words: list[str], chosen: list[int], mask: int, low: int,
-                high: int, longest: int, total: int) -> Iterator[Generated]:
-    """The puzzles of left words ``chosen`` with each right word that can close them."""
+def _with_right(search: SearchState, words: list[str], side: Side) -> Iterator[Generated]:
+    """The puzzles of left side ``side`` with each right word that can close it."""
     spec = search.spec
+    chosen = side.chosen
     left = tuple(words[i] for i in chosen)
-    rights = search.rights if spec.values is None else search.by_value.get(total, [])
-    if spec.values is not None and total < spec.least_sum:
+    rights = search.rights if spec.values is None else search.by_value.get(side.total, [])
+    if spec.values is not None and side.total < spec.least_sum:
         return
     for r in rights:
-        if r in chosen or (mask | search.masks[r]).bit_count() > spec.base:
+        if r in chosen or (side.mask | search.masks[r]).bit_count() > spec.base:
             continue
-        if not _fits(search, low, high, longest, words[r]) or search.out_of_time():
+        if not _fits(search, side.low, side.high, side.longest, words[r]) or \
+                search.out_of_time():
             continue
         count, fill = solve_word_sum(left, words[r], spec.op, spec.base)
         if count == 1:
@@ -311,9 +406,18 @@ def _with_right(search: SearchState, words: list[str], chosen: list[int], mask: 
 # of more words on the left.  The counter gets the longest word as its right word and the
 # others with their signs: a + b = c + d is a + b - c = d when d is the longest.
 
-def free_sums(search: SearchState, words: list[str]) -> Iterator[Generated]:
-    """Every puzzle of two disjoint sums of list words with exactly one solution."""
-    yield from _place(search, words, 0, [], [], 0)
+def free_sums(search: SearchState, words: list[str], branch: Branch | None = None
+              ) -> Iterator[Generated]:
+    """Every puzzle of two disjoint sums of list words with exactly one solution (of
+    ``branch`` only, when given)."""
+    if branch is None:
+        yield from _place(search, words, 0, [], [], 0)
+        return
+    first, second = branch.first, branch.second
+    mask = search.masks[first] | search.masks[second]
+    if mask.bit_count() <= search.spec.base:
+        yield from _place(search, words, second + 1, [first] + [second] * (not branch.across),
+                          [second] * branch.across, mask)
 
 
 def _place(search: SearchState, words: list[str], i: int, left: list[int], right: list[int],

@@ -308,7 +308,8 @@ def _pop(head, chosen, acc, mult, leads, coef, lead, symbols):
 def search_slice(head, chosen, after, level, acc, mult, leads, limits, coef, present, lead, low,
            high, length, symbols, values, vstart, vlist, taken, budget, room, out_left,
            out_right, out_digits):
-    """Runs the search for about ``budget`` steps or until ``room`` puzzles are found."""
+    """Runs the search for about ``budget`` steps or until ``room`` puzzles are found;
+    ``limits[7:9]`` (when not -1) hold the first two left words to one branch."""
     base, min_words, max_words, last = limits[0], limits[1], limits[2], limits[3]
     most, top, least = limits[4], limits[5], limits[6]
     steps = 0
@@ -337,8 +338,12 @@ def search_slice(head, chosen, after, level, acc, mult, leads, limits, coef, pre
                 after[d] = last
             continue
         i = after[d]
+        stop = last
+        if d < 2 and limits[7 + d] >= 0:   # one branch: this depth's word is given
+            i = max(i, limits[7 + d])
+            stop = min(last, limits[7 + d] + 1)
         good = False
-        while i < last and steps < budget and not good:
+        while i < stop and steps < budget and not good:
             steps += 1
             good = (level[d, 0] + _new_symbols(i, symbols, mult) <= base
                     and level[d, 1] + low[i] <= most and level[d, 4] + values[i] <= top)
@@ -348,7 +353,7 @@ def search_slice(head, chosen, after, level, acc, mult, leads, limits, coef, pre
             taken[i] = 1
             _push(i, head, chosen, after, level, acc, mult, leads, coef, lead, symbols, low,
                   high, length, values)
-        elif i >= last:
+        elif i >= stop:
             if d == 0:
                 head[4] = 1
                 return
