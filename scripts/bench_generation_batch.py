@@ -3,7 +3,7 @@
     python scripts/bench_generation_batch.py [--runs N] [--jobs N] [--cluster] [--only NAME ...]
 
 For each case (Cryptagen's Greek letters and 143 colour names, 100 words of ENABLE up to 4
-words a puzzle, doubly-true English [0, 100], 3×3 crossword systems of 11 words) runs the
+words a puzzle, doubly-true English [0, 100], 3×3 crossword systems of 13 words) runs the
 command as a user would (``cryptocomp compose --from ...``, start-up included), once in one
 process and once with ``--jobs N`` (and, with ``--cluster``, on a Dask LocalCluster of N
 workers), checks that every run prints the same bytes, and prints the median wall seconds
@@ -26,7 +26,7 @@ from benchkit import ROOT
 
 DATA = ROOT / "tests" / "data" / "cryptagen"
 ENABLE = ROOT / "cryptocomp" / "data" / "enable1.txt"
-CROSS_WORDS = ["cc", "a", "cl", "on", "d", "go", "ni", "e", "ne", "ab", "b"]
+CROSS_WORDS = ["cc", "a", "cl", "on", "d", "go", "ni", "e", "ne", "ab", "b", "x", "ox"]
 
 
 def _enable_words(count: int) -> list[str]:
@@ -41,14 +41,14 @@ def cases(tmp: Path) -> dict[str, list[str]]:
     """Each case's compose arguments."""
     enable = tmp / "enable100.txt"
     enable.write_text("\n".join(_enable_words(100)) + "\n", encoding="utf-8")
-    cross = tmp / "cross11.txt"
+    cross = tmp / "cross13.txt"
     cross.write_text("\n".join(CROSS_WORDS) + "\n", encoding="utf-8")
     return {
         "greek": ["--from", str(DATA / "alpha.txt"), "--max", "10"],
         "colours": ["--from", str(DATA / "colors.txt"), "--max", "7"],
         "enable100": ["--from", str(enable), "--max", "4"],
         "doubly-true-en": ["--doubly-true", "0-100", "--lang", "en"],
-        "cross11": ["--from", str(cross), "--cross", "3"],
+        "cross13": ["--from", str(cross), "--cross", "3"],
     }
 
 

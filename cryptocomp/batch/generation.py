@@ -49,6 +49,7 @@ FORMAT = 1
 _HEADER = re.compile(r"(\d+) puzzles? \((\d+) candidates?\)")
 _NODE_SECONDS = 3e-7      # estimated cost of one left side of a branch's subtree
 _BRANCH_SECONDS = 2e-4    # and of a branch itself (its start and its group)
+_MOST_A_TASK = 32         # branches a task holds at most
 
 OnFound = Callable[[Generated | Crossword, Difficulty | None], None]
 
@@ -258,7 +259,11 @@ class GenerationWorkload:
         costs = [self.job.cost(self.words, self.branches[p]) for p in positions]
         # many tasks a worker (the first branches hold most of the search), each short
         target = max(min_cost, min(sum(costs) / (16 * max(workers, 1)), 1.0))
-        return pack((Unit((p,), c) for p, c in zip(positions, costs)), target=target)
+        # and a few branches a task at most: the guess leaves out the rating and the
+        # counting, and one task too big holds the whole batch up
+        least = target / _MOST_A_TASK
+        return pack((Unit((p,), max(c, least)) for p, c in zip(positions, costs)),
+                    target=target)
 
     def settle(self, position: int, group: bytes) -> bytes:
         doc = json.loads(group)

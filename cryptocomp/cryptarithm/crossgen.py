@@ -8,17 +8,20 @@ In row ``i`` the first N-1 words add up to the last one, and likewise down each 
     ni  e   ne
 
 The 2N relations form one system (rows first, then columns, joined by ``&&`` as Cryptator
-writes them) that must have exactly one solution, counted by the exact engine
-(:func:`~cryptocomp.cryptarithm.engine.solve_system`).  Reordering the addend rows, the
-addend columns, or transposing the grid gives the same system: as Cryptator does, only the
-grid whose first column's and first row's addends are in list order, the second word of the
-first column before the second of the first row, is kept.
+writes them) that must have exactly one solution, counted as linear forms all at once by
+:func:`~cryptocomp.cryptarithm.lineform.count_lines` (by the exact engine,
+:func:`~cryptocomp.cryptarithm.engine.solve_system`, when a place value does not fit int64).
+Reordering the addend rows, the addend columns, or transposing the grid gives the same
+system: as Cryptator does, only the grid whose first column's and first row's addends are
+in list order, the second word of the first column before the second of the first row, is
+kept.
 
 The search fills the first row, the first column, then the other cells row by row with
 distinct words, and cuts a branch as soon as the grid has more distinct symbols than the
 base has digits, or a completed row or column has no solution as a sum by itself
 (:func:`~cryptocomp.cryptarithm.wordsum.solve_word_sum`, which also refuses lengths that
-cannot add up), or the completed ones have none together (the engine).
+cannot add up; remembered by its words), or the completed ones have none together (the same
+counter as the whole grid's).
 
 >>> words = ["cc", "a", "cl", "on", "d", "go", "ni", "e", "ne"]
 >>> found = [c.text for c in crosswords(words, 3)]
@@ -33,11 +36,14 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..domain import Symbol
 from ..errors import QueryError
 from .engine import solve_system
 from .expr import BinOp, Operand
 from .generation import Branch
+from .lineform import count_lines, fits_int64, word_table
 from .system import DIGITS, Relation, System
 from .wordsum import solve_word_sum
 
@@ -185,6 +191,10 @@ class _Search:
         self.steps = steps    # the most words to place (None: no step budget)
         self.branch = branch  # the words of the first two cells, when one branch
         self.masks = [frozenset(w) for w in words]
+        # the lines as linear forms, all counted at once by the compiled counter, when
+        # every place value fits in int64 (else the exact engine counts the system)
+        self.table = word_table(words, base) if words and fits_int64(words, base) else None
+        self.solvable: dict[tuple[int, ...], bool] = {}   # a line's words: a sum by itself?
         # the first row, then the first column, then the rest row by row: the first
         # column's sum is checked after 2N-1 cells, not after N(N-1)+1
         self.order = [(0, c) for c in range(n)] + [(r, 0) for r in range(1, n)] + \
@@ -271,23 +281,44 @@ class _Search:
 
     def _together(self, lines: list[list[int]]) -> bool:
         """Whether the complete rows and columns have a solution together."""
+        if self.table is not None:
+            return self._forms(lines, 1)[0] > 0
         w = self.words
         relations = [([w[x] for x in line[:-1]], w[line[-1]]) for line in lines]
         return solve_system(_system(relations, self.base), cap=1).count > 0
 
+    def _forms(self, lines: list[list[int]], cap: int) -> tuple[int, dict[Symbol, int]]:
+        """The solutions (up to ``cap``) of the lines' sums read as linear forms, all at
+        once, and the first one found."""
+        table = self.table
+        assert table is not None
+        first = np.empty(len(table.symbols), np.int64)
+        count = int(count_lines(np.array(lines, np.int64), table.coef, table.present,
+                                table.lead, cap, self.base, first))
+        return count, ({table.symbols[s]: int(d) for s, d in enumerate(first) if d >= 0}
+                       if count else {})
+
     def _solvable(self, line: list[int]) -> bool:
-        """Whether ``line[:-1]`` can add up to ``line[-1]`` by itself."""
-        w = self.words
-        count, _ = solve_word_sum([w[x] for x in line[:-1]], w[line[-1]], base=self.base,
-                                  cap=1)
-        return count > 0
+        """Whether ``line[:-1]`` can add up to ``line[-1]`` by itself (remembered: the
+        same line comes back under every grid that differs elsewhere)."""
+        key = tuple(line)
+        known = self.solvable.get(key)
+        if known is None:
+            w = self.words
+            count, _ = solve_word_sum([w[x] for x in line[:-1]], w[line[-1]],
+                                      base=self.base, cap=1)
+            known = self.solvable[key] = count > 0
+        return known
 
     def _unique(self) -> Crossword | None:
         """The complete grid, when its system has exactly one solution."""
         n, w = self.n, self.words
         grid = tuple(tuple(w[self.at[i, j]] for j in range(n)) for i in range(n))
-        cross = Crossword(grid, {})
-        found = solve_system(_system(cross.relations, self.base), cap=2)
+        if self.table is not None:
+            lines = [self._row(i) for i in range(n)] + [self._column(j) for j in range(n)]
+            count, solution = self._forms(lines, 2)   # type: ignore[arg-type]
+            return Crossword(grid, solution) if count == 1 else None
+        found = solve_system(_system(Crossword(grid, {}).relations, self.base), cap=2)
         if found.count != 1:
             return None
         return Crossword(grid, found.solutions[0])

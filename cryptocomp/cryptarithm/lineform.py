@@ -30,7 +30,8 @@ import numpy as np
 from ..domain import Symbol
 from ..jitcache import compiled
 
-__all__ = ["count_linear", "WordTable", "word_table", "fits_int64", "usable", "search_slice"]
+__all__ = ["count_linear", "count_forms", "count_lines", "WordTable", "word_table",
+           "fits_int64", "usable", "search_slice"]
 
 _INT64_ROOM = 2 ** 62
 
@@ -143,6 +144,136 @@ def count_sorted(coef, lead, base, cap, first):
     count = _search(coef[order], lead[order], base, cap, found)
     for i in range(order.shape[0]):
         first[order[i]] = found[i]
+    return count
+
+
+@compiled()
+def _forms_window(partial, c, k, pos, neg, m, base):
+    """The digits symbol ``k`` may take by every form's bounds (see :func:`_window`)."""
+    lo, hi = 0, base - 1
+    for f in range(c.shape[0]):
+        a, b = _window(partial[f], c[f, k], pos[f, k + 1], neg[f, k + 1], m, base)
+        lo, hi = max(lo, a), min(hi, b)
+    return lo, hi
+
+
+@compiled()
+def _next_digit(x, top, partial, c, k, g, used, lead):
+    """The least digit from ``x`` to ``top`` that is free, not a leading 0, and leaves
+    each form's partial sum a multiple of its remaining coefficients' gcd (``top + 1``:
+    none)."""
+    while x <= top:
+        ok = used[x] == 0 and not (x == 0 and lead == 1)
+        f = 0
+        while ok and f < c.shape[0]:
+            ok = _divisible(partial[f] + c[f, k] * x, g[f, k + 1])
+            f += 1
+        if ok:
+            return x
+        x += 1
+    return top + 1
+
+
+@compiled()
+def _search_forms(c, lead, base, cap, first):
+    """Solutions of every ``sum(c[f] * digit) == 0`` at once (the symbols, columns of
+    ``c``, in the order to fix them), up to ``cap``; the first one's digits go to
+    ``first``.  Each symbol's digits are tried in the window every form allows (as
+    :func:`_search` for one form) and kept only when each form's partial sum is a
+    multiple of its remaining coefficients' gcd."""
+    forms, n = c.shape
+    pos = np.zeros((forms, n + 1), np.int64)
+    neg = np.zeros((forms, n + 1), np.int64)
+    g = np.zeros((forms, n + 1), np.int64)
+    for f in range(forms):
+        for k in range(n - 1, -1, -1):
+            pos[f, k] = pos[f, k + 1] + max(c[f, k], 0)
+            neg[f, k] = neg[f, k + 1] + min(c[f, k], 0)
+            a, b = g[f, k + 1], abs(c[f, k])
+            while b:
+                a, b = b, a % b
+            g[f, k] = a
+    used = np.zeros(base, np.int64)
+    val = np.full(n, -1, np.int64)
+    top = np.zeros(n, np.int64)
+    partial = np.zeros((n + 1, forms), np.int64)
+    count = 0
+    k = 0
+    while k >= 0:
+        if k == n:
+            if count == 0:
+                first[:] = val
+            count += 1
+            if count >= cap:
+                return count
+            k -= 1
+            continue
+        if val[k] >= 0:
+            used[val[k]] = 0
+            x = val[k] + 1
+        else:
+            x, top[k] = _forms_window(partial[k], c, k, pos, neg, _max_free(used, base), base)
+        x = _next_digit(x, top[k], partial[k], c, k, g, used, lead[k])
+        if x > top[k]:
+            val[k] = -1
+            k -= 1
+            continue
+        val[k] = x
+        used[x] = 1
+        for f in range(forms):
+            partial[k + 1, f] = partial[k, f] + c[f, k] * x
+        k += 1
+        if k < n:
+            val[k] = -1
+    return count
+
+
+@compiled()
+def count_forms(coef, lead, base, cap, first):
+    """:func:`_search_forms` over the symbols in decreasing largest ``|coef|`` of any
+    form (the sums pinned soonest); ``first`` in input order."""
+    weight = np.zeros(coef.shape[1], np.int64)
+    for f in range(coef.shape[0]):
+        for s in range(coef.shape[1]):
+            weight[s] = max(weight[s], abs(coef[f, s]))
+    order = np.argsort(-weight, kind="mergesort")
+    found = np.full(coef.shape[1], -1, np.int64)
+    count = _search_forms(np.ascontiguousarray(coef[:, order]), lead[order], base, cap,
+                          found)
+    for i in range(order.shape[0]):
+        first[order[i]] = found[i]
+    return count
+
+
+@compiled()
+def count_lines(lines, coef, present, lead, cap, base, first):
+    """:func:`count_forms` of word sums given as rows of word indices into a
+    :class:`WordTable` (``coef``, ``present``, ``lead``): each row's words but the last add
+    up to the last.  ``first`` (over the table's alphabet) gets the first solution's
+    digits, -1 for the symbols in no line."""
+    alphabet = coef.shape[1]
+    here = np.zeros(alphabet, np.int64)
+    for r in range(lines.shape[0]):
+        for j in range(lines.shape[1]):
+            here |= present[lines[r, j]]
+    symbols = np.flatnonzero(here)
+    forms = np.zeros((lines.shape[0], symbols.shape[0]), np.int64)
+    leads = np.zeros(symbols.shape[0], np.int64)
+    last = lines.shape[1] - 1
+    for r in range(lines.shape[0]):
+        for i in range(symbols.shape[0]):
+            s = symbols[i]
+            total = -coef[lines[r, last], s]
+            for j in range(last):
+                total += coef[lines[r, j], s]
+            forms[r, i] = total
+            for j in range(last + 1):
+                leads[i] |= lead[lines[r, j], s]
+    found = np.full(symbols.shape[0], -1, np.int64)
+    count = count_forms(forms, leads, base, cap, found)
+    first[:] = -1
+    for i in range(symbols.shape[0]):
+        first[symbols[i]] = found[i]
     return count
 
 
