@@ -20,6 +20,7 @@ Each figure's line ends with the 1-minute load average when it was taken.
 
     nice python scripts/bench_serve.py                 # en; 200 requests a client count
     nice python scripts/bench_serve.py --requests 50   # quicker
+    nice python scripts/bench_serve.py --only words --fresh   # no answer from the cache
 
 The server is started as ``python -m cryptocomp serve --port P`` with this environment
 (``CRYPTOCOMP_HOME`` as set: the index is built there on first use).
@@ -32,6 +33,7 @@ import asyncio
 import http.client
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -185,11 +187,27 @@ async def _raw_run(base: str, path: str, queries: list[str], clients: int, each:
     return time.perf_counter() - t
 
 
+def fresh_templates(count: int, seed: int) -> list[str]:
+    """``count`` distinct word templates a user might type (letters, ``?``, now and then a
+    ``*``), none of them asked before in a run: the server's answer cache never has them."""
+    rng = random.Random(seed)
+    letters = "etaoinshrdlcumwfgypbvk"
+    out: dict[str, None] = {}
+    while len(out) < count:
+        n = rng.randint(3, 8)
+        q = "".join(rng.choice(letters) if rng.random() < 0.45 else "?" for _ in range(n))
+        if rng.random() < 0.15:
+            q = q[: rng.randint(1, 3)] + "*"
+        out.setdefault(q, None)
+    return list(out)
+
+
 def latency(base: str, path: str, queries: list[str], clients: int, total: int,
-            client: str = "threads") -> tuple[float, float, float]:
+            client: str = "threads", warm: bool = True) -> tuple[float, float, float]:
     """p50 and p99 (ms) of ``total`` requests spread over ``clients``, and requests/s;
-    ``client``: threads (http.client, a thread a client) or raw (asyncio sockets)."""
-    for q in queries:  # each query once first: the figures are of a warm server
+    ``client``: threads (http.client, a thread a client) or raw (asyncio sockets);
+    ``warm``: each query asked once before the clock runs (the answers cached)."""
+    for q in queries if warm else ():  # the figures are of a warm server
         httpx.get(f"{base}{path}", params={"q": q, "top": 20}, timeout=60)
     if client == "raw":
         raw: list[float] = []
@@ -290,6 +308,8 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=3, help="rounds of the fill and cancel figures")
     p.add_argument("--only", choices=("words", "compose"), default=None,
                    help="only the latency of one endpoint")
+    p.add_argument("--fresh", action="store_true",
+                   help="words: every request a template not asked before (no cached answer)")
     args = p.parse_args()
     print(f"{_load()} (1 min)  cores: {os.cpu_count()}")
     proc, base = start_server(args.lang)
@@ -303,10 +323,15 @@ def main() -> int:
                 total = args.requests if path == "/api/words" else max(clients * 2,
                                                                        args.requests // 4)
                 for client in ("threads", "raw"):
+                    fresh = args.fresh and path == "/api/words"
+                    if fresh:   # a seed a run: no template comes back from an earlier run
+                        queries = fresh_templates(total, seed=clients * 2 + (client == "raw"))
                     cpu = time.process_time()
-                    p50, p99, rate = latency(base, path, queries, clients, total, client)
+                    p50, p99, rate = latency(base, path, queries, clients, total, client,
+                                             warm=not fresh)
                     cpu = (time.process_time() - cpu) / max(1, total) * 1000
-                    print(f"{path:13} {clients:3} clients ({client:7}): p50 {p50:7.1f} ms  "
+                    print(f"{path:13}{' fresh' if fresh else ''} {clients:3} clients "
+                          f"({client:7}): p50 {p50:7.1f} ms  "
                           f"p99 {p99:7.1f} ms  {rate:6.0f} req/s  (client CPU {cpu:.2f} ms "
                           f"a request)  {_load()}", flush=True)
         if args.only:

@@ -226,7 +226,27 @@ def test_prompt_from_and_doubly_true() -> None:
     assert [r.puzzle for r in reply.result.rows] == ["zero + un + trois + onze + quinze = trente"]
 
 
+def test_prompt_time_budget_stops_a_generation() -> None:
+    """``:time S`` stops :from within the budget (10 %), keeps what was found and says the
+    list is incomplete; ``:time off`` lets the next one run to the end."""
+    s = _session()
+    assert "run to the end" in s.execute(":time").message
+    assert "stop after 0.5 s" in s.execute(":time 0.5").message
+    assert "time 0.5 s" in s.settings.describe()
+    start = time.monotonic()
+    reply = s.execute(f":from {DATA / 'colors.txt'} 3-9")
+    took = time.monotonic() - start
+    assert reply.result is not None and not reply.result.complete
+    assert "the time budget ran out (:time 0.5)" in reply.message and took < 0.5 * 1.1 + 0.3
+    s.execute(":time off")
+    reply = s.execute(f":from {DATA / 'planets.txt'}")
+    assert reply.result is not None and reply.result.complete and not reply.message
+
+
 @pytest.mark.parametrize("line, message", [
+    (":time 0", "seconds above 0"),
+    (":time soon", "seconds above 0"),
+    (":time 1e9", "at most a week"),
     (":from", "usage: :from FILE"),
     (":from nowhere.txt", "word list not found"),
     (":from {planets} sideways", "none of free, fixed WORD"),

@@ -6,8 +6,9 @@ over :func:`cryptocomp.cryptarithm.harvest.harvest` (what ``compose --from`` and
 solution (``free``: sums on both sides; ``fixed WORD``: that right word; ``*``: products;
 ``N-M``: words a puzzle, the right one included).  ``:from FILE cross N``: the N×N crossword
 systems of the list (``compose --from FILE --cross N``).  ``:doubly-true LO-HI [LANG] [N-M]``: the
-doubly-true sums of [LO, HI] in LANG (default en).  Ctrl-C stops the search and shows what was
-found; ``:top`` and ``:difficulty`` apply to the table as to a compose.
+doubly-true sums of [LO, HI] in LANG (default en).  Ctrl-C, or the ``:time SECONDS`` budget,
+stops the search and shows what was found; ``:top`` and ``:difficulty`` apply to the table as
+to a compose.
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ def from_command(session: Session, arg: str) -> Reply:
                           max_words=high, op=op, base=session.settings.base)
     reply = _reply(session, f":from {arg}", shown(path), spec)
     if notes:
-        return Reply(result=reply.result, message=f"{len(notes)} lines skipped: {notes[0]}")
+        message = "; ".join(filter(None, [f"{len(notes)} lines skipped: {notes[0]}",
+                                          reply.message]))
+        return Reply(result=reply.result, message=message)
     return reply
 
 
@@ -116,12 +119,13 @@ def _cross(session: Session, arg: str, path: str, rest: list[str]) -> Reply:
     if len(words) < n * n:
         raise QueryError(f":from {shown(path)} cross {n} fills a {n}×{n} grid with {n * n} "
                          f"distinct words: the list has {len(words)} usable")
-    found = cross_harvest(words, n, base=session.settings.base)
+    found = cross_harvest(words, n, base=session.settings.base, seconds=session.settings.time)
     result = _cross_result(session, f":from {arg}", f"{shown(path)} cross {n}", found)
     session.last = result
+    message = _stop_note(session, found.stop)
     if notes:
-        return Reply(result=result, message=f"{len(notes)} lines skipped: {notes[0]}")
-    return Reply(result=result)
+        message = "; ".join(filter(None, [f"{len(notes)} lines skipped: {notes[0]}", message]))
+    return Reply(result=result, message=message)
 
 
 def doubly_true_command(session: Session, arg: str) -> Reply:
@@ -143,10 +147,18 @@ def doubly_true_command(session: Session, arg: str) -> Reply:
 
 def _reply(session: Session, query: str, title: str, spec: GenerationSpec) -> Reply:
     """Run the search (Ctrl-C keeps what was found) and make its result."""
-    found = harvest(spec)
+    found = harvest(spec, seconds=session.settings.time)
     result = _result(session, query, title, found)
     session.last = result
-    return Reply(result=result)
+    return Reply(result=result, message=_stop_note(session, found.stop))
+
+
+def _stop_note(session: Session, stop: str) -> str:
+    """The line saying the time budget cut the search short (empty otherwise)."""
+    if stop != "time":
+        return ""
+    return (f"the time budget ran out (:time {session.settings.time:g}): the puzzles found "
+            f"so far; the list is incomplete")
 
 
 def _result(session: Session, query: str, title: str, found: Harvest) -> Result:

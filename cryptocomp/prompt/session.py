@@ -67,6 +67,7 @@ from .settings import (
     parse_letters,
     parse_limit,
     parse_minfreq,
+    parse_time,
     parse_top,
 )
 
@@ -253,6 +254,15 @@ class Session(PersonalCommands):
         self.settings = replace(self.settings, base=parse_base(arg))
         return Reply(message=f"puzzles are solved in base {self.settings.base}"
                      + (" (compose works in base 10 only)" if self.settings.base != 10 else ""))
+
+    def _cmd_time(self, arg: str) -> Reply:
+        if arg:
+            self.settings = replace(self.settings, time=parse_time(arg))
+        t = self.settings.time
+        return Reply(message="generations run to the end (Ctrl-C stops one; :time SECONDS "
+                             "sets a budget)" if t is None else
+                     f"generations (:from, :doubly-true) stop after {t:g} s, with what "
+                     f"they found")
 
     def _cmd_difficulty(self, arg: str) -> Reply:
         if arg:
@@ -452,6 +462,8 @@ COMMANDS: dict[str, Command] = {
     ":doubly-true": Command(DOUBLY_TRUE_USAGE, "sums of number words of [LO, HI] true in "
                             "words and unique (LANG: a num2words language, default en)",
                             doubly_true_command),
+    ":time": Command("SECONDS|off", "stop :from and :doubly-true after SECONDS (the "
+                     "puzzles found by then are shown)", Session._cmd_time),
     ":difficulty": Command("on|off", "rate the puzzles shown: a level 1 (easiest) to 5",
                            Session._cmd_difficulty),
     ":add": Command("WORD [SCORE]", "add WORD to your list, or give it a score (1-100, "

@@ -8,14 +8,15 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..cryptarithm.grammar import MAX_BASE, MIN_BASE
+from ..cryptarithm.solve import MAX_SECONDS
 from ..errors import CryptocompError, QueryError
 from ..index.classes import DEFAULTS, WordClasses
 from ..index.wordfilter import ALL_WORDS, WordFilter, letters_of
-from ..numbers import MAX_CHARS, NumberError, is_ratio, is_real, read_whole, shown
+from ..numbers import MAX_CHARS, NumberError, is_ratio, is_real, read_real, read_whole, shown
 
 __all__ = ["Settings", "INTERACTIVE_TOP", "MAX_MINFREQ", "MIN_MINFREQ", "parse_top",
            "parse_minfreq", "parse_limit", "parse_letters", "parse_length", "fraction_text",
-           "parse_classes", "parse_base"]
+           "parse_classes", "parse_base", "parse_time"]
 
 INTERACTIVE_TOP = 20  # rows shown at the prompt unless :top says otherwise
 # :minfreq bounds, per million: no word is used more than a million times per million, and
@@ -37,10 +38,12 @@ class Settings:
     classes: WordClasses | None = None  # :words; None: each query's default (DEFAULTS)
     base: int = 10  # :base, the digits of solved puzzles (2 to 36)
     difficulty: bool = False  # :difficulty on: rate the puzzles shown
+    time: float | None = None  # :time, seconds a generation (:from, :doubly-true) may run
 
     def _check(self) -> None:
         assert self.shown is None or self.shown >= 1, self.shown
         assert MIN_BASE <= self.base <= MAX_BASE, self.base
+        assert self.time is None or 0 < self.time <= MAX_SECONDS, self.time
         assert self.minfreq is None or MIN_MINFREQ <= self.minfreq <= MAX_MINFREQ, \
             self.minfreq
         w = self.words
@@ -93,6 +96,8 @@ class Settings:
             parts.append(f"base {self.base}")
         if self.difficulty:
             parts.append("difficulty")
+        if self.time is not None:
+            parts.append(f"time {self.time:g} s")
         return " · ".join(parts)
 
 
@@ -219,6 +224,17 @@ def parse_base(arg: str, name: str = ":base") -> int:
     except NumberError:
         raise QueryError(f"{name} wants a whole number from {MIN_BASE} to {MAX_BASE}, "
                          f"not {shown(arg)}") from None
+
+
+def parse_time(arg: str, name: str = ":time") -> float | None:
+    """The argument of :time: a number of seconds above 0 (at most a week), or off."""
+    if arg.strip().lower() in ("off", "none"):
+        return None
+    try:
+        return read_real(arg, 0.0, MAX_SECONDS, above=True)
+    except NumberError:
+        raise QueryError(f"{name} wants a number of seconds above 0 (at most a week) or "
+                         f"'off', not {shown(arg)}") from None
 
 
 def parse_length(arg: str) -> tuple[int | None, int | None]:
