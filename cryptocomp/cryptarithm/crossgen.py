@@ -43,7 +43,7 @@ from ..errors import QueryError
 from .engine import solve_system
 from .expr import BinOp, Operand
 from .generation import Branch
-from .lineform import count_lines, fits_int64, word_table
+from .lineform import WordTable, count_lines, fits_int64, word_table
 from .system import DIGITS, Relation, System
 from .wordsum import solve_word_sum
 
@@ -154,7 +154,7 @@ class CrossGeneration:
     def split(self, branch: Branch, *, deadline: float | None = None) -> CrossGeneration:
         """The crosswords of one branch (its first cell's placement not counted)."""
         s = self._search
-        part = _Search(s.words, s.n, s.base, deadline, branch=branch)
+        part = _Search(s.words, s.n, s.base, deadline, branch=branch, shared=s)
         return CrossGeneration(part)
 
     @property
@@ -186,15 +186,20 @@ class _Search:
     """The grid filled cell by cell (row by row), word indices in ``cells``."""
 
     def __init__(self, words: list[str], n: int, base: int, deadline: float | None,
-                 steps: int | None = None, branch: Branch | None = None):
+                 steps: int | None = None, branch: Branch | None = None,
+                 shared: _Search | None = None):
+        """``shared``: a search of the same words whose tables this one reuses."""
         self.words, self.n, self.base, self.deadline = words, n, base, deadline
         self.steps = steps    # the most words to place (None: no step budget)
         self.branch = branch  # the words of the first two cells, when one branch
         self.masks = [frozenset(w) for w in words]
         # the lines as linear forms, all counted at once by the compiled counter, when
         # every place value fits in int64 (else the exact engine counts the system)
-        self.table = word_table(words, base) if words and fits_int64(words, base) else None
-        self.solvable: dict[tuple[int, ...], bool] = {}   # a line's words: a sum by itself?
+        self.table: WordTable | None = (
+            shared.table if shared is not None else
+            word_table(words, base) if words and fits_int64(words, base) else None)
+        # a line's words: a sum by itself?  (a pure function of the words: shared too)
+        self.solvable: dict[tuple[int, ...], bool] = {} if shared is None else shared.solvable
         # the first row, then the first column, then the rest row by row: the first
         # column's sum is checked after 2N-1 cells, not after N(N-1)+1
         self.order = [(0, c) for c in range(n)] + [(r, 0) for r in range(1, n)] + \
