@@ -1,7 +1,9 @@
-"""Batch generation: ``compose --from LIST`` / ``--doubly-true`` split over workers.
+"""Batch generation: ``compose --from LIST`` / ``--doubly-true`` / ``--cross N`` split over
+workers.
 
 A generation's search splits into branches (:class:`~cryptocomp.cryptarithm.generation.Branch`:
-the puzzles whose first two left words are given); each branch is one item, so a batch
+the puzzles whose first two left words are given; for ``--cross N``, the grids whose first
+row starts with the two words); each branch is one item, so a batch
 finds every puzzle of the serial search, in the serial order, whatever the workers.  No
 index travels (:meth:`~.shipment.IndexShipment.nothing`): the spec goes with the job.  A
 worker prepares the spec's tables once and reuses them for every branch of its tasks.
@@ -31,7 +33,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from math import comb
 
@@ -59,15 +61,18 @@ def branch_key(words: list[str], branch: Branch) -> str:
     return f"{words[branch.first]} {'=' if branch.across else '+'} {words[branch.second]}"
 
 
-_PREPARED: dict[object, Generation] = {}   # a worker's generation of its spec
+# a worker's whole search of its job, its tables built once in the process (one job at a
+# time: a long list's tables are not small)
+_PREPARED: dict[GenerationJob | CrossJob, Generation | CrossGeneration] = {}
 
 
-def _prepared(spec: GenerationSpec) -> Generation:
-    """The spec's generation, its tables built once in this process."""
-    whole = _PREPARED.get(spec)
+def _prepared(job: GenerationJob | CrossJob) -> Generation | CrossGeneration:
+    """The job's whole search in this process, prepared on its first task."""
+    key = replace(job, deadline=None)   # a resumed batch's new deadline: the same tables
+    whole = _PREPARED.get(key)
     if whole is None:
-        _PREPARED.clear()   # one spec at a time: a long list's tables are not small
-        whole = _PREPARED[spec] = Generation(spec)
+        _PREPARED.clear()
+        whole = _PREPARED[key] = job.prepare()
     return whole
 
 
@@ -103,7 +108,8 @@ class GenerationJob:
     deadline: float | None = None
 
     def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
-        whole = _prepared(self.spec)
+        whole = _prepared(self)
+        assert isinstance(whole, Generation)
         return [self.run(whole, branch) for branch in items]
 
     def prepare(self) -> Generation:
@@ -165,7 +171,8 @@ class CrossJob:
     deadline: float | None = None
 
     def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
-        whole = self.prepare()
+        whole = _prepared(self)
+        assert isinstance(whole, CrossGeneration)
         return [self.run(whole, branch) for branch in items]
 
     def prepare(self) -> CrossGeneration:
