@@ -34,6 +34,7 @@ _options = st.fixed_dictionaries({}, optional={
     "--time": st.sampled_from(["5", "0", "nan"]),
     "--steps": st.sampled_from(["1", "40", "0", "-3", "x", "1e3", str(2**70)]),
     "--cross": st.sampled_from(["3", "2", "x"]),
+    "--jobs": st.sampled_from(["1", "0", "x"]),   # 1: the split search, in this process
     "--base": st.sampled_from(["10", "8", "16", "1"]),
     "--difficulty": st.just(None), "--json": st.just(None)})
 

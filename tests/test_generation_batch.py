@@ -234,6 +234,9 @@ def test_cli_jobs_print_what_one_search_prints(tmp_path: Path) -> None:
     assert _cli(*rated, "--jobs", "2", "--output", str(out)).returncode == 0
     kept = [line for line in out.read_text().splitlines()[1:] if not line.startswith("# ")]
     assert "\n".join(kept) + "\n" == _cli(*rated).stdout
+    first = _cli("--from", greek, "--max", "10", "--top", "7", "--jobs", "2")
+    assert first.stdout == _cli("--from", greek, "--max", "10", "--top", "7").stdout
+    assert len(first.stdout.splitlines()) == 7 and "--top reached (7)" in first.stderr
     crosswords = tmp_path / "cross.txt"
     crosswords.write_text("cc\na\ncl\non\nd\ngo\nni\ne\nne\n")
     cross = ["--from", str(crosswords), "--cross", "3"]
@@ -242,7 +245,7 @@ def test_cli_jobs_print_what_one_search_prints(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("extra", "says"), [
     (["--steps", "10", "--jobs", "2"], "--steps goes with one search"),
-    (["--top", "3", "--output", "x.txt"], "--top goes with one search"),
+    (["--top", "3", "--output", "x.txt"], "--top goes with the puzzles printed"),
     (["--resume"], "--resume needs --output FILE"),
     (["--cluster", "local:0"], "--cluster takes local:N"),
     (["--jobs", "0"], "--jobs"),

@@ -59,8 +59,10 @@ _DICTIONARY_ONLY = {"batch": "--batch", "limit": "--limit", "min_count": "--min-
 # batch options: the search split over workers (its branches), written in its order
 _BATCH = {"jobs": "--jobs", "scheduler": "--scheduler", "cluster": "--cluster",
           "output": "--output", "resume": "--resume"}
-# options a split search cannot keep as one search does
-_NOT_BATCH = {"steps": "--steps", "top": "--top"}
+# options a split search cannot keep as one search does (--top: not into a file, whose
+# groups a resume must find whole)
+_NOT_BATCH = {"steps": "--steps"}
+_NOT_TO_FILE = {"top": "--top"}
 _GENERATION_ONLY = {"right": "--right", "min_words": "--min", "max_words": "--max",
                     "time": "--time", "steps": "--steps", "cross": "--cross"}
 # --from options that shape a sum: a crossword's rows and columns are sums of N-1 words
@@ -140,6 +142,10 @@ def _check_options(args: argparse.Namespace) -> None:
             raise QueryError(f"{given[0]} goes with one search in this process, not with "
                              f"{batch} (the search split over workers): give --time for a "
                              f"budget, or leave out {batch}")
+        given = [flag for name, flag in _NOT_TO_FILE.items() if getattr(args, name) is not None]
+        if given and args.output is not None:
+            raise QueryError(f"{given[0]} goes with the puzzles printed, not with --output "
+                             f"FILE (a resumed file holds every branch's puzzles)")
     if args.cross is not None:
         if args.doubly_true is not None:
             raise QueryError("--cross N goes with --from LIST, not with --doubly-true")
@@ -148,6 +154,10 @@ def _check_options(args: argparse.Namespace) -> None:
             raise QueryError(f"{given[0]} goes with --from LIST, not with --cross N (each "
                              f"row and column of the grid is a sum of {args.cross - 1} "
                              f"words)")
+
+
+class _Enough(Exception):
+    """``--top`` puzzles are printed: the batch ends (the puzzles come in search order)."""
 
 
 def _batch_flag(args: argparse.Namespace) -> str | None:
@@ -176,6 +186,8 @@ def _run_batch(args: argparse.Namespace, job: GenerationJob | CrossJob,
             line = (cross_line(puzzle, args.base, level) if isinstance(puzzle, Crossword)
                     else harvest_line(puzzle, equation_text(puzzle, args.base), level))
             print(line, flush=True)
+        if args.top is not None and len(result.puzzles) >= args.top:
+            raise _Enough   # the batch stops its workers and ends here
 
     work = GenerationWorkload(job, json=args.json, on_found=None if to_file else found)
     try:
@@ -184,6 +196,8 @@ def _run_batch(args: argparse.Namespace, job: GenerationJob | CrossJob,
         if to_file:
             raise
         result.stop = "interrupted" if exc.interrupted else "time"
+    except _Enough:
+        result.stop = "top"
     result.candidates, result.seconds = work.candidates, time.monotonic() - start
     if to_file:
         print(f"cryptocomp: {plural(work.puzzles, 'puzzle')} in {shown(args.output)}; the "
