@@ -181,6 +181,8 @@ def _search_forms(c, lead, base, cap, first):
     ``first``.  Each symbol's digits are tried in the window every form allows (as
     :func:`_search` for one form) and kept only when each form's partial sum is a
     multiple of its remaining coefficients' gcd."""
+    # the loop of _search, over several forms; the one-form search stays apart because it
+    # is the generator's inner loop, and it solves its last symbol instead of trying it
     forms, n = c.shape
     pos = np.zeros((forms, n + 1), np.int64)
     neg = np.zeros((forms, n + 1), np.int64)
