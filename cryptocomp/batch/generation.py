@@ -34,13 +34,13 @@ import re
 import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import asdict, dataclass, replace
-from functools import partial
 from math import comb
+from typing import Any, cast
 
 from ..cryptarithm.crossgen import CrossGeneration, Crossword, cross_generation
 from ..cryptarithm.difficulty import Difficulty
 from ..cryptarithm.generation import Branch, Generated, Generation, GenerationSpec
-from ..cryptarithm.harvest import cross_rating, equation_text, rating
+from ..cryptarithm.harvest import cross_rating, equation_text, rating, within
 from ..index.index import Index
 from .workload import Task, Unit, json_object, pack
 
@@ -63,29 +63,18 @@ def branch_key(words: list[str], branch: Branch) -> str:
 
 # a worker's whole search of its job, its tables built once in the process (one job at a
 # time: a long list's tables are not small)
-_PREPARED: dict[GenerationJob | CrossJob, Generation | CrossGeneration] = {}
+_PREPARED: dict[_BranchJob, Generation | CrossGeneration] = {}
 
 
-def _prepared(job: GenerationJob | CrossJob) -> Generation | CrossGeneration:
+def _prepared(job: _BranchJob) -> Generation | CrossGeneration:
     """The job's whole search in this process, prepared on its first task."""
-    key = replace(job, deadline=None)   # a resumed batch's new deadline: the same tables
+    # both jobs are frozen dataclasses; a resumed batch's new deadline: the same tables
+    key = replace(cast(Any, job), deadline=None)
     whole = _PREPARED.get(key)
     if whole is None:
         _PREPARED.clear()
         whole = _PREPARED[key] = job.prepare()
     return whole
-
-
-def _kept(row: dict, rate: Callable[[], Difficulty], job: GenerationJob | CrossJob) -> bool:
-    """Rates the row when the job asks (``difficulty`` added); False when its level is
-    above the job's ``max_level``."""
-    if not job.rated and job.max_level is None:
-        return True
-    level = rate()
-    if job.max_level is not None and (level.level is None or level.level > job.max_level):
-        return False
-    row["difficulty"] = level.to_json()
-    return True
 
 
 def _deadline(wall: float | None) -> float | None:
@@ -96,41 +85,70 @@ def _deadline(wall: float | None) -> float | None:
     return time.monotonic() + left if left > 0 else -1.0
 
 
+class _BranchJob:
+    """What both jobs do with their branches: the whole search prepared once a process,
+    each branch's puzzles as rows, rated when asked and kept up to ``max_level``, and the
+    branch's raw group (None when ``deadline``, a ``time.time()``, came first)."""
+
+    rated: bool
+    max_level: int | None
+    deadline: float | None
+
+    def prepare(self) -> Generation | CrossGeneration:
+        """The whole search (its words and branches)."""
+        raise NotImplementedError
+
+    def row(self, puzzle: Any) -> dict:
+        """A puzzle's result row (its JSON, its solution in the job's base)."""
+        raise NotImplementedError
+
+    def rate(self, puzzle: Any) -> Difficulty:
+        """A puzzle's difficulty."""
+        raise NotImplementedError
+
+    def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
+        whole = _prepared(self)
+        return [self.run(whole, branch) for branch in items]
+
+    def run(self, whole: Generation | CrossGeneration, branch: Branch) -> bytes | None:
+        """The raw group of one branch (None when the deadline came first)."""
+        deadline = _deadline(self.deadline)
+        if deadline is not None and deadline < 0:
+            return None
+        part = whole.split(branch, deadline=deadline)
+        rating_asked = self.rated or self.max_level is not None
+        rows = []
+        for puzzle in part:
+            row = self.row(puzzle)
+            if rating_asked:
+                level = self.rate(puzzle)
+                if not within(level, self.max_level):
+                    continue
+                row["difficulty"] = level.to_json()
+            rows.append(row)
+        if not part.complete:
+            return None
+        return _line({"raw": RAW_FORMAT, "branch": branch_key(whole.words, branch),
+                      "candidates": part.candidates, "results": rows})
+
+
 @dataclass(frozen=True)
-class GenerationJob:
-    """Worker side of a sum generation: each item a branch; its puzzles, rated when
-    asked and kept up to ``max_level``.  ``deadline`` (a ``time.time()``): branches not
-    finished by then come back as None."""
+class GenerationJob(_BranchJob):
+    """Worker side of a sum generation (each item a branch)."""
 
     spec: GenerationSpec
     rated: bool = False
     max_level: int | None = None
     deadline: float | None = None
 
-    def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
-        whole = _prepared(self)
-        assert isinstance(whole, Generation)
-        return [self.run(whole, branch) for branch in items]
-
     def prepare(self) -> Generation:
-        """The whole search (its words and branches), on the client."""
         return Generation(self.spec)
 
-    def run(self, whole: Generation, branch: Branch) -> bytes | None:
-        """The raw group of one branch (None when the deadline came first)."""
-        deadline = _deadline(self.deadline)
-        if deadline is not None and deadline < 0:
-            return None
-        part = whole.split(branch, deadline=deadline)
-        rows = []
-        for g in part:
-            row = {**g.to_json(), "equation": equation_text(g, self.spec.base)}
-            if _kept(row, partial(rating, g, self.spec.base), self):
-                rows.append(row)
-        if not part.complete:
-            return None
-        return _line({"raw": RAW_FORMAT, "branch": branch_key(whole.words, branch),
-                      "candidates": part.candidates, "results": rows})
+    def row(self, puzzle: Generated) -> dict:
+        return {**puzzle.to_json(), "equation": equation_text(puzzle, self.spec.base)}
+
+    def rate(self, puzzle: Generated) -> Difficulty:
+        return rating(puzzle, self.spec.base)
 
     def found(self, row: dict) -> tuple[Generated, Difficulty | None]:
         """A result row back as the puzzle and its difficulty."""
@@ -159,9 +177,9 @@ class GenerationJob:
 
 
 @dataclass(frozen=True)
-class CrossJob:
-    """Worker side of ``--cross N``: each item a branch (the first row's first two
-    words); its crosswords, rated and kept as :class:`GenerationJob` does."""
+class CrossJob(_BranchJob):
+    """Worker side of ``--cross N`` (each item a branch: the first row's first two
+    words)."""
 
     words: tuple[str, ...]
     n: int
@@ -170,30 +188,14 @@ class CrossJob:
     max_level: int | None = None
     deadline: float | None = None
 
-    def __call__(self, index: Index, items: tuple) -> list[bytes | None]:
-        whole = _prepared(self)
-        assert isinstance(whole, CrossGeneration)
-        return [self.run(whole, branch) for branch in items]
-
     def prepare(self) -> CrossGeneration:
-        """The whole search (its words and branches)."""
         return cross_generation(self.words, self.n, base=self.base)
 
-    def run(self, whole: CrossGeneration, branch: Branch) -> bytes | None:
-        """The raw group of one branch (None when the deadline came first)."""
-        deadline = _deadline(self.deadline)
-        if deadline is not None and deadline < 0:
-            return None
-        part = whole.split(branch, deadline=deadline)
-        rows = []
-        for c in part:
-            row = {**c.to_json(self.base), "equation": c.equation(self.base)}
-            if _kept(row, partial(cross_rating, c, self.base), self):
-                rows.append(row)
-        if not part.complete:
-            return None
-        return _line({"raw": RAW_FORMAT, "branch": branch_key(whole.words, branch),
-                      "candidates": part.candidates, "results": rows})
+    def row(self, puzzle: Crossword) -> dict:
+        return {**puzzle.to_json(self.base), "equation": puzzle.equation(self.base)}
+
+    def rate(self, puzzle: Crossword) -> Difficulty:
+        return cross_rating(puzzle, self.base)
 
     def found(self, row: dict) -> tuple[Crossword, Difficulty | None]:
         """A result row back as the crossword and its difficulty."""
@@ -201,11 +203,12 @@ class CrossJob:
         return Crossword(grid, dict(row["solution"])), _difficulty(row)
 
     def describe(self) -> dict:
+        """What decides the output, besides the words' order (JSON-able)."""
         return {"cross": self.n, "base": self.base, "words_sha256": _digest(self.words),
                 "rated": self.rated, "max_level": self.max_level}
 
     def cost(self, words: list[str], branch: Branch) -> float:
-        # no cheap guess of a grid's subtree: equal shares, packed by count
+        """No cheap guess of a grid's subtree: equal shares, packed by count."""
         return 0.01
 
 

@@ -59,6 +59,11 @@ class IndexShipment:
 
         return cls("", _NOTHING, "no index", __version__)
 
+    @property
+    def empty(self) -> bool:
+        """True for :meth:`nothing`: no file to read, check or send."""
+        return self.checksum == _NOTHING
+
     @classmethod
     def of_file(cls, path: Path, name: str) -> IndexShipment:
         """The shipment of an index file on this machine."""
@@ -68,7 +73,7 @@ class IndexShipment:
 
     def read_bytes(self) -> bytes:
         """The file's bytes, to send to workers that cannot see the file."""
-        if self.checksum == _NOTHING:
+        if self.empty:
             return b""
         data = read_bytes(self.path, "index file", BatchError)
         try:
@@ -80,7 +85,7 @@ class IndexShipment:
 
     def visible(self) -> bool:
         """True when this process sees the very index file the shipment names."""
-        if self.checksum == _NOTHING:
+        if self.empty:
             return True
         try:
             return index_checksum(Path(self.path)) == self.checksum
@@ -141,7 +146,7 @@ def _load(shipment: IndexShipment, data: bytes | None) -> Index:
     if shipment.version != __version__:
         raise BatchError(f"worker {where} runs cryptocomp {__version__}, the client "
                          f"{shipment.version}: install the same version everywhere")
-    if shipment.checksum == _NOTHING:
+    if shipment.empty:
         return Index.from_counts({}, name=shipment.name)
     if data is not None:
         try:

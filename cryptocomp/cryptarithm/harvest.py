@@ -27,7 +27,7 @@ from .generation import Generated, GenerationSpec, generate
 from .system import DIGITS
 
 __all__ = ["Harvest", "harvest", "CrossHarvest", "cross_harvest", "cross_rating",
-           "equation_text", "word_list", "read_range", "rating", "STOPS"]
+           "equation_text", "word_list", "read_range", "rating", "within", "STOPS"]
 
 # why a run ended: every puzzle found, the time budget, the step budget, ``top`` puzzles
 # kept, Ctrl-C
@@ -144,6 +144,13 @@ def cross_harvest(words: Sequence[str], n: int, *, base: int = 10,
     return out
 
 
+def within(level: Difficulty | None, max_level: int | None) -> bool:
+    """True when a puzzle rated ``level`` is kept under ``max_level`` (None: every one;
+    else only a rated puzzle of at most that level)."""
+    return max_level is None or (level is not None and level.level is not None
+                                 and level.level <= max_level)
+
+
 def _budget_stop(candidates: int, steps: int | None) -> str:
     """Which budget ended an incomplete search: the steps once they are spent, else the
     clock."""
@@ -177,8 +184,7 @@ def _gather(items: Iterable[T], rater: Callable[[T], Difficulty], *, top: int | 
     try:
         for item in items:
             level = rater(item) if rated else None
-            if max_level is not None and (level is None or level.level is None
-                                          or level.level > max_level):
+            if not within(level, max_level):
                 continue
             out.kept.append(item)
             if out.levels is not None and level is not None:
