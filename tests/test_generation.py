@@ -281,3 +281,19 @@ def test_step_budget_stops_at_its_candidates(name: str, steps: int,
         assert gen.complete and got == expected and gen.candidates == whole.candidates
     elif whole.candidates > steps:
         assert not gen.complete and steps <= gen.candidates <= steps + margin
+
+
+def test_deadline_holds_when_no_candidate_is_counted() -> None:
+    """A free-sum search whose nodes all fail their bounds counts no candidate: the clock
+    is looked at by the nodes, so the budget still holds (it once ran on for minutes)."""
+    import random
+    import time
+
+    from cryptocomp.cryptarithm.harvest import harvest
+
+    rng = random.Random(5)
+    words = sorted({"".join(rng.choice("abcdefghij") for _ in range(rng.randint(3, 6)))
+                    for _ in range(300)})
+    start = time.monotonic()
+    done = harvest(GenerationSpec(tuple(words), right="free"), seconds=0.3)
+    assert done.stop == "time" and time.monotonic() - start < 0.3 * 1.1 + 0.1

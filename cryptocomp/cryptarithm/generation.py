@@ -153,6 +153,7 @@ class SearchState:
     rights: list[int]         # the word indices a right side may be (unique/fixed)
     candidates: int = 0
     stopped: bool = False
+    nodes: int = 0            # Python search nodes visited (the clock is looked at by them)
     most: int = 0             # the largest value (product: digit count) of a right word
     most_value: int = 0       # doubly true: the largest number a right word stands for
     by_value: dict[int, list[int]] = field(default_factory=dict)   # doubly true: value -> rights
@@ -169,6 +170,16 @@ class SearchState:
         """True (and remembered) once the deadline has passed (looked at each call)."""
         if self.deadline is not None and not self.stopped:
             self.stopped = time.monotonic() >= self.deadline
+        return self.stopped
+
+    def tick(self) -> bool:
+        """True (and remembered) once stopped; one more node, the deadline looked at now
+        and then: a search whose nodes count no candidate (their bounds cannot meet) still
+        keeps its deadline."""
+        if self.deadline is not None and not self.stopped:
+            self.nodes += 1
+            if self.nodes % _CHECK_EVERY == 0:
+                self.stopped = time.monotonic() >= self.deadline
         return self.stopped
 
     def out_of_time(self) -> bool:
@@ -270,7 +281,7 @@ class Generation:
         part = copy.copy(self)
         part.branch = branch
         part._search = replace(self._search, deadline=deadline, steps=None, candidates=0,
-                               stopped=False)
+                               stopped=False, nodes=0)
         part._frontier = None
         return part
 
@@ -373,8 +384,8 @@ def _left_sides(search: SearchState, words: list[str], side: Side) -> Iterator[G
     if spec.max_words is not None and count + 1 >= spec.max_words:
         return
     for i in range(side.chosen[-1] + 1 if side.chosen else 0, _last_left(search, words)):
-        if search.stopped:
-            continue
+        if search.tick():
+            return
         more = _extended(search, words, side, i)
         if more is not None:
             yield from _left_sides(search, words, more)
@@ -424,11 +435,13 @@ def _place(search: SearchState, words: list[str], i: int, left: list[int], right
            mask: int) -> Iterator[Generated]:
     """The puzzles with ``left`` and ``right`` so far and words from ``i`` on to place."""
     spec = search.spec
+    if search.tick():   # before the check: its bounds cost a sum over both sides
+        return
     if left and right and len(left) + len(right) >= spec.min_words:
         found = _check(search, words, left, right)
         if found is not None:
             yield found
-    if search.stopped or i == len(words):
+    if i == len(words):
         return
     if spec.max_words is not None and len(left) + len(right) >= spec.max_words:
         return

@@ -157,6 +157,9 @@ def _add_queries(app: FastAPI, index: Index, settings: StudioSettings) -> None:
         return await run_in_threadpool(solve_answer, dict(request.query_params), limits)
 
 
+GENERATE_GRACE = 0.5   # seconds a generation may run past its budget before it is stopped
+
+
 async def _finished(job: Job, seconds: float) -> Job:
     """The job once finished, waited for at most ``seconds``."""
     loop = asyncio.get_running_loop()
@@ -233,8 +236,10 @@ def _add_jobs(app: FastAPI, index: Index, settings: StudioSettings, board: JobBo
     async def generate(request: Request) -> dict[str, Any]:
         req = generate_request(await _json_body(request), limits)
         job = board.submit("generate", [], generate_work, (req,))
-        await _finished(job, req.seconds)
-        if job.status not in FINISHED:  # the budget is up: what was found is the answer
+        # the search keeps its budget on its own clock, which starts when its process does:
+        # a little grace lets it end itself and say so
+        await _finished(job, req.seconds + GENERATE_GRACE)
+        if job.status not in FINISHED:  # past the budget: what was found is the answer
             board.cancel(job.id)
             await _finished(job, 1.0)
         elif job.status == FAILED:
