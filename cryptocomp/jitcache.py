@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 # the time load_engine() takes from no cache, as the line before compiling says it
 # (README "First use" has the measurements)
-COMPILE_SECONDS = 30
+COMPILE_SECONDS = 10
 # the modules whose functions load_engine() compiles
 ENGINE_MODULES = ("clock", "propagation", "search", "rectangle")
 # each family: its package below cryptocomp and the sources its machine code depends on
@@ -181,9 +181,19 @@ def _keyed_cache(fn: Callable, where: Path, stamp: str) -> Any:
     return Cache(fn)
 
 
-def compiled(**options: Any) -> Callable[[Callable], Any]:
+def compiled(*, entry: bool = True, allocates: bool = True,
+             **options: Any) -> Callable[[Callable], Any]:
     """``numba.njit(cache=True, **options)`` with the machine code in its family's keyed
-    directory (:func:`place`), or uncached where nothing can be written."""
+    directory (:func:`place`), or uncached where nothing can be written.  ``entry=False``:
+    only compiled code calls the function, so numba builds it no Python or C wrapper;
+    ``allocates=False``: it makes no array, so it is compiled without numba's reference
+    counting (NRT).  Together they take about a third off the fill engine's first compile
+    (README "First use"), and a non-entry function cannot be called from Python."""
+    if not entry:
+        options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+    if not allocates:
+        options["_nrt"] = False
+
     def declare(fn: Callable) -> Any:
         dispatcher = njit(cache=False, **options)(fn)
         if not hasattr(dispatcher, "stats"):  # NUMBA_DISABLE_JIT: plain Python

@@ -312,3 +312,93 @@ def test_the_engine_loaded_early_is_waited_for_not_loaded_twice(monkeypatch):
     assert calls == ["load-engine"] and csp._loaded
     csp.load_engine_soon()  # loaded: nothing more
     assert calls == ["load-engine"]
+
+
+# -- the compile helper: the engine's side parts compiled in a second process -------------
+
+def _sleeper() -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+
+
+def test_the_helper_is_waited_for_a_while_then_stopped(monkeypatch):
+    """wait_for() gives the helper HELPER_WAIT seconds, stop() ends it; neither minds no
+    helper (none could start: then this process compiles everything)."""
+    from cryptocomp.crossword import warmup
+
+    monkeypatch.setattr(warmup, "HELPER_WAIT", 0.2)
+    helper = _sleeper()
+    warmup.wait_for(helper)
+    assert helper.poll() is None
+    warmup.stop(helper)
+    assert helper.poll() is not None
+    warmup.wait_for(None)
+    warmup.stop(None)
+
+    def refuse(*args, **kwargs):
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(warmup.subprocess, "Popen", refuse)
+    assert warmup.start_helper(Path("/nowhere/cryptocomp-engine-k")) is None
+
+
+def test_an_interrupted_compile_stops_its_helper(monkeypatch):
+    """Ctrl-C while the engine compiles leaves no helper process behind."""
+    from cryptocomp.crossword import csp, warmup
+
+    helper = _sleeper()
+
+    def interrupted(prob):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(csp, "_loaded", False)
+    monkeypatch.setattr(csp, "is_cached", lambda cache, *modules: False)
+    monkeypatch.setattr(csp, "prune", lambda cache: [])
+    monkeypatch.setattr(warmup, "start_helper", lambda cache: helper)
+    monkeypatch.setattr(warmup, "compile_searches", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        csp.load_engine()
+    assert helper.poll() is not None and not csp._loaded
+
+
+def _engine_files(cache_root: Path) -> set[str]:
+    """The functions with machine code in the engine's directory below ``cache_root``."""
+    return {p.name.rsplit("-", 1)[0] for p in cache_root.glob("cryptocomp-engine-*/*.nbi")}
+
+
+@pytest.mark.slow
+def test_the_helper_compiles_the_side_parts_only(tmp_path):
+    """The helper process writes the search's choices and the rows search, not the
+    searches the main process compiles at the same time."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-m", "cryptocomp.crossword.warmup"], env=env,
+                   check=True, timeout=600)
+    files = _engine_files(tmp_path)
+    assert {"search._choose_slot", "search._choose_word", "rectangle._search"} <= files
+    assert not files & {"search.run", "search.root", "propagation.propagate"}
+
+
+_SQUARE = ("from cryptocomp.crossword import fill\n"
+           "from cryptocomp.crossword.square import square_grid\n"
+           "from cryptocomp.index.index import Index\n"
+           "words = {w: int(c) for w, c in (l.split() for l in open('words.txt'))}\n"
+           "print(fill(square_grid(3), Index.from_counts(words, name='w')).words)\n")
+
+
+@pytest.mark.slow
+def test_a_helper_stopped_midway_leaves_machine_code_the_engine_loads(tmp_path):
+    """A helper killed while it compiles (Ctrl-C, a lost worker) leaves whole cache files
+    or none: the next first use compiles the rest and fills as a warm run does."""
+    import time
+
+    from cryptocomp.crossword import warmup
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    helper = subprocess.Popen([sys.executable, "-m", "cryptocomp.crossword.warmup"], env=env)
+    time.sleep(2.0)
+    warmup.stop(helper)
+    (tmp_path / "words.txt").write_text(WORDS)
+    proc = subprocess.run([sys.executable, "-c", _SQUARE], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == str(["cab", "are", "ton", "cat", "aro", "ben"])
+    assert {"search.run", "rectangle._search"} <= _engine_files(tmp_path / "numba")

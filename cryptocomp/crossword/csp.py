@@ -33,20 +33,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba
-
-from ..index.index import Index
 from ..jitcache import cache_dir, compile_note, is_cached, prune
+from . import warmup
 from .grid import GridError
 from .lane import SLICE, Lane, Learned, held, slot_weight
 from .layout import BEST, BEST_CULPRIT, BEST_OPEN, DEADLINE, WIPED
-from .lexicon import Lexicon
 from .problem import MAX_STEPS, Budget, Problem
-from .propagation import FAIL, OK, undo
+from .propagation import FAIL, OK
 from .rectangle import RowSearch, is_rectangle, rows_can_fill
 from .result import BUDGET, FILLED, NO_FILL, FillResult, SearchProgress
 from .search import EXHAUSTED, FOUND, RESTART, STOPPED, root, run
-from .square import square_grid
 from .tables import State
 from .trie import MAX_LETTERS
 
@@ -110,17 +106,19 @@ def load_engine() -> None:
         if _loaded:
             return
         cache = cache_dir(run)
+        helper = None
         if not is_cached(cache):
             (log.info if cache is not None else log.warning)("%s", compile_note())
             if cache is not None:
                 prune(cache)  # the code of older sources, which no install loads any more
-        words = {"ab": 4, "ba": 3, "aa": 2, "bb": 1}
-        prob = Problem(square_grid(2), Lexicon(Index.from_counts(words, name="engine")))
-        state = State(prob.tables)
-        for compiled, args in ((root, (state.T, state.D)), (run, (state.T, state.D, 1)),
-                               (undo, (state.T, state.D, 0))):
-            compiled.compile(tuple(numba.typeof(a) for a in args))
-        RowSearch(prob).compile()
+                helper = warmup.start_helper(cache)
+        prob = warmup.tiny_problem()
+        try:
+            warmup.compile_searches(prob)
+            warmup.wait_for(helper)
+            warmup.compile_side(prob)  # loaded from what the helper wrote
+        finally:
+            warmup.stop(helper)
         _loaded = True
 
 

@@ -142,6 +142,10 @@ class RowArrays(NamedTuple):
     keys: np.ndarray  # int32: the conflict keys of each word row (.rules)
     kused: np.ndarray  # int32 per key: the placed words that have it
     ctl: np.ndarray  # int64 scalars (ROW_* slots below)
+    sets: np.ndarray  # uint64 per column: the rows-below check's letter sets of a row
+    xsets: np.ndarray  # uint64 per column: the same, the row reversed
+    vs: np.ndarray  # int64 (W + 1): the trie nodes of that check's walk
+    ms: np.ndarray  # uint64 (W + 1): the letters left to try at each of its depths
 
 
 # the rows search's ctl: the cell to fill next (-1: exhausted), letters placed, table

@@ -85,7 +85,7 @@ _SCAN = 64  # queued slots compared when picking the next revision
 # compiled _shrink three times and _bulk four (scripts/LOG.md, "one signature each")
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def past_deadline(ctl, params):
     """True once the deadline has passed (the clock is read every CHECK_EVERY work units)."""
     if ctl[OPS] < ctl[NEXT_CHECK]:
@@ -94,7 +94,7 @@ def past_deadline(ctl, params):
     return clock() > params[DEADLINE]
 
 
-@compiled(inline="always")
+@compiled(entry=False, allocates=False)
 def queue_slot(D, o):
     """Queue slot ``o`` for revision (once)."""
     rq, ctl, inq = D.rq, D.ctl, D.inq
@@ -105,7 +105,7 @@ def queue_slot(D, o):
         ctl[RQN] = e + 1
 
 
-@compiled(inline="always")
+@compiled(entry=False, allocates=False)
 def _after_shrink(T, D, s):
     """FAIL when slot ``s`` is empty; queue it when it is down to one word."""
     size, sq, ctl = D.size, D.sq, D.ctl
@@ -119,7 +119,7 @@ def _after_shrink(T, D, s):
     return OK
 
 
-@compiled(inline="always")
+@compiled(entry=False, allocates=False)
 def _remove(T, D, s, i):
     """Remove the alive word at place ``i`` of slot ``s``; queue the crossing slots that
     still have a letter that left one of its cells."""
@@ -154,7 +154,7 @@ def _remove(T, D, s, i):
     return _after_shrink(T, D, s)
 
 
-@compiled(inline="always")
+@compiled(entry=False, allocates=False)
 def _fits(wl, mask, act, nact, row, A):
     """Whether the word of row ``row`` has a marked letter at every active position."""
     for j in range(nact):
@@ -164,7 +164,7 @@ def _fits(wl, mask, act, nact, row, A):
     return True
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _bulk(T, D, s, nact, word):
     """Keep in one pass the words of slot ``s`` that fit the mask at the ``nact`` active
     positions (``word`` < 0), or the word ``word`` alone; save the counts for undo and
@@ -226,7 +226,7 @@ def _bulk(T, D, s, nact, word):
     return _after_shrink(T, D, s)
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _shrink(T, D, t, nact):
     """Keep the alive words of slot ``t`` that fit the mask at the ``nact`` positions listed
     in ``act``: in bulk, in one walk over the alive words, or by walking the leaving
@@ -292,7 +292,7 @@ def _shrink(T, D, t, nact):
     return OK
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def drop_letter(T, D, t, q, a):
     """Remove every alive word of slot ``t`` with letter ``a`` at position ``q``."""
     A, mask, act = T.A, D.mask, D.act
@@ -303,7 +303,7 @@ def drop_letter(T, D, t, q, a):
     return _shrink(T, D, t, np.int64(1))
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def keep_letter(T, D, s, p, a):
     """Remove every word of slot ``s`` without letter ``a`` at position ``p``."""
     A, mask, act = T.A, D.mask, D.act
@@ -314,7 +314,7 @@ def keep_letter(T, D, s, p, a):
     return _shrink(T, D, s, np.int64(1))
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _revise(T, D, t):
     """Slot ``t`` keeps only the words whose letters every crossing slot still has at the
     shared cells; the crossed positions where it loses words are left in ``act`` (their
@@ -345,7 +345,7 @@ def _revise(T, D, t):
     return _shrink(T, D, t, nact)
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _settle(T, D, s):
     """Slot ``s`` is down to one word: mark the word used, drop it from its length group."""
     slot, same, same_start = T.slot, T.same, T.same_start
@@ -378,7 +378,7 @@ def _settle(T, D, s):
     return OK
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _drop_conflicts(T, D, s, row):
     """Slot ``s`` settled on word row ``row``: the words that share a conflict key with it
     (:mod:`.rules`) leave every other slot."""
@@ -400,7 +400,7 @@ def _drop_conflicts(T, D, s, row):
     return OK
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def propagate(T, D):
     """Run the queues to a fixpoint: slot revisions, then singletons.  OK, FAIL
     (``ctl[WIPED]`` names the slot; the crossings that emptied it gain weight) or
@@ -438,7 +438,7 @@ def propagate(T, D):
     return OK
 
 
-@compiled()
+@compiled(allocates=False)
 def undo(T, D, mark):
     """Restore the state the trail had at length ``mark``."""
     wl, slot, A = T.wl, T.slot, T.A
@@ -474,7 +474,7 @@ def undo(T, D, mark):
     ctl[SQN] = 0
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def assign(T, D, s, k):
     """Keep word ``k`` alone in slot ``s`` (queues the crossings; call propagate)."""
     slot = T.slot
@@ -491,7 +491,7 @@ def assign(T, D, s, k):
     return OK
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def refute(T, D, s, k):
     """Remove word ``k`` from slot ``s`` (queues the crossings; call propagate)."""
     slot = T.slot

@@ -111,7 +111,7 @@ def rows_can_fill(prob: Problem) -> bool:
     return is_rectangle(prob) and len(prob.letters) <= MAX_LETTERS
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used, kstart, keys, kused):
     """Take back cell ``k``'s letter's finished words (the prefixes need no undo)."""
     i = k // W
@@ -126,14 +126,14 @@ def _pop(k, W, H, rn, cn, rleaf, cleaf, rbase, cbase, used, kstart, keys, kused)
         _count_keys(kstart, keys, kused, w, -1)
 
 
-@compiled(inline="always")
+@compiled(entry=False, allocates=False)
 def _count_keys(kstart, keys, kused, w, delta):
     """Count word row ``w``'s conflict keys as placed (``delta`` 1) or taken back (-1)."""
     for h in range(kstart[w], kstart[w + 1]):
         kused[keys[h]] += delta
 
 
-@compiled(inline="always")
+@compiled(entry=False, allocates=False)
 def _keys_free(kstart, keys, kused, w):
     """Whether no placed word has a conflict key of word row ``w``."""
     for h in range(kstart[w], kstart[w + 1]):  # noqa: SIM110 (a plain loop compiles leaner)
@@ -142,7 +142,7 @@ def _keys_free(kstart, keys, kused, w):
     return True
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _keys_shared(kstart, keys, a, b):
     """Whether word rows ``a`` and ``b`` have a conflict key in common."""
     for h in range(kstart[a], kstart[a + 1]):
@@ -152,7 +152,7 @@ def _keys_shared(kstart, keys, a, b):
     return False
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _save(ctl, k, ops, nodes, letter, best):
     """Store the search's scalars; keep the letters placed when they are the deepest
     partial fill yet (sampled when the search returns: tracking every new depth in the
@@ -166,7 +166,7 @@ def _save(ctl, k, ops, nodes, letter, best):
             best[q] = letter[q]
 
 
-@compiled()
+@compiled(allocates=False)
 def _fits(rch, rmask, rahead, sets, W, vs, ms):
     """Whether some word of the trie has, at every position p, a letter of ``sets[p]``,
     and the table lookups it took to tell."""
@@ -202,7 +202,7 @@ def _fits(rch, rmask, rahead, sets, W, vs, ms):
     return False, steps
 
 
-@compiled()
+@compiled(allocates=False)
 def _popcount(m):
     """The number of bits set in the 64-bit mask ``m``."""
     m = m - ((m >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -211,7 +211,7 @@ def _popcount(m):
     return (m * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _rows_below(rch, rmask, rahead, xch, xmask, xahead, cahead, given, W, H, i, cn, c, sets,
                 xsets, vs, ms):
     """Whether every row below row ``i``, just finished with column W-1's node ``c``,
@@ -238,7 +238,7 @@ def _rows_below(rch, rmask, rahead, xch, xmask, xahead, cahead, given, W, H, i, 
     return True, steps
 
 
-@compiled()
+@compiled(allocates=False)
 def _search(R, pause_at, node_limit):
     """Run the search of the arrays ``R`` (:class:`~.layout.RowArrays`) from its saved
     state until a fill (FOUND), the end (EXHAUSTED), ``pause_at`` work units or
@@ -250,11 +250,8 @@ def _search(R, pause_at, node_limit):
     rn, cn, pos, allowed, rowset, eq = R.rn, R.cn, R.pos, R.allowed, R.rowset, R.eq
     letter, best, dead, used, ctl = R.letter, R.best, R.dead, R.used, R.ctl
     kstart, keys, kused = R.kstart, R.keys, R.kused
+    sets, xsets, vs, ms = R.sets, R.xsets, R.vs, R.ms
     total = W * H
-    sets = np.zeros(W, dtype=np.uint64)
-    xsets = np.zeros(W, dtype=np.uint64)
-    vs = np.zeros(W + 1, dtype=np.int64)
-    ms = np.zeros(W + 1, dtype=np.uint64)
     k = ctl[ROW_K]
     ops = ctl[ROW_OPS]
     nodes0 = ctl[ROW_NODES]
@@ -389,6 +386,9 @@ class RowSearch:
         self.used = np.zeros(max(1, len(t.wid)), dtype=np.uint8)
         self.kused = np.zeros(max(1, len(t.keys.pstart) - 1), dtype=np.int32)
         self.ctl = np.zeros(NROWCTL, dtype=np.int64)
+        # the rows-below check's scratch, made here: the compiled search makes no array
+        self.sets, self.xsets = np.zeros(W, dtype=np.uint64), np.zeros(W, dtype=np.uint64)
+        self.vs, self.ms = np.zeros(W + 1, dtype=np.int64), np.zeros(W + 1, dtype=np.uint64)
         # a fill's transpose is a fill: one of each pair is enough for one fill (or a proof)
         self.ctl[ROW_SYM] = W == H and not grid.given and count == 1
 
@@ -437,7 +437,8 @@ class RowSearch:
                          c.child, c.mask, c.ahead, c.leaf, self.rbase, self.cbase, self.given,
                          self.W, self.H, self.rn, self.cn, self.pos, self.allowed, self.rowset,
                          self.eq, self.letter, self.best, self.dead, self.used,
-                         t.keys.kstart, t.keys.keys, self.kused, self.ctl)
+                         t.keys.kstart, t.keys.keys, self.kused, self.ctl,
+                         self.sets, self.xsets, self.vs, self.ms)
 
     def _grid_words(self, letters: np.ndarray, depth: int) -> list[str]:
         """Every slot's word, or its pattern with ``.`` past ``depth`` letters placed."""

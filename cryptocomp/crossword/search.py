@@ -19,6 +19,8 @@ word scores after a restart.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..jitcache import compiled
@@ -71,7 +73,8 @@ from .propagation import (
     undo,
 )
 
-__all__ = ["run", "root", "progress", "FOUND", "EXHAUSTED", "PAUSED", "RESTART", "STOPPED"]
+__all__ = ["run", "root", "progress", "choices", "FOUND", "EXHAUSTED", "PAUSED", "RESTART",
+           "STOPPED"]
 
 # decision kinds
 PLACE_WORD, REMOVE_WORD, PLACE_LETTER, REMOVE_LETTER = 0, 1, 2, 3
@@ -80,7 +83,7 @@ _PAUSE_CHECK = 1 << 12  # work units between two looks at the clock for the dead
 FOUND, EXHAUSTED, PAUSED, RESTART, STOPPED = 1, 2, 3, 4, 5
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _rand(ctl):
     """A uniform float in [0, 1) from the xorshift64 state in ctl[RNG]."""
     x = np.uint64(ctl[RNG])
@@ -91,7 +94,7 @@ def _rand(ctl):
     return (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _choose_slot(T, D):
     """The open slot with the least dom/wdeg (-1: every slot is settled)."""
     slot, cross, maxlen = T.slot, T.cross, T.maxlen
@@ -115,7 +118,7 @@ def _choose_slot(T, D):
     return best
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _choose_word(T, D, s):
     """The word to place first in slot ``s`` (its index ``k`` in the length group)."""
     wl, wscore, slot, cross, A, maxlen = T.wl, T.wscore, T.slot, T.cross, T.A, T.maxlen
@@ -151,7 +154,7 @@ def _choose_word(T, D, s):
     return best_k
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _choose_letter(T, D, s):
     """For slot ``s``: ``p * A + a`` for its crossed cell with the fewest letters left (more
     than one) and the letter there best supported by both slots; -1 when there is none."""
@@ -186,7 +189,7 @@ def _choose_letter(T, D, s):
     return best_p * A + best_a
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _choose_cell(T, D):
     """(slot, p * A + a) over every crossed cell with two letters or more: the cell whose best
     letter has the least support (the product of the two slots' counts of words with that
@@ -226,7 +229,7 @@ def _choose_cell(T, D):
     return best_s, best_code
 
 
-@compiled()
+@compiled(allocates=False)
 def _failed(ctl, params, weight, sweight):
     """Count a failure; with ageing, older failures weigh less than new ones (the
     weights' excess over 1, and the slots' own weights, times params[AGE])."""
@@ -240,7 +243,7 @@ def _failed(ctl, params, weight, sweight):
         ctl[OPS] += weight.shape[0] + sweight.shape[0]
 
 
-@compiled()
+@compiled(entry=False, allocates=False)
 def _note(size, ctl, single, best):
     """Keep the partial fill with the most settled slots, and its tightest open slot."""
     if ctl[NSINGLE] <= ctl[BEST]:
@@ -255,7 +258,7 @@ def _note(size, ctl, single, best):
     ctl[BEST_OPEN] = low if culprit >= 0 else 0
 
 
-@compiled()
+@compiled(allocates=False)
 def root(T, D):
     """Make the initial domains arc consistent: OK, FAIL or OUT_OF_TIME."""
     size, sq, ctl = D.size, D.sq, D.ctl
@@ -273,6 +276,12 @@ def root(T, D):
     return propagate(T, D)
 
 
+def choices() -> tuple[tuple[Any, int], ...]:
+    """The compiled choices of a node, each with the number of int arguments it takes
+    after ``(T, D)``: what :mod:`.warmup` compiles beside the searches."""
+    return ((_choose_slot, 0), (_choose_cell, 0), (_choose_word, 1), (_choose_letter, 1))
+
+
 def progress(dec: np.ndarray, depth: int) -> float:
     """The part of a search without restarts already done, from its ``depth`` active
     decisions ``dec``: each branch counts half its parent, and a decision in its second
@@ -283,7 +292,7 @@ def progress(dec: np.ndarray, depth: int) -> float:
     return float(np.ldexp(1.0, -1 - second).sum())
 
 
-@compiled()
+@compiled(allocates=False)
 def run(T, D, node_limit):
     """Search on from the current state for at most ``node_limit`` nodes.
 
