@@ -38,9 +38,10 @@ __all__ = ["tiny_problem", "compile_searches", "compile_side", "start_helper", "
 
 log = logging.getLogger(__name__)
 
-# how long the searches' compile waits for the helper at the end, seconds (it has had
-# longer than its own work takes; past this the rows search is compiled here)
-HELPER_WAIT = 30.0
+# how long the searches' compile waits for the helper at the end, seconds: the helper's
+# part is the shorter one, so a helper still busy by then is starved of a core, and
+# compiling what it has not written here costs less than waiting on
+HELPER_WAIT = 5.0
 
 
 def tiny_problem() -> Problem:
