@@ -42,7 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchkit import LISTS, cpu_seconds, grid_of, layouts, peak_mb, ranks
+from benchkit import LISTS, cpu_seconds, decided_seconds, grid_of, layouts, peak_mb, ranks
 
 QXW = Path("/usr/games/qxw")
 QXW_LIMIT = 120  # seconds Qxw gets at most (the figures' own limits where lower)
@@ -112,17 +112,12 @@ def _ours(name: str, runs: int, engine: str) -> dict:
         if o["status"] == "filled" and not o.get("checked"):
             raise SystemExit(f"{name}: the checker refused our fill: {o}")
     best = dict(outs[0])
-    best["cpu"] = statistics.median(_cost(o, "cpu") for o in outs)
-    best["wall"] = statistics.median(_cost(o, "wall") for o in outs)
-    best["slowest"] = max(_cost(o, "cpu") for o in outs)
+    best["cpu"] = statistics.median(decided_seconds(o, "cpu") for o in outs)
+    best["wall"] = statistics.median(decided_seconds(o, "wall") for o in outs)
+    best["slowest"] = max(decided_seconds(o, "cpu") for o in outs)
     best["runs"] = len(outs)
     best["statuses"] = sorted({o["status"] for o in outs})
     return best
-
-
-def _cost(o: dict, key: str) -> float:
-    """A run's seconds, infinite when it ended on its budget."""
-    return o[key] if o["status"] in ("filled", "no_fill") else float("inf")
 
 
 def _qxw(name: str, cap: float = QXW_LIMIT) -> dict | None:

@@ -32,7 +32,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from benchkit import layouts
+from benchkit import decided_seconds, layouts
 
 HERE = Path(__file__).resolve().parent
 LISTS = {"wordnet": "wordnet.txt", "en50k": "en50k.txt", "ru100k": "ru100k-yo.txt"}
@@ -82,11 +82,6 @@ def _run(grid: str, lst: str, seed: int, limit: float) -> dict:
             "at": time.strftime("%Y-%m-%d %H:%M"), **out}
 
 
-def _cost(run: dict) -> float:
-    """A run's CPU seconds, infinite when it was not decided."""
-    return run["cpu"] if run["status"] in ("filled", "no_fill") else float("inf")
-
-
 def _fmt(x: float) -> str:
     return "  >lim" if x == float("inf") else f"{x:6.2f}"
 
@@ -97,17 +92,18 @@ def report(runs: dict[str, dict], grids: list[str], lists: list[str], seeds: int
     print(f"# per grid and list: CPU seconds of {seeds} runs (default search, seeds "
           f"1..{seeds - 1}); target median <= {MEDIAN_TARGET:g} s, slowest <= "
           f"{SLOWEST_TARGET:g} s, or proved impossible")
-    all_met, every = True, {lst: [] for lst in lists}
+    all_met = True
+    every: dict[str, list[float]] = {lst: [] for lst in lists}
     missed = []
     for lst in lists:
         for grid in grids:
             got = [runs[k] for s in range(seeds) if (k := _key(grid, lst, s)) in runs]
             if not got:
                 continue
-            costs = sorted(_cost(r) for r in got)
+            costs = sorted(decided_seconds(r) for r in got)
             every[lst] += costs
             statuses = "/".join(sorted({r["status"] for r in got}))
-            proved = all(r["status"] == "no_fill" for r in got if _cost(r) < float("inf"))
+            proved = all(r["status"] == "no_fill" for r in got if decided_seconds(r) < float("inf"))
             med, slowest = statistics.median(costs), costs[-1]
             met = med <= MEDIAN_TARGET and slowest <= SLOWEST_TARGET
             complete = len(got) == seeds

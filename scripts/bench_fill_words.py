@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 
-from benchkit import grid_of
+from benchkit import decided_seconds, grid_of
 
 FIGURES = {"en15": "american15", "sq5": "sq5", "sq6": "sq6"}
 MODES = ("default", "lemmas", "lemmas-off", "shared4")
@@ -131,8 +131,7 @@ def _figure(figure: str, mode: str, runs: int, trees: list[str | None]) -> list[
         for o in runs_of:
             if o.get("problems"):
                 raise SystemExit(f"{figure}/{mode}: the checker refused the fill: {o}")
-        walls = [o["wall"] if o["status"] in ("filled", "no_fill") else float("inf")
-                 for o in runs_of]
+        walls = [decided_seconds(o, "wall") for o in runs_of]
         figures.append({"median": statistics.median(walls), "slowest": max(walls),
                         "statuses": sorted({o["status"] for o in runs_of}),
                         "forms": runs_of[0]["forms"]})

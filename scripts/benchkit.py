@@ -44,6 +44,12 @@ def peak_mb() -> int:
     return round(max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024)
 
 
+def decided_seconds(run: dict, key: str = "cpu") -> float:
+    """A fill run's seconds (``run[key]``), infinite when it decided nothing (neither
+    filled nor proved that no fill exists): slower than any run that did."""
+    return run[key] if run["status"] in ("filled", "no_fill") else float("inf")
+
+
 def ranks(lex: Any, words: list[str]) -> tuple[float, int]:
     """The mean and largest rank of ``words`` in the list, words of equal count sharing the
     mean of their ranks (the lists order such ties alphabetically, which says nothing of how
