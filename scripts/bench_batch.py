@@ -14,6 +14,8 @@ Figures (issue 11), on the same 30 x 30 Russian word lists with + and - (1,800 q
     nice python scripts/bench_batch.py             # 3 rounds (medians), then the resume test
     nice python scripts/bench_batch.py --rounds 1 --no-resume
     nice python scripts/bench_batch.py --only swedish   # the arrow-word figure alone
+    nice python scripts/bench_batch.py --only today --reference DIR  # this tree vs DIR's:
+        # pool, LocalCluster and the worker's job alone in one process, side by side
 
 Arrow words (``--only swedish``): ``cryptocomp swedish --count 20 --size 10x10`` (English,
 WordNet clues) on the pool (``--jobs 2``) and on ``--cluster local:2``: puzzles per CPU
@@ -243,11 +245,13 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-resume", action="store_true", help="skip the resume test")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
-    ap.add_argument("--only", choices=("compose", "swedish", "today", "limit", "big"),
+    ap.add_argument("--only", choices=("compose", "swedish", "today", "limit", "big", "worker"),
                     default=None,
                     help="run one benchmark (default: compose and swedish); today: this tree "
                          "against --reference; limit: the join's physical limit; big: a slice "
-                         "of the 400 x 400 x +-* batch")
+                         "of the 400 x 400 x +-* batch; worker: the CPU s of composing the "
+                         "1,800 queries' shapes in this process (what --only today runs on "
+                         "each tree)")
     ap.add_argument("--reference", default=None, metavar="DIR",
                     help="a checkout of today's code (git worktree add DIR main --detach)")
     ap.add_argument("--slice", type=int, default=8, metavar="N",
@@ -267,6 +271,8 @@ def main() -> int:
             limit_figures()
         elif args.only == "big":
             big_figures(args, work)
+        elif args.only == "worker":
+            print(f"{worker_seconds():.3f}")
         else:
             if args.only != "swedish":
                 compose_figures(args, work)
@@ -315,6 +321,15 @@ def today_figures(args: argparse.Namespace, work: Path) -> None:
                 outputs.setdefault((name, way), out)
                 print(f"round {r + 1}: {name:9s} {way:18s} wall {wall:6.1f} s  CPU {c:6.1f} s  "
                       f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    alone: dict[str, list[float]] = {}
+    for r in range(args.rounds):
+        for name, tree in trees:
+            env = {**os.environ, "PYTHONPATH": tree}
+            done = subprocess.run([sys.executable, __file__, "--only", "worker"], env=env,
+                                  capture_output=True, text=True, check=True)
+            alone.setdefault(name, []).append(float(done.stdout.split()[-1]))
+            print(f"round {r + 1}: {name:9s} in one process, warm: CPU {alone[name][-1]:6.2f} s",
+                  flush=True)
     same = len({p.read_bytes() for p in outputs.values()}) == 1
     print(f"\noutput files byte for byte identical, today and this tree, pool and Dask: {same}")
     print(f"\n{'':18s} {'today q/CPU s':>13s} {'this tree':>10s} {'ratio':>6s}")
@@ -322,8 +337,35 @@ def today_figures(args: argparse.Namespace, work: Path) -> None:
         old = n / statistics.median(cpu[("today", way)])
         new = n / statistics.median(cpu[("this tree", way)])
         print(f"{way:18s} {old:13.1f} {new:10.1f} {new / old:5.2f}x")
+    old, new = (n / statistics.median(alone[name]) for name, _ in trees)
+    print(f"{'in one process':18s} {old:13.1f} {new:10.1f} {new / old:5.2f}x")
     print(f"(medians of {args.rounds} round(s); CPU of every process of the run, start-up "
-          f"included; target: 5x)")
+          f"included; in one process: the worker's job alone, compiled and warm; target: 5x)")
+
+
+def worker_seconds() -> float:
+    """CPU seconds of composing the 1,800-query batch's shapes in this process, each
+    shape's queries together as a worker does, after one warm-up shape (compiled code,
+    encoded words); the results are counted so that nothing is skipped."""
+    from cryptocomp.batch.pairquery import column_form, compose_columns
+    from cryptocomp.cryptarithm.compose import alike_key
+    from cryptocomp.cryptarithm.expr import parse
+
+    index = load_index("ru")
+    left, right = word_lists(index)
+    groups: dict[object, list] = {}
+    for op in "+-":
+        for a in left:
+            for b in right:
+                puzzle = parse(f"{a}{op}{b}")
+                groups.setdefault(alike_key(puzzle), []).append(puzzle)
+    first = next(iter(groups.values()))
+    compose_columns(first, column_form(first[0]), index)
+    t = time.process_time()
+    found = sum(len(r) for members in groups.values()
+                for r in compose_columns(members, column_form(members[0]), index))
+    assert found > 0
+    return time.process_time() - t
 
 
 def limit_figures() -> None:

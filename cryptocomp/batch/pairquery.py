@@ -5,8 +5,9 @@ alike puzzles in numpy blocks and joins each block's keys against the candidates
 A batch's queries are all two words and an operator, so here the enumeration is one
 compiled loop over the assignments, letter by letter (each level adds the letter's share
 of ``a`` and ``b``), and each assignment's key is probed in an open-addressing table of
-the candidates' keys of every query of the shape, after small tables of the keys' first
-three and four positions have turned most assignments away.
+the candidates' keys of every query of the shape, after a one-hash Bloom filter of those
+keys has turned most assignments away (a filter bit costs one cache line, a table probe
+more).
 
 Keys are the composer's, read from the units up: position r of the unknown's value
 ``x`` (r = 0 the units) is labelled with the number of the puzzle's letter holding its
@@ -39,6 +40,7 @@ _OPS = "+-*"
 _MAX_DIGITS = 12          # a key holds 12 positions of 5 bits (x below 10**12: int64 is exact)
 _SHIFTS = np.array([5 * (_MAX_DIGITS - 1 - r) for r in range(_MAX_DIGITS)], dtype=np.uint64)
 _SHARED_WORDS = 2_000_000  # candidate keys held at once (about 40 bytes each with the table)
+_SPARSE = 8               # the enumeration's table at most 1/8 full
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _HASH_SHIFT = np.uint64(32)
 _SLOT = "\0"              # the unknown in the rendered puzzle; never in an expression
@@ -107,12 +109,9 @@ def _compose_chunk(puzzles: list[Puzzle], form: ColumnForm, index: Index, cands:
     """:func:`compose_columns` for puzzles whose keys are held together."""
     rep = puzzles[0]
     k = len(rep.letters)
-    keys = np.concatenate([_word_keys(p, index.alphabet, cands) for p in puzzles])
-    size = 1 << max(4, int(2 * len(keys) - 1).bit_length())   # at most half full
-    table = np.full(size, -1, dtype=np.int64)
-    slot_key = np.zeros(len(keys), dtype=np.uint64)
-    key_of, n_keys = _insert(keys, table, slot_key)
-    counts = np.zeros(n_keys, dtype=np.int64)
+    keyed = _key_numbers(puzzles, index.alphabet, cands)
+    n_keys = keyed.count
+    counts = np.zeros(n_keys + 1, dtype=np.int64)   # number -1 reads the last, never counted
     digits = np.zeros((n_keys, max(k, 1)), dtype=np.int64)
     x_of = np.zeros(n_keys, dtype=np.int64)
     ca, cb = (np.zeros(k, dtype=np.int64) for _ in range(2))
@@ -122,23 +121,70 @@ def _compose_chunk(puzzles: list[Puzzle], form: ColumnForm, index: Index, cands:
     lead = np.zeros(k, dtype=np.bool_)
     for ch in rep.leading():
         lead[rep.letters.index(ch)] = True
-    pre3 = np.zeros(1 << 15, dtype=np.bool_)
-    pre3[slot_key[:n_keys] >> _SHIFTS[2]] = True
-    pre4 = np.zeros(1 << 20, dtype=np.bool_)
-    pre4[slot_key[:n_keys] >> _SHIFTS[3]] = True
-    _enumerate(ca, cb, lead, _OPS.index(form.op), 10 ** hi, table, slot_key, _SHIFTS, pre3,
-               pre4, counts, digits, x_of)
+    bloom, spread = _bloom(keyed.keys)
+    _enumerate(ca, cb, lead, _OPS.index(form.op), hi, keyed.table, keyed.keys, _SHIFTS,
+               bloom, spread, counts, digits, x_of)
     out = []
     m = len(cands.ids)
     for i, puzzle in enumerate(puzzles):
-        mine = key_of[i * m:(i + 1) * m]
+        mine = keyed.numbers[i * m:(i + 1) * m]
         rows = np.flatnonzero(counts[mine] == 1)   # candidates are in id order per length
         rows = rows[np.argsort(cands.ids[rows], kind="stable")]
         if max_results is not None:
             rows = rows[:max_results]
         slots = mine[rows]
-        out.append(_results(puzzle, index, cands.ids[rows], digits[slots, :k], x_of[slots]))
+        out.append(_results(puzzle, index, cands, rows, digits[slots, :k], x_of[slots],
+                            slots))
     return out
+
+
+@dataclass(frozen=True)
+class _Keyed:
+    """The distinct candidate keys of a chunk's puzzles, in an open-addressing table."""
+
+    numbers: np.ndarray  # int32 (puzzles * m,): each (puzzle, candidate)'s key number, -1
+    #                      for a word no assignment completes
+    keys: np.ndarray     # uint64 (count,): the key of each number
+    table: np.ndarray    # int32: a slot's key number or -1, at most 1 / _SPARSE full
+    count: int
+
+
+def _key_numbers(puzzles: list[Puzzle], alphabet: str, cands: _Words) -> _Keyed:
+    """Every candidate's key for each puzzle, numbered by distinct key.  The table grows
+    with the distinct keys, not with the (puzzle, candidate) pairs: alike puzzles share
+    most keys, and a small table is probed from cache by the enumeration."""
+    m = len(cands.ids)
+    numbers = np.empty(len(puzzles) * m, dtype=np.int32)
+    keys = np.empty(len(puzzles) * m, dtype=np.uint64)
+    table = np.full(_table_size(m), -1, dtype=np.int32)
+    count = 0
+    for i, puzzle in enumerate(puzzles):
+        if 2 * (count + m) > len(table):
+            table = _rehash(keys[:count], _table_size(count + m))
+        count = _number_keys(cands.codes, cands.new, _letter_fields(puzzle, alphabet),
+                             10 - len(puzzle.letters), _SHIFTS, table, keys, count,
+                             numbers[i * m:(i + 1) * m])
+    # most of the enumeration's probes miss: a sparse table ends them at the first slot
+    return _Keyed(numbers, keys[:count], _rehash(keys[:count], _table_size(count, _SPARSE)),
+                  count)
+
+
+def _bloom(keys: np.ndarray) -> tuple[np.ndarray, np.uint64]:
+    """A one-hash Bloom filter of the keys (some 64 bits a key, so about one assignment in
+    sixty that has no candidate's key passes it) and the shift taking a key's hash to its
+    bit: the enumeration reads it from cache before the table, which most keys miss."""
+    bits = 1 << max(12, min(24, int(64 * len(keys) - 1).bit_length()))
+    spread = np.uint64(65 - bits.bit_length())
+    at = (keys * _GOLDEN) >> spread
+    out = np.zeros(bits // 64, dtype=np.uint64)
+    np.bitwise_or.at(out, (at >> np.uint64(6)).astype(np.int64),
+                     np.left_shift(np.uint64(1), at & np.uint64(63)))
+    return out, spread
+
+
+def _table_size(n: int, spread: int = 2) -> int:
+    """The power of two that holds n keys at most 1 / spread full."""
+    return 1 << max(4, int(spread * n - 1).bit_length())
 
 
 @dataclass(frozen=True)
@@ -150,6 +196,7 @@ class _Words:
     codes: np.ndarray    # (m, width) int64: letter codes, the padding len(alphabet)
     new: np.ndarray      # (m, width) int64: a letter's field when it is not the puzzle's:
     #                      1 + 10 + its first position from the end (0 for padding)
+    spelt: list[str]     # the words themselves, spelt once for every query of the set
 
 
 def _candidates(index: Index, puzzle: Puzzle, words: WordFilter, lo: int, hi: int) -> _Words:
@@ -177,112 +224,129 @@ def _candidates(index: Index, puzzle: Puzzle, words: WordFilter, lo: int, hi: in
         new.append(f)
     if not ids:
         empty = np.zeros((0, hi), dtype=np.int64)
-        return _Words(np.zeros(0, dtype=np.int64), empty, empty)
-    return _Words(np.concatenate(ids), np.concatenate(codes), np.concatenate(new))
+        return _Words(np.zeros(0, dtype=np.int64), empty, empty, [])
+    every = np.concatenate(ids)
+    return _Words(every, np.concatenate(codes), np.concatenate(new),
+                  [index.word(w) for w in every.tolist()])
 
 
-def _word_keys(puzzle: Puzzle, alphabet: str, cands: _Words) -> np.ndarray:
-    """Each candidate's key for this puzzle: position r's field (bits 5 * (11 - r) up) is 1 +
-    the letter's number if it is one of the puzzle's, else 1 + 10 + its first position from
-    the end, 0 past the word (never 0 as a whole: the hash table's keys are never empty)."""
+def _letter_fields(puzzle: Puzzle, alphabet: str) -> np.ndarray:
+    """Each alphabet letter's key field for this puzzle: 1 + the letter's number when it is
+    one of the puzzle's, else 0 (the word's own first-position field is taken then); a
+    candidate's key has position r's field at bits 5 * (11 - r) up, 0 past the word (so
+    never 0 as a whole: the hash table's keys are never empty)."""
     table = np.zeros(len(alphabet) + 1, dtype=np.int64)
     for j, ch in enumerate(puzzle.letters):
         at = alphabet.find(ch)
         if at >= 0:
             table[at] = j + 1
-    return _keys_of(cands.codes, cands.new, table, _SHIFTS)
+    return table
 
 
-def _results(puzzle: Puzzle, index: Index, ids: np.ndarray, digits: np.ndarray,
-             xs: np.ndarray) -> list[Composed]:
-    """The composed puzzles of the words ``ids``, as the composer makes them (each with its
-    letters' digits and the unknown's value)."""
+def _results(puzzle: Puzzle, index: Index, cands: _Words, rows: np.ndarray,
+             digits: np.ndarray, xs: np.ndarray, slots: np.ndarray) -> list[Composed]:
+    """The composed puzzles of the candidates ``rows``, as the composer makes them (each
+    with its letters' digits and the unknown's value); words of one key share them."""
     shape = puzzle.render(hole=_SLOT)
     letters = "".join(puzzle.letters)
     every = index.derived("counts-array", lambda: np.asarray(index.counts, dtype=np.int64))
+    ids = cands.ids[rows]
     counts = every[ids].tolist()
+    spelt = cands.spelt
+    solved: dict[int, tuple[str, str, tuple[int, ...], dict[str, int]]] = {}
     out = []
-    for wid, count, dg, x in zip(ids.tolist(), counts, digits.tolist(), xs.tolist()):
-        word = index.word(wid)
-        fill = dict(zip(letters, dg))
-        value = str(x)
-        for ch, d in zip(word, value):
-            if ch not in fill:
-                fill[ch] = int(d)
-        solution = shape.translate(str.maketrans(letters, "".join(map(str, dg))))
+    for row, wid, count, slot, dg, x in zip(rows.tolist(), ids.tolist(), counts,
+                                            slots.tolist(), digits.tolist(), xs.tolist()):
+        got = solved.get(slot)
+        if got is None:
+            value = str(x)
+            solution = shape.translate(str.maketrans(letters, "".join(map(str, dg))))
+            got = solved[slot] = (value, solution.replace(_SLOT, value),
+                                  tuple(map(int, value)), dict(zip(letters, dg)))
+        value, solution, value_digits, fill = got
+        word = spelt[row]
+        # the word's own letters after the puzzle's, in the word's order
         out.append(Composed(word=word, count=count, rank=wid + 1,
-                            puzzle=shape.replace(_SLOT, word),
-                            solution=solution.replace(_SLOT, value), assignment=fill))
+                            puzzle=shape.replace(_SLOT, word), solution=solution,
+                            assignment=fill | dict(zip(word, value_digits))))
     return out
 
 
 # -- the compiled enumeration ---------------------------------------------------------------
 
 @compiled()
-def _insert(keys: np.ndarray, table: np.ndarray, slot_key: np.ndarray
-            ) -> tuple[np.ndarray, int]:
-    """Each key's number in the open-addressing table (new keys numbered as they come);
-    returns (the numbers, how many keys there are)."""
+def _number_keys(codes: np.ndarray, new: np.ndarray, fields: np.ndarray, free: int,
+                 shifts: np.ndarray, table: np.ndarray, keys: np.ndarray, count: int,
+                 out: np.ndarray) -> int:
+    """Each candidate's packed key (see _letter_fields) numbered in the open-addressing
+    table, new keys numbered from ``count`` on as they come, -1 for a word with more
+    letters of its own than the ``free`` digits (no assignment completes it); returns the
+    keys' count."""
+    m, width = codes.shape
+    pad = len(fields) - 1
     mask = np.uint64(len(table) - 1)
-    out = np.empty(len(keys), dtype=np.int64)
-    count = 0
-    for i in range(len(keys)):
-        key = keys[i]
+    for w in range(m):
+        key = np.uint64(0)
+        own = 0
+        for r in range(width):
+            code = codes[w, r]
+            if code == pad:
+                break
+            f = fields[code]
+            if f == 0:
+                f = new[w, r]
+                if f == 11 + r:
+                    own += 1
+            key |= np.uint64(f) << shifts[r]
+        if own > free:
+            out[w] = -1
+            continue
         h = np.int64(((key * _GOLDEN) >> _HASH_SHIFT) & mask)
         while True:
             got = table[h]
             if got < 0:
                 table[h] = count
-                slot_key[count] = key
-                out[i] = count
+                keys[count] = key
+                out[w] = count
                 count += 1
                 break
-            if slot_key[got] == key:
-                out[i] = got
+            if keys[got] == key:
+                out[w] = got
                 break
             h = (h + 1) & (len(table) - 1)
-    return out, count
+    return count
 
 
 @compiled()
-def _keys_of(codes: np.ndarray, new: np.ndarray, table: np.ndarray, shifts: np.ndarray
-             ) -> np.ndarray:
-    """The packed key of each candidate (see _word_keys)."""
-    m, width = codes.shape
-    pad = len(table) - 1
-    out = np.zeros(m, dtype=np.uint64)
-    for w in range(m):
-        key = np.uint64(0)
-        for r in range(width):
-            code = codes[w, r]
-            if code == pad:
-                break
-            f = table[code]
-            if f == 0:
-                f = new[w, r]
-            key |= np.uint64(f) << shifts[r]
-        out[w] = key
-    return out
+def _rehash(keys: np.ndarray, size: int) -> np.ndarray:
+    """A table of ``size`` slots holding the distinct ``keys`` under their numbers."""
+    table = np.full(size, -1, dtype=np.int32)
+    mask = np.uint64(size - 1)
+    for i in range(len(keys)):
+        h = np.int64(((keys[i] * _GOLDEN) >> _HASH_SHIFT) & mask)
+        while table[h] >= 0:
+            h = (h + 1) & (size - 1)
+        table[h] = i
+    return table
 
 
 @compiled()
 def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would cost per row)
-        ca: np.ndarray, cb: np.ndarray, lead: np.ndarray, op: int, limit: int,
-        table: np.ndarray, slot_key: np.ndarray, shifts: np.ndarray, pre3: np.ndarray,
-        pre4: np.ndarray, counts: np.ndarray, digits: np.ndarray, x_of: np.ndarray) -> None:
-    """Over every assignment of the puzzle's letters: x = a OP b, its key (digits from the
-    units up: the letter holding the digit, else 10 + where it is first seen), and, when
-    some candidate has that key, one more assignment counted for it."""
+        ca: np.ndarray, cb: np.ndarray, lead: np.ndarray, op: int, width: int,
+        table: np.ndarray, slot_key: np.ndarray, shifts: np.ndarray, bloom: np.ndarray,
+        spread: np.uint64, counts: np.ndarray, digits: np.ndarray, x_of: np.ndarray) -> None:
+    """Over every assignment of the puzzle's letters: x = a OP b (below 10 ** width), its key
+    (digits from the units up: the letter holding the digit, else 10 + where it is first
+    seen), and, when some candidate has that key, one more assignment counted for it."""
     k = len(ca)
     mask = np.uint64(len(table) - 1)
+    limit = 10 ** width
     dig = np.full(k, -1, dtype=np.int64)
     used = np.zeros(10, dtype=np.bool_)
-    owner = np.zeros(10, dtype=np.int64)
-    mark = np.zeros(10, dtype=np.int64)
-    pos = np.zeros(10, dtype=np.int64)
+    label = np.zeros(10, dtype=np.uint64)   # 1 + the letter holding a digit, 0 for none
+    first = np.zeros(10, dtype=np.uint64)   # where x shows a digit first (when seen)
     av = np.zeros(k + 1, dtype=np.int64)
     bv = np.zeros(k + 1, dtype=np.int64)
-    stamp = 0
     level = 0
     while level >= 0:
         if level == k:
@@ -296,48 +360,43 @@ def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would c
                 x = a * b
             if x < 0 or x >= limit:
                 continue
-            stamp += 1
+            # a fixed number of digits, every choice a select: the branches a digit's
+            # owner and first sight would take are the ones a processor guesses wrong
             key = np.uint64(0)
-            t = 0
-            y = x
-            while True:
-                d = y % 10
-                y //= 10
-                if used[d]:
-                    lab = owner[d]
-                elif mark[d] == stamp:
-                    lab = 10 + pos[d]
-                else:
-                    mark[d] = stamp
-                    pos[d] = t
-                    lab = 10 + t
-                key |= np.uint64(lab + 1) << shifts[t]
-                t += 1
-                if y == 0:
-                    break
-                # most keys start no candidate's: a small table says so after 3, 4 digits
-                if t == 3 and not pre3[key >> shifts[2]]:
-                    break
-                if t == 4 and not pre4[key >> shifts[3]]:
-                    break
-            if y:
+            seen = np.uint64(0)
+            y = np.uint64(x)
+            for t in range(width):
+                live = y != 0 or t == 0
+                d = y % np.uint64(10)
+                y = y // np.uint64(10)
+                f = first[d] if (seen >> d) & np.uint64(1) else np.uint64(t)
+                first[d] = f
+                seen |= np.uint64(1) << d
+                o = label[d]
+                field = o if o else np.uint64(11) + f
+                key |= (field if live else np.uint64(0)) << shifts[t]
+            hashed = key * _GOLDEN
+            bit = hashed >> spread
+            if not (bloom[bit >> np.uint64(6)] >> (bit & np.uint64(63))) & np.uint64(1):
                 continue
-            h = np.int64(((key * _GOLDEN) >> _HASH_SHIFT) & mask)
+            h = np.int64((hashed >> _HASH_SHIFT) & mask)
             while True:
                 got = table[h]
                 if got < 0:
                     break
                 if slot_key[got] == key:
                     counts[got] += 1
-                    for j in range(k):
-                        digits[got, j] = dig[j]
-                    x_of[got] = x
+                    if counts[got] == 1:   # only a key's one assignment is ever read
+                        for j in range(k):
+                            digits[got, j] = dig[j]
+                        x_of[got] = x
                     break
                 h = (h + 1) & (len(table) - 1)
             continue
         d = dig[level]
         if d >= 0:
             used[d] = False
+            label[d] = 0
         d += 1
         while d < 10 and (used[d] or (d == 0 and lead[level])):
             d += 1
@@ -347,7 +406,7 @@ def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would c
             continue
         dig[level] = d
         used[d] = True
-        owner[d] = level
+        label[d] = level + 1
         av[level + 1] = av[level] + ca[level] * d
         bv[level + 1] = bv[level] + cb[level] * d
         level += 1
