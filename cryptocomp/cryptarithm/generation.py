@@ -446,6 +446,8 @@ def _place(search: SearchState, words: list[str], i: int, left: list[int], right
     if spec.max_words is not None and len(left) + len(right) >= spec.max_words:
         return
     for j in range(i, len(words)):
+        if search.stopped:  # unwinding: the words left at each depth are not visited
+            return
         new = mask | search.masks[j]
         if new.bit_count() > spec.base:
             continue
