@@ -35,7 +35,7 @@ from pathlib import Path
 from benchkit import decided_seconds, layouts
 
 HERE = Path(__file__).resolve().parent
-LISTS = {"wordnet": "wordnet.txt", "en50k": "en50k.txt", "ru100k": "ru100k-yo.txt"}
+LISTS = {"wordnet": "wordnet.txt", "en50k": "en50k.txt", "ru100k": "ru100k.txt"}
 MEDIAN_TARGET, SLOWEST_TARGET = 5.0, 30.0
 
 
