@@ -74,8 +74,11 @@ def _cli_times(lang: str, query: str, runs: int) -> tuple[float, float]:
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run(_command() + ["compose", query, "--lang", lang], check=True,
-                       stdout=subprocess.DEVNULL)
+        done = subprocess.run(_command() + ["compose", query, "--lang", lang],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if done.returncode not in (0, 1):  # 1: ran to the end, no puzzle (README's table)
+            raise SystemExit(f"compose {query} --lang {lang}: exit status "
+                             f"{done.returncode}: {done.stderr.strip()}")
         walls.append(time.perf_counter() - t)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
