@@ -88,12 +88,13 @@ def _children_cpu() -> float:
 def run_cli(args: list[str], extra_pids: tuple[int, ...] = (), tree: str | None = None
             ) -> tuple[float, float, str]:
     """(wall s, CPU s of it and of extra_pids' trees meanwhile, stderr) of a cryptocomp run
-    (of the sources in ``tree`` when given: a checkout put first on PYTHONPATH)."""
+    (of the sources in ``tree`` when given: a checkout put first on PYTHONPATH, and the
+    working directory, which ``python -m`` puts before PYTHONPATH on sys.path)."""
     env = None if tree is None else {**os.environ, "PYTHONPATH": tree}
     before = _children_cpu() + sum(_proc_cpu(p) for p in extra_pids)
     t = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "cryptocomp", *args], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True, env=env)
+                          stderr=subprocess.PIPE, text=True, env=env, cwd=tree)
     wall = time.perf_counter() - t
     cpu = _children_cpu() + sum(_proc_cpu(p) for p in extra_pids) - before
     if done.returncode:
@@ -310,6 +311,8 @@ def today_figures(args: argparse.Namespace, work: Path) -> None:
     ways = [("pool --jobs 2", ["--jobs", "2"]), ("--cluster local:2", ["--cluster", "local:2"])]
     cpu: dict[tuple[str, str], list[float]] = {}
     outputs: dict[tuple[str, str], Path] = {}
+    for _, tree in trees:  # untimed: each tree builds its own index and compiles its code
+        run_cli(["compose", "когда+если", "--lang", "ru"], tree=tree)
     print(f"{n} queries (30 x 30 Russian words, + and -); load average before: "
           f"{os.getloadavg()[0]:.1f}")
     for r in range(args.rounds):
@@ -330,8 +333,10 @@ def today_figures(args: argparse.Namespace, work: Path) -> None:
             alone.setdefault(name, []).append(float(done.stdout.split()[-1]))
             print(f"round {r + 1}: {name:9s} in one process, warm: CPU {alone[name][-1]:6.2f} s",
                   flush=True)
-    same = len({p.read_bytes() for p in outputs.values()}) == 1
-    print(f"\noutput files byte for byte identical, today and this tree, pool and Dask: {same}")
+    # the first line names the batch by a digest that covers each tree's own index file
+    same = len({p.read_bytes().split(b"\n", 1)[1] for p in outputs.values()}) == 1
+    print(f"\noutput files byte for byte identical below their first line (the batch id), "
+          f"today and this tree, pool and Dask: {same}")
     print(f"\n{'':18s} {'today q/CPU s':>13s} {'this tree':>10s} {'ratio':>6s}")
     for way, _ in ways:
         old = n / statistics.median(cpu[("today", way)])
@@ -346,10 +351,24 @@ def today_figures(args: argparse.Namespace, work: Path) -> None:
 def worker_seconds() -> float:
     """CPU seconds of composing the 1,800-query batch's shapes in this process, each
     shape's queries together as a worker does, after one warm-up shape (compiled code,
-    encoded words); the results are counted so that nothing is skipped."""
-    from cryptocomp.batch.pairquery import column_form, compose_columns
-    from cryptocomp.cryptarithm.compose import alike_key
+    encoded words); the results are counted so that nothing is skipped.  A tree from
+    before the batch's own form of a OP b (``batch/pairquery.py``) composes every shape by
+    ``compose_alike``, as its workers did."""
+    from importlib.util import find_spec
+
+    from cryptocomp.cryptarithm.compose import alike_key, compose_alike
     from cryptocomp.cryptarithm.expr import parse
+
+    if find_spec("cryptocomp.batch.pairquery") is None:
+        def compose(members: list) -> list:
+            return compose_alike(members, index)
+    else:
+        from cryptocomp.batch.pairquery import column_form, compose_columns
+
+        def compose(members: list) -> list:
+            form = column_form(members[0])
+            return (compose_alike(members, index) if form is None
+                    else compose_columns(members, form, index))
 
     index = load_index("ru")
     left, right = word_lists(index)
@@ -360,10 +379,9 @@ def worker_seconds() -> float:
                 puzzle = parse(f"{a}{op}{b}")
                 groups.setdefault(alike_key(puzzle), []).append(puzzle)
     first = next(iter(groups.values()))
-    compose_columns(first, column_form(first[0]), index)
+    compose(first)
     t = time.process_time()
-    found = sum(len(r) for members in groups.values()
-                for r in compose_columns(members, column_form(members[0]), index))
+    found = sum(len(r) for members in groups.values() for r in compose(members))
     assert found > 0
     return time.process_time() - t
 
