@@ -339,64 +339,78 @@ def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would c
     (digits from the units up: the letter holding the digit, else 10 + where it is first
     seen), and, when some candidate has that key, one more assignment counted for it."""
     k = len(ca)
+    if k == 0:
+        return
     mask = np.uint64(len(table) - 1)
     limit = 10 ** width
     dig = np.full(k, -1, dtype=np.int64)
     used = np.zeros(10, dtype=np.bool_)
-    label = np.zeros(10, dtype=np.uint64)   # 1 + the letter holding a digit, 0 for none
-    first = np.zeros(10, dtype=np.uint64)   # where x shows a digit first (when seen)
     av = np.zeros(k + 1, dtype=np.int64)
     bv = np.zeros(k + 1, dtype=np.int64)
+    # 4 bits a digit, held in registers: 1 + the letter holding the digit (0 for none), and
+    # in the key loop where x shows the digit first; arrays cost a store and a load a digit
+    labels = np.uint64(0)
+    last = k - 1
     level = 0
     while level >= 0:
-        if level == k:
+        if level == last:
+            # the last letter's digits in one loop, with no step down and up the levels
+            for d in range(10):
+                if used[d] or (d == 0 and lead[last]):
+                    continue
+                a = av[last] + ca[last] * d
+                b = bv[last] + cb[last] * d
+                if op == 0:
+                    x = a + b
+                elif op == 1:
+                    x = a - b
+                else:
+                    x = a * b
+                if x < 0 or x >= limit:
+                    continue
+                held = labels | (np.uint64(k) << np.uint64(4 * d))
+                # a fixed number of digits, every choice a select: the branches a digit's
+                # owner and first sight would take are the ones a processor guesses wrong
+                key = np.uint64(0)
+                seen = np.uint64(0)
+                firsts = np.uint64(0)
+                y = np.uint64(x)
+                for t in range(width):
+                    live = y != 0 or t == 0
+                    e = y % np.uint64(10)
+                    y = y // np.uint64(10)
+                    at = e << np.uint64(2)
+                    was = (seen >> e) & np.uint64(1)
+                    f = ((firsts >> at) & np.uint64(15)) if was else np.uint64(t)
+                    firsts |= (np.uint64(0) if was else np.uint64(t)) << at
+                    seen |= np.uint64(1) << e
+                    o = (held >> at) & np.uint64(15)
+                    field = o if o else np.uint64(11) + f
+                    key |= (field if live else np.uint64(0)) << shifts[t]
+                hashed = key * _GOLDEN
+                bit = hashed >> spread
+                if not (bloom[bit >> np.uint64(6)] >> (bit & np.uint64(63))) & np.uint64(1):
+                    continue
+                h = np.int64((hashed >> _HASH_SHIFT) & mask)
+                while True:
+                    got = table[h]
+                    if got < 0:
+                        break
+                    if slot_key[got] == key:
+                        counts[got] += 1
+                        if counts[got] == 1:   # only a key's one assignment is ever read
+                            for j in range(last):
+                                digits[got, j] = dig[j]
+                            digits[got, last] = d
+                            x_of[got] = x
+                        break
+                    h = (h + 1) & (len(table) - 1)
             level -= 1
-            a, b = av[k], bv[k]
-            if op == 0:
-                x = a + b
-            elif op == 1:
-                x = a - b
-            else:
-                x = a * b
-            if x < 0 or x >= limit:
-                continue
-            # a fixed number of digits, every choice a select: the branches a digit's
-            # owner and first sight would take are the ones a processor guesses wrong
-            key = np.uint64(0)
-            seen = np.uint64(0)
-            y = np.uint64(x)
-            for t in range(width):
-                live = y != 0 or t == 0
-                d = y % np.uint64(10)
-                y = y // np.uint64(10)
-                f = first[d] if (seen >> d) & np.uint64(1) else np.uint64(t)
-                first[d] = f
-                seen |= np.uint64(1) << d
-                o = label[d]
-                field = o if o else np.uint64(11) + f
-                key |= (field if live else np.uint64(0)) << shifts[t]
-            hashed = key * _GOLDEN
-            bit = hashed >> spread
-            if not (bloom[bit >> np.uint64(6)] >> (bit & np.uint64(63))) & np.uint64(1):
-                continue
-            h = np.int64((hashed >> _HASH_SHIFT) & mask)
-            while True:
-                got = table[h]
-                if got < 0:
-                    break
-                if slot_key[got] == key:
-                    counts[got] += 1
-                    if counts[got] == 1:   # only a key's one assignment is ever read
-                        for j in range(k):
-                            digits[got, j] = dig[j]
-                        x_of[got] = x
-                    break
-                h = (h + 1) & (len(table) - 1)
             continue
         d = dig[level]
         if d >= 0:
             used[d] = False
-            label[d] = 0
+            labels &= ~(np.uint64(15) << np.uint64(4 * d))
         d += 1
         while d < 10 and (used[d] or (d == 0 and lead[level])):
             d += 1
@@ -406,7 +420,7 @@ def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would c
             continue
         dig[level] = d
         used[d] = True
-        label[d] = level + 1
+        labels |= np.uint64(level + 1) << np.uint64(4 * d)
         av[level + 1] = av[level] + ca[level] * d
         bv[level + 1] = bv[level] + cb[level] * d
         level += 1
