@@ -122,7 +122,7 @@ def _compose_chunk(puzzles: list[Puzzle], form: ColumnForm, index: Index, cands:
     for ch in rep.leading():
         lead[rep.letters.index(ch)] = True
     bloom, spread = _bloom(keyed.keys)
-    _enumerate(ca, cb, lead, _OPS.index(form.op), hi, keyed.table, keyed.keys, _SHIFTS,
+    _enumerate(ca, cb, lead, _OPS.index(form.op), hi, keyed.held, keyed.number, _SHIFTS,
                bloom, spread, counts, digits, x_of)
     out = []
     m = len(cands.ids)
@@ -145,7 +145,8 @@ class _Keyed:
     numbers: np.ndarray  # int32 (puzzles * m,): each (puzzle, candidate)'s key number, -1
     #                      for a word no assignment completes
     keys: np.ndarray     # uint64 (count,): the key of each number
-    table: np.ndarray    # int32: a slot's key number or -1, at most 1 / _SPARSE full
+    held: np.ndarray     # uint64: a slot's key or 0 (no key is 0), at most 1 / _SPARSE full
+    number: np.ndarray   # int32: a slot's key number, beside its key (one probe reads both)
     count: int
 
 
@@ -156,17 +157,17 @@ def _key_numbers(puzzles: list[Puzzle], alphabet: str, cands: _Words) -> _Keyed:
     m = len(cands.ids)
     numbers = np.empty(len(puzzles) * m, dtype=np.int32)
     keys = np.empty(len(puzzles) * m, dtype=np.uint64)
-    table = np.full(_table_size(m), -1, dtype=np.int32)
+    held, number = _rehash(keys[:0], _table_size(m))
     count = 0
     for i, puzzle in enumerate(puzzles):
-        if 2 * (count + m) > len(table):
-            table = _rehash(keys[:count], _table_size(count + m))
+        if 2 * (count + m) > len(held):
+            held, number = _rehash(keys[:count], _table_size(count + m))
         count = _number_keys(cands.codes, cands.new, _letter_fields(puzzle, alphabet),
-                             10 - len(puzzle.letters), _SHIFTS, table, keys, count,
+                             10 - len(puzzle.letters), _SHIFTS, held, number, keys, count,
                              numbers[i * m:(i + 1) * m])
     # most of the enumeration's probes miss: a sparse table ends them at the first slot
-    return _Keyed(numbers, keys[:count], _rehash(keys[:count], _table_size(count, _SPARSE)),
-                  count)
+    held, number = _rehash(keys[:count], _table_size(count, _SPARSE))
+    return _Keyed(numbers, keys[:count], held, number, count)
 
 
 def _bloom(keys: np.ndarray) -> tuple[np.ndarray, np.uint64]:
@@ -251,24 +252,23 @@ def _results(puzzle: Puzzle, index: Index, cands: _Words, rows: np.ndarray,
     letters = "".join(puzzle.letters)
     every = index.derived("counts-array", lambda: np.asarray(index.counts, dtype=np.int64))
     ids = cands.ids[rows]
-    counts = every[ids].tolist()
     spelt = cands.spelt
-    solved: dict[int, tuple[str, str, tuple[int, ...], dict[str, int]]] = {}
+    # a key's solution and digits, made once for all its words
+    solved: dict[int, tuple[str, tuple[int, ...]]] = {}
     out = []
-    for row, wid, count, slot, dg, x in zip(rows.tolist(), ids.tolist(), counts,
+    for row, wid, count, slot, dg, x in zip(rows.tolist(), ids.tolist(), every[ids].tolist(),
                                             slots.tolist(), digits.tolist(), xs.tolist()):
         got = solved.get(slot)
         if got is None:
             value = str(x)
             solution = shape.translate(str.maketrans(letters, "".join(map(str, dg))))
-            got = solved[slot] = (value, solution.replace(_SLOT, value),
-                                  tuple(map(int, value)), dict(zip(letters, dg)))
-        value, solution, value_digits, fill = got
+            got = solved[slot] = (solution.replace(_SLOT, value),
+                                  (*dg, *map(int, value)))
         word = spelt[row]
-        # the word's own letters after the puzzle's, in the word's order
-        out.append(Composed(word=word, count=count, rank=wid + 1,
-                            puzzle=shape.replace(_SLOT, word), solution=solution,
-                            assignment=fill | dict(zip(word, value_digits))))
+        # the puzzle's letters, then the word's own in the word's order (its letters that
+        # are the puzzle's take the same digits again)
+        out.append(Composed(word, count, wid + 1, shape.replace(_SLOT, word), got[0],
+                            dict(zip(letters + word, got[1]))))
     return out
 
 
@@ -276,15 +276,15 @@ def _results(puzzle: Puzzle, index: Index, cands: _Words, rows: np.ndarray,
 
 @compiled()
 def _number_keys(codes: np.ndarray, new: np.ndarray, fields: np.ndarray, free: int,
-                 shifts: np.ndarray, table: np.ndarray, keys: np.ndarray, count: int,
-                 out: np.ndarray) -> int:
+                 shifts: np.ndarray, held: np.ndarray, number: np.ndarray, keys: np.ndarray,
+                 count: int, out: np.ndarray) -> int:
     """Each candidate's packed key (see _letter_fields) numbered in the open-addressing
     table, new keys numbered from ``count`` on as they come, -1 for a word with more
     letters of its own than the ``free`` digits (no assignment completes it); returns the
     keys' count."""
     m, width = codes.shape
     pad = len(fields) - 1
-    mask = np.uint64(len(table) - 1)
+    mask = np.uint64(len(held) - 1)
     for w in range(m):
         key = np.uint64(0)
         own = 0
@@ -303,37 +303,41 @@ def _number_keys(codes: np.ndarray, new: np.ndarray, fields: np.ndarray, free: i
             continue
         h = np.int64(((key * _GOLDEN) >> _HASH_SHIFT) & mask)
         while True:
-            got = table[h]
-            if got < 0:
-                table[h] = count
+            there = held[h]
+            if there == key:
+                out[w] = number[h]
+                break
+            if there == 0:
+                held[h] = key
+                number[h] = count
                 keys[count] = key
                 out[w] = count
                 count += 1
                 break
-            if keys[got] == key:
-                out[w] = got
-                break
-            h = (h + 1) & (len(table) - 1)
+            h = (h + 1) & (len(held) - 1)
     return count
 
 
 @compiled()
-def _rehash(keys: np.ndarray, size: int) -> np.ndarray:
-    """A table of ``size`` slots holding the distinct ``keys`` under their numbers."""
-    table = np.full(size, -1, dtype=np.int32)
+def _rehash(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """A table of ``size`` slots holding the distinct ``keys`` (never 0) under their
+    numbers: each slot's key (0 for none) and number."""
+    held = np.zeros(size, dtype=np.uint64)
+    number = np.full(size, -1, dtype=np.int32)
     mask = np.uint64(size - 1)
     for i in range(len(keys)):
         h = np.int64(((keys[i] * _GOLDEN) >> _HASH_SHIFT) & mask)
-        while table[h] >= 0:
+        while held[h] != 0:
             h = (h + 1) & (size - 1)
-        table[h] = i
-    return table
+        held[h] = keys[i]
+        number[h] = i
+    return held, number
 
 
 @compiled()
 def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would cost per row)
         ca: np.ndarray, cb: np.ndarray, lead: np.ndarray, op: int, width: int,
-        table: np.ndarray, slot_key: np.ndarray, shifts: np.ndarray, bloom: np.ndarray,
+        held: np.ndarray, number: np.ndarray, shifts: np.ndarray, bloom: np.ndarray,
         spread: np.uint64, counts: np.ndarray, digits: np.ndarray, x_of: np.ndarray) -> None:
     """Over every assignment of the puzzle's letters: x = a OP b (below 10 ** width), its key
     (digits from the units up: the letter holding the digit, else 10 + where it is first
@@ -341,7 +345,7 @@ def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would c
     k = len(ca)
     if k == 0:
         return
-    mask = np.uint64(len(table) - 1)
+    mask = np.uint64(len(held) - 1)
     limit = 10 ** width
     dig = np.full(k, -1, dtype=np.int64)
     used = np.zeros(10, dtype=np.bool_)
@@ -368,7 +372,7 @@ def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would c
                     x = a * b
                 if x < 0 or x >= limit:
                     continue
-                held = labels | (np.uint64(k) << np.uint64(4 * d))
+                owners = labels | (np.uint64(k) << np.uint64(4 * d))
                 # a fixed number of digits, every choice a select: the branches a digit's
                 # owner and first sight would take are the ones a processor guesses wrong
                 key = np.uint64(0)
@@ -384,7 +388,7 @@ def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would c
                     f = ((firsts >> at) & np.uint64(15)) if was else np.uint64(t)
                     firsts |= (np.uint64(0) if was else np.uint64(t)) << at
                     seen |= np.uint64(1) << e
-                    o = (held >> at) & np.uint64(15)
+                    o = (owners >> at) & np.uint64(15)
                     field = o if o else np.uint64(11) + f
                     key |= (field if live else np.uint64(0)) << shifts[t]
                 hashed = key * _GOLDEN
@@ -393,10 +397,11 @@ def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would c
                     continue
                 h = np.int64((hashed >> _HASH_SHIFT) & mask)
                 while True:
-                    got = table[h]
-                    if got < 0:
+                    there = held[h]
+                    if there == 0:
                         break
-                    if slot_key[got] == key:
+                    if there == key:
+                        got = number[h]
                         counts[got] += 1
                         if counts[got] == 1:   # only a key's one assignment is ever read
                             for j in range(last):
@@ -404,7 +409,7 @@ def _enumerate(  # noqa: C901 (one loop: numba compiles it whole, a call would c
                             digits[got, last] = d
                             x_of[got] = x
                         break
-                    h = (h + 1) & (len(table) - 1)
+                    h = (h + 1) & (len(held) - 1)
             level -= 1
             continue
         d = dig[level]
