@@ -39,7 +39,7 @@ __all__ = ["ColumnForm", "column_form", "compose_columns"]
 _OPS = "+-*"
 _MAX_DIGITS = 12          # a key holds 12 positions of 5 bits (x below 10**12: int64 is exact)
 _SHIFTS = np.array([5 * (_MAX_DIGITS - 1 - r) for r in range(_MAX_DIGITS)], dtype=np.uint64)
-_SHARED_WORDS = 2_000_000  # candidate keys held at once (about 40 bytes each with the table)
+_SHARED_WORDS = 2_000_000  # candidate keys held at once (each: key, number, two 12-byte slots)
 _SPARSE = 8               # the enumeration's table at most 1/8 full
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _HASH_SHIFT = np.uint64(32)
