@@ -16,6 +16,8 @@ Figures (issue 11), on the same 30 x 30 Russian word lists with + and - (1,800 q
     nice python scripts/bench_batch.py --only swedish   # the arrow-word figure alone
     nice python scripts/bench_batch.py --only today --reference DIR  # this tree vs DIR's:
         # pool, LocalCluster and the worker's job alone in one process, side by side
+    nice python scripts/bench_batch.py --only big --slice 400 --way dask  # the whole
+        # 400 x 400 x +-* batch on a LocalCluster (some 40 minutes of both cores)
 
 Arrow words (``--only swedish``): ``cryptocomp swedish --count 20 --size 10x10`` (English,
 WordNet clues) on the pool (``--jobs 2``) and on ``--cluster local:2``: puzzles per CPU
@@ -256,7 +258,11 @@ def main() -> int:
     ap.add_argument("--reference", default=None, metavar="DIR",
                     help="a checkout of today's code (git worktree add DIR main --detach)")
     ap.add_argument("--slice", type=int, default=8, metavar="N",
-                    help="big: the first N of the 400 left words (all 400 right, + - *)")
+                    help="big: the first N of the 400 left words (all 400 right, + - *); "
+                         "400 runs the whole batch, measured rather than extrapolated")
+    ap.add_argument("--way", choices=("both", "pool", "dask"), default="both",
+                    help="big: the local pool (--jobs 2), a LocalCluster (--cluster local:2) "
+                         "or both")
     args = ap.parse_args()
     # a SIGTERM ends the benchmark through its finally blocks (the dask processes go too)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -431,14 +437,23 @@ def big_figures(args: argparse.Namespace, work: Path) -> None:
     total = len(left) * len(right) * 3
     print(f"the 400 x 400 x +-* batch: {total:,} queries; measured: the first {len(part)} left "
           f"words ({n:,} queries, {100 * n / total:.1f} %), load {os.getloadavg()[0]:.1f}")
-    for way, extra in [("pool --jobs 2", ["--jobs", "2"]),
-                       ("--cluster local:2", ["--cluster", "local:2"])]:
-        wall, cpu, _err = run_cli([*base, *extra, "--output", str(work / f"big-{extra[0]}.txt")],
-                                  tree=str(Path(__file__).resolve().parent.parent))
+    ways = [("pool --jobs 2", ["--jobs", "2"]), ("--cluster local:2", ["--cluster", "local:2"])]
+    if args.way != "both":
+        ways = ways[:1] if args.way == "pool" else ways[1:]
+    scaled = "measured whole" if n == total else "EXTRAPOLATED"
+    for way, extra in ways:
+        out = work / f"big-{extra[0]}.txt"
+        wall, cpu, err = run_cli([*base, *extra, "--output", str(out)],
+                                 tree=str(Path(__file__).resolve().parent.parent))
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        done = [line for line in err.splitlines() if "queries done" in line]
         print(f"  {way:18s} wall {wall:7.1f} s  CPU {cpu:7.1f} s  {n / cpu:6.1f} q/CPU s "
-              f"(per core); EXTRAPOLATED to all {total:,}: {total / n * cpu / 3600:5.2f} CPU h, "
+              f"(per core); {scaled} to all {total:,}: {total / n * cpu / 3600:5.2f} CPU h, "
               f"{total / n * wall / 3600:5.2f} h wall on these 2 cores (load "
-              f"{os.getloadavg()[0]:.1f})", flush=True)
+              f"{os.getloadavg()[0]:.1f}; output {out.stat().st_size / 1e9:.2f} GB; largest "
+              f"process so far {peak:.0f} MB)"
+              + (f"\n    {done[-1].strip()}" if done else ""), flush=True)
+        out.unlink()  # the whole batch writes gigabytes
 
 
 def compose_figures(args: argparse.Namespace, work: Path) -> None:
