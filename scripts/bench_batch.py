@@ -440,7 +440,7 @@ def big_figures(args: argparse.Namespace, work: Path) -> None:
     ways = [("pool --jobs 2", ["--jobs", "2"]), ("--cluster local:2", ["--cluster", "local:2"])]
     if args.way != "both":
         ways = ways[:1] if args.way == "pool" else ways[1:]
-    scaled = "measured whole" if n == total else "EXTRAPOLATED"
+    scaled = "measured: all" if n == total else "EXTRAPOLATED to all"
     for way, extra in ways:
         out = work / f"big-{extra[0]}.txt"
         wall, cpu, err = run_cli([*base, *extra, "--output", str(out)],
@@ -448,7 +448,7 @@ def big_figures(args: argparse.Namespace, work: Path) -> None:
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         done = [line for line in err.splitlines() if "queries done" in line]
         print(f"  {way:18s} wall {wall:7.1f} s  CPU {cpu:7.1f} s  {n / cpu:6.1f} q/CPU s "
-              f"(per core); {scaled} to all {total:,}: {total / n * cpu / 3600:5.2f} CPU h, "
+              f"(per core); {scaled} {total:,}: {total / n * cpu / 3600:5.2f} CPU h, "
               f"{total / n * wall / 3600:5.2f} h wall on these 2 cores (load "
               f"{os.getloadavg()[0]:.1f}; output {out.stat().st_size / 1e9:.2f} GB; largest "
               f"process so far {peak:.0f} MB)"
