@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 # (README "First use" has the measurements)
 COMPILE_SECONDS = 10
 # the modules whose functions load_engine() compiles
-ENGINE_MODULES = ("clock", "propagation", "search", "rectangle")
+ENGINE_MODULES = ("clock", "propagation", "nogood", "search", "rectangle")
 # each family: its package below cryptocomp and the sources its machine code depends on
 # (its compiled modules, which call one another, and the layouts whose constants the
 # compiled code freezes)

@@ -2,7 +2,8 @@
 
 A :class:`Lane` runs one compiled strategy (:mod:`.search`) on its own
 :class:`~.tables.State`, a slice of work at a time (:meth:`Lane.advance`); a lane
-that restarts keeps its failure weights, ageing them, and randomises its ties (a
+that restarts keeps the nogoods of its runs (:mod:`.nogood`: it stays complete) and its
+failure weights, ageing them, and randomises its ties (a
 second one also weighs frequency less in its word choice, :data:`TWIN_FREQ`).
 The complete lane beside restart lanes (the proof lane of
 :func:`.csp.strategy_for`) gets turns that grow with the odds of its progress
@@ -40,7 +41,8 @@ from .layout import (
     TRAIL,
     XID,
 )
-from .propagation import FAIL, OK, undo
+from .nogood import learn
+from .propagation import FAIL, OK
 from .search import EXHAUSTED, FOUND, PAUSED, STOPPED, progress, root, run
 from .tables import State
 
@@ -115,6 +117,9 @@ class Lane:
         params[LETTER_BRANCH] = -1 if kind.startswith("cells") else letter_branch
         params[AGE] = WEIGHT_AGE if restarts else 1.0
         self.root_mark = int(ctl[TRAIL])
+        if restarts:
+            state.record_nogoods()
+        self.over: int | None = None  # EXHAUSTED or STOPPED: what a restart's root found
         self.limit = float(restart_base) if restarts else 0.0
         ctl[FAIL_LIMIT] = int(self.limit)
         # a complete lane beside restart lanes has its turns widened by its progress
@@ -149,6 +154,8 @@ class Lane:
         ``deadline``: FOUND, EXHAUSTED, RESTART, STOPPED or PAUSED.  A proof lane spends
         most turns on a relaxation once the lanes have failed often enough to tell where
         the grid is tight (:meth:`Relaxation.due`)."""
+        if self.over is not None:
+            return self.over
         state = self.state
         share = boosted_share(self.share, self.progress()) if self.boosted else self.share
         if self.relax is not None and self.relax.due():
@@ -174,10 +181,14 @@ class Lane:
         params[SLOT_NOISE] = amount if self.state.ctl[FAIL_LIMIT] > 0 else 0.0
 
     def restart(self) -> None:
-        """Back to the root with a longer failure limit and randomised tie-breaks."""
+        """Back to the root, keeping the nogoods of the run that ends there, with a longer
+        failure limit and randomised tie-breaks."""
         state = self.state
-        undo(state.T, state.D, self.root_mark)
-        state.ctl[DEPTH] = 0
+        r = held(learn, state.T, state.D, self.root_mark)
+        if r == OK:
+            self.root_mark = int(state.ctl[TRAIL])
+        else:  # the nogoods leave no fill, or the deadline came in their propagation
+            self.over = EXHAUSTED if r == FAIL else STOPPED
         self.failed += int(state.ctl[FAILS])
         state.ctl[FAILS] = 0
         state.ctl[LAST_SLOT] = -1

@@ -70,6 +70,11 @@ class Dynamic(NamedTuple):
     best: np.ndarray  # int64 per slot: the words of the best partial fill
     inq: np.ndarray  # uint8 per slot: queued for revision
     act: np.ndarray  # int64 (maxlen + 1): the positions a filter looks at, their number last
+    ng_s: np.ndarray  # int32: the slot of each nogood literal, nogood after nogood
+    ng_k: np.ndarray  # int32: its word (index in the slot's length group)
+    ng_start: np.ndarray  # int64 per nogood + 1: where its literals start (two watched first)
+    w_head: np.ndarray  # int32 per word place (PBASE + k): its first watching node, -1
+    w_next: np.ndarray  # int32 per watching node (2 * nogood + which): the next, -1
 
 
 # columns of the slot table: length, offsets of the slot's domain (dom), word places
@@ -92,11 +97,13 @@ NDEC = 4
 # that ran empty, settled slots, revision and singleton queue lengths, snapshots), then
 # the search's (decisions, nodes, failures and their limit before a restart, the xorshift
 # state, the best partial fill's settled slots, its tightest open slot and that slot's
-# size, and the last slot: -2 right after a solution)
+# size, and the last slot: -2 right after a solution), then the nogoods recorded and
+# their literals (:mod:`.nogood`)
 TRAIL, OPS, NEXT_CHECK, WIPED, NSINGLE, RQN, SQN, SNAPN = 0, 1, 2, 3, 4, 5, 6, 7
 DEPTH, NODES, FAILS, FAIL_LIMIT, RNG, BEST, BEST_CULPRIT, BEST_OPEN, LAST_SLOT = (
     8, 9, 10, 11, 12, 13, 14, 15, 16)
-NCTL = 17
+NGN, NGL = 17, 18
+NCTL = 19
 # params: the hard deadline (monotonic seconds, read by propagation and the search), the
 # work units at which run() pauses, the weight of frequency in word scores, the noise on
 # word scores, look-ahead on (> 0), letter branching (< 0: cells; > 0: above that many

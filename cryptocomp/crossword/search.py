@@ -8,7 +8,8 @@ more than old ones), then its best word:
 the most frequent, or with look-ahead the one whose letters leave the crossing
 slots the most words (the sum of the logs of those counts, plus the log of its
 frequency weighted by ``freq_weight``).  Binary branching: place the word, else
-remove it from the slot; both branches are propagated (:mod:`.propagation`).
+remove it from the slot; both branches are propagated (:mod:`.propagation`), and so
+are the nogoods a lane that restarts has recorded (:mod:`.nogood`).
 
 The search is resumable: all its state is in arrays (the decision stack, the
 trail, the control scalars), and :func:`run` returns after ``node_limit`` nodes,
@@ -47,6 +48,7 @@ from .layout import (
     LEN,
     LETTER_BRANCH,
     LOOKAHEAD,
+    NGN,
     NODES,
     NOISE,
     NSINGLE,
@@ -60,6 +62,7 @@ from .layout import (
     WIPED,
     XID,
 )
+from .nogood import PLACE_LETTER, PLACE_WORD, REMOVE_LETTER, REMOVE_WORD, watch
 from .propagation import (
     FAIL,
     OK,
@@ -76,8 +79,6 @@ from .propagation import (
 __all__ = ["run", "root", "progress", "choices", "FOUND", "EXHAUSTED", "PAUSED", "RESTART",
            "STOPPED"]
 
-# decision kinds
-PLACE_WORD, REMOVE_WORD, PLACE_LETTER, REMOVE_LETTER = 0, 1, 2, 3
 _PAUSE_CHECK = 1 << 12  # work units between two looks at the clock for the deadline
 # run() results
 FOUND, EXHAUSTED, PAUSED, RESTART, STOPPED = 1, 2, 3, 4, 5
@@ -349,6 +350,8 @@ def run(T, D, node_limit):
                 r = assign(T, D, s, k)
             if r == OK:
                 r = propagate(T, D)
+            if r == OK and ctl[NGN] > 0:
+                r = watch(T, D, dec[d, D_MARK])
             if r == OUT_OF_TIME:
                 return STOPPED
             if r == OK:
@@ -375,6 +378,8 @@ def run(T, D, node_limit):
                 r = refute(T, D, s, k)
             if r == OK:
                 r = propagate(T, D)
+            if r == OK and ctl[NGN] > 0:
+                r = watch(T, D, mark)
             if r == OUT_OF_TIME:
                 return STOPPED
             if r == OK:

@@ -50,6 +50,8 @@ from .layout import (
     NCROSS,
     NCTL,
     NDEC,
+    NGL,
+    NGN,
     NOISE,
     NPARAMS,
     NSLOT,
@@ -76,6 +78,10 @@ __all__ = ["Tables", "Shape", "State", "MAX_STATE_BYTES", "state_bytes"]
 
 MAX_STATE_BYTES = 4 << 30  # a grid whose search state would not fit is refused up front
 SNAPSHOT_BYTES = 64 << 20  # saved letter counts of bulk filters (past it: word by word)
+# the nogoods a restart lane may record (:mod:`.nogood`), and their literals: 12 bytes a
+# literal, 16 a nogood; past them it records no more (still sound, no longer complete)
+NOGOODS = 1 << 16
+NOGOOD_LITERALS = 1 << 20
 
 
 class Shape(Protocol):
@@ -311,6 +317,20 @@ class State:
         self.snap = np.zeros((cap, stride), dtype=np.int32)
         self.snap_size = np.zeros(cap, dtype=np.int64)
         self.mask = np.zeros(max(1, t.maxlen * t.A), dtype=np.uint8)
+        self._nogood_arrays(0, 0)
+
+    def _nogood_arrays(self, nogoods: int, literals: int) -> None:
+        """Room for that many nogoods and literals (none: the search records nothing)."""
+        self.ng_s = np.zeros(max(1, literals), dtype=np.int32)
+        self.ng_k = np.zeros(max(1, literals), dtype=np.int32)
+        self.ng_start = np.zeros(nogoods + 1, dtype=np.int64)
+        self.w_head = np.full(len(self.pos) if nogoods else 1, -1, dtype=np.int32)
+        self.w_next = np.full(max(1, 2 * nogoods), -1, dtype=np.int32)
+        self.ctl[NGN] = self.ctl[NGL] = 0
+
+    def record_nogoods(self) -> None:
+        """Make room for the nogoods of a search that restarts (:mod:`.nogood`)."""
+        self._nogood_arrays(NOGOODS, NOGOOD_LITERALS)
 
     @property
     def T(self) -> Static:
@@ -326,7 +346,8 @@ class State:
         return Dynamic(self.dom, self.pos, self.size, self.cnt, self.trail, self.rq, self.sq,
                        self.ctl, self.params, self.used, self.single, self.weight, self.sweight,
                        self.snap, self.snap_size, self.mask, self.dec, self.best, self.inq,
-                       self.act)
+                       self.act, self.ng_s, self.ng_k, self.ng_start, self.w_head,
+                       self.w_next)
 
     def domain(self, s: int) -> np.ndarray:
         """The alive words of slot ``s`` (indices in its length group), most frequent first."""

@@ -27,6 +27,7 @@ import numba
 from ..index.index import Index
 from .lexicon import Lexicon
 from .problem import Problem
+from .nogood import learn
 from .propagation import undo
 from .rectangle import RowSearch
 from .search import choices, root, run
@@ -63,10 +64,11 @@ def compile_searches(prob: Problem) -> None:
 
 
 def compile_side(prob: Problem) -> None:
-    """Load or compile the search's choices and the rows search."""
+    """Load or compile the search's choices, the restarts' nogoods and the rows search."""
     state = State(prob.tables)
     for fn, extra in choices():
         fn.compile(_sig(state.T, state.D, *([0] * extra)))
+    learn.compile(_sig(state.T, state.D, 0))
     RowSearch(prob).compile()
 
 
