@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from grid_cases import parity_case
+from grid_cases import backtrack_fills, parity_case, random_case
 
 from cryptocomp.cli import main
 from cryptocomp.crossword import BUDGET, FILLED, NO_FILL, Grid, GridError, Lexicon, fill
@@ -27,22 +27,6 @@ def _index(words: list[str]) -> Index:
     return idx
 
 
-def _random_case(rng: random.Random, alphabet: str) -> tuple[Grid, list[str]]:
-    """A small random grid (blocks, given letters, unchecked cells) and a word list that
-    fits its slot lengths, over ``alphabet``."""
-    while True:
-        h, w = rng.randint(2, 5), rng.randint(2, 5)
-        rows = ["".join(rng.choice("....#" + alphabet[0]) for _ in range(w)) for _ in range(h)]
-        try:
-            grid = Grid.from_rows(rows)
-        except GridError:
-            continue
-        lengths = sorted({s.length for s in grid.slots})
-        words = sorted({"".join(rng.choice(alphabet) for _ in range(rng.choice(lengths)))
-                        for _ in range(rng.randint(len(grid.slots), 40))})
-        return grid, words
-
-
 def _needing_search(rng: random.Random, *, cells: bool):
     """A random grid whose root propagation leaves a search to do, and its state at the
     root (cell branching with ``cells``, else word branching).  Draws until one is found:
@@ -54,7 +38,7 @@ def _needing_search(rng: random.Random, *, cells: bool):
     from cryptocomp.crossword.tables import State
 
     for _ in range(100):
-        grid, words = _random_case(rng, "abc")
+        grid, words = random_case(rng, "abc")
         try:
             prob = Problem(grid, Lexicon(_index(words)))
         except GridError:
@@ -64,38 +48,6 @@ def _needing_search(rng: random.Random, *, cells: bool):
         if root(state.T, state.D) == OK:
             return prob, state
     pytest.fail("no random grid needed a search")
-
-
-def _backtrack(grid: Grid, words: list[str], keep: list[int] | None = None) -> set:
-    """Every fill by plain backtracking: slots in order, each word that agrees with the
-    letters already placed and is not used yet (the obviously correct oracle); of the
-    slots ``keep`` alone, their crossings with the others ignored, when it is given."""
-    slots = grid.slots if keep is None else [grid.slots[s] for s in keep]
-    out: set[tuple[str, ...]] = set()
-    letters: dict = dict(grid.given)
-    chosen: list[str] = []
-
-    def go(i: int) -> None:
-        if i == len(slots):
-            out.add(tuple(chosen))
-            return
-        slot = slots[i]
-        for word in words:
-            if len(word) != slot.length or word in chosen:
-                continue
-            if any(letters.get(cell, ch) != ch for cell, ch in zip(slot.cells, word)):
-                continue
-            placed = [cell for cell in slot.cells if cell not in letters]
-            for cell, ch in zip(slot.cells, word):
-                letters.setdefault(cell, ch)
-            chosen.append(word)
-            go(i + 1)
-            chosen.pop()
-            for cell in placed:
-                del letters[cell]
-
-    go(0)
-    return out
 
 
 def _oracle_domains(grid: Grid, words: list[str]) -> list[set[str]] | None:
@@ -138,8 +90,8 @@ STRATEGIES = [dict(strategy="restarts", restart_base=2, seed=3), dict(strategy="
 @pytest.mark.parametrize("seed", range(40))
 def test_every_strategy_finds_exactly_the_backtracking_fills(seed):
     rng = random.Random(seed)
-    grid, words = _random_case(rng, "abc" if seed % 3 else "абв")
-    want = _backtrack(grid, words)
+    grid, words = random_case(rng, "abc" if seed % 3 else "абв")
+    want = backtrack_fills(grid, words)
     for options in STRATEGIES:
         try:
             result = solve_csp(Problem(grid, Lexicon(_index(words))), count=10**6, **options)
@@ -156,7 +108,7 @@ def test_every_strategy_finds_exactly_the_backtracking_fills(seed):
 @pytest.mark.parametrize("seed", range(60))
 def test_root_propagation_matches_the_fixpoint_oracle(seed):
     rng = random.Random(1000 + seed)
-    grid, words = _random_case(rng, "ab" if seed % 2 else "abcd")
+    grid, words = random_case(rng, "ab" if seed % 2 else "abcd")
     try:
         prob = Problem(grid, Lexicon(_index(words)))
     except GridError:
@@ -186,7 +138,7 @@ def test_a_relaxation_has_exactly_the_fills_of_its_slots_alone(seed):
     from cryptocomp.crossword.tables import State
 
     rng = random.Random(5000 + seed)
-    grid, words = _random_case(rng, "abc")
+    grid, words = random_case(rng, "abc")
     try:
         prob = Problem(grid, Lexicon(_index(words)))
     except GridError:
@@ -205,9 +157,9 @@ def test_a_relaxation_has_exactly_the_fills_of_its_slots_alone(seed):
         while (r := run(sub.T, sub.D, 1 << 40)) != EXHAUSTED:
             if r == FOUND:
                 got.add(tuple(sub.words()))
-    want = _backtrack(grid, words, keep)
+    want = backtrack_fills(grid, words, keep)
     assert got == want
-    assert {tuple(f[s] for s in keep) for f in _backtrack(grid, words)} <= want
+    assert {tuple(f[s] for s in keep) for f in backtrack_fills(grid, words)} <= want
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -244,12 +196,12 @@ def test_auto_proofs_through_relaxations_agree_with_backtracking(monkeypatch):
     for seed in range(400):
         rng = random.Random(7000 + seed)
         monkeypatch.setattr(lane, "RELAX_FIRST", rng.uniform(0.3, 0.99))
-        grid, words = _random_case(rng, "ab")
+        grid, words = random_case(rng, "ab")
         try:
             prob = Problem(grid, Lexicon(_index(words)))
         except GridError:
             continue
-        want = _backtrack(grid, words)
+        want = backtrack_fills(grid, words)
         result = solve_csp(prob, count=10**6, strategy="auto", seed=seed)
         assert {tuple(f) for f in result.fills} == want, seed
         assert result.complete and result.status == (FILLED if want else NO_FILL)

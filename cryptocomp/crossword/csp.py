@@ -9,7 +9,9 @@ takes that word away from the other slots (no repeats).  Strategies
   (dom/wdeg), its word with the best look-ahead score (the support its letters
   leave the crossing slots, weighed with frequency), binary branching; a run
   stops after ``restart_base`` failures, the next gets 10 % more with randomised
-  ties, and the failure weights carry over.  Finds fills on hard lists.
+  ties, and the failure weights carry over, and so do the nogoods of the runs
+  (:mod:`.nogood`: no run searches again what an earlier one refuted, and the
+  restarts stay a complete search).  Finds fills on hard lists.
 * ``words``: the same as one complete run.
 * ``cells``: the crossed cell whose best letter is least supported, that letter
   or not (Qxw's order).  Complete; on word squares it finds fills, on blocked
@@ -323,6 +325,9 @@ def _no_fill(prob: Problem, lanes: list[_AnyLane], decider: _AnyLane | None,
         worst = max(range(prob.n), key=lambda s: state.sweight[s] + slot_weight(state, s))
         result.culprit = prob.slots[worst].name
         how = f"the CSP's complete search, {result.steps} steps"
+        if isinstance(decider, Lane) and decider.kind.endswith("restarts"):
+            how = (f"the CSP's search with restarts and the nogoods of its {decider.runs} "
+                   f"runs, {result.steps} steps in all")
         relax = decider.relax if isinstance(decider, Lane) else None
         if relax is not None and relax.proved:
             how = (f"the CSP's complete search of the grid cut down to {len(relax.keep)} of "

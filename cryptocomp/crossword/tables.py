@@ -332,6 +332,32 @@ class State:
         """Make room for the nogoods of a search that restarts (:mod:`.nogood`)."""
         self._nogood_arrays(NOGOODS, NOGOOD_LITERALS)
 
+    def nogoods(self) -> list[list[tuple[int, int]]]:
+        """The nogoods recorded so far, each as its literals ``(slot, word index)``."""
+        start = self.ng_start[:int(self.ctl[NGN]) + 1]
+        return [list(zip(self.ng_s[b:e].tolist(), self.ng_k[b:e].tolist()))
+                for b, e in zip(start[:-1].tolist(), start[1:].tolist())]
+
+    def _check(self) -> None:
+        """The nogoods' invariants: literals of distinct slots, each nogood watched on its
+        first two literals or (applied at the root) not at all, each watch listed once."""
+        n, lits = int(self.ctl[NGN]), int(self.ctl[NGL])
+        assert self.ng_start[0] == 0 and self.ng_start[n] == lits
+        listed: dict[int, int] = {}
+        for h in np.flatnonzero(self.w_head >= 0).tolist():
+            node = int(self.w_head[h])
+            while node >= 0:
+                assert node not in listed, f"watch {node} listed twice"
+                listed[node] = h
+                node = int(self.w_next[node])
+        for c, literals in enumerate(self.nogoods()):
+            assert literals and len({s for s, _ in literals}) == len(literals)
+            watched = [2 * c + j in listed for j in (0, 1)]
+            assert watched[0] == watched[1] and (len(literals) >= 2 or not watched[0])
+            for j in (0, 1) if watched[0] else ():
+                s, k = literals[j]
+                assert listed[2 * c + j] == self.t.slot[s, PBASE] + k
+
     @property
     def T(self) -> Static:
         """The static arrays, as the compiled code reads them."""

@@ -26,8 +26,8 @@ import numba
 
 from ..index.index import Index
 from .lexicon import Lexicon
-from .problem import Problem
 from .nogood import learn
+from .problem import Problem
 from .propagation import undo
 from .rectangle import RowSearch
 from .search import choices, root, run
