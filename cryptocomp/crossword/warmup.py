@@ -56,19 +56,20 @@ def _sig(*args: object) -> tuple:
 
 
 def compile_searches(prob: Problem) -> None:
-    """Load or compile the propagating searches' entry points (root, run, undo)."""
+    """Load or compile the propagating searches' entry points (root, run, undo, and the
+    restarts' nogoods, which reuse the propagation compiled for the others)."""
     state = State(prob.tables)
     T, D = state.T, state.D
-    for fn, sig in ((root, _sig(T, D)), (run, _sig(T, D, 1)), (undo, _sig(T, D, 0))):
+    for fn, sig in ((root, _sig(T, D)), (run, _sig(T, D, 1)), (undo, _sig(T, D, 0)),
+                    (learn, _sig(T, D, 0))):
         fn.compile(sig)
 
 
 def compile_side(prob: Problem) -> None:
-    """Load or compile the search's choices, the restarts' nogoods and the rows search."""
+    """Load or compile the search's choices and the rows search."""
     state = State(prob.tables)
     for fn, extra in choices():
         fn.compile(_sig(state.T, state.D, *([0] * extra)))
-    learn.compile(_sig(state.T, state.D, 0))
     RowSearch(prob).compile()
 
 
