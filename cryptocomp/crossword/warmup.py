@@ -26,7 +26,6 @@ import numba
 
 from ..index.index import Index
 from .lexicon import Lexicon
-from .nogood import learn
 from .problem import Problem
 from .propagation import undo
 from .rectangle import RowSearch
@@ -56,12 +55,14 @@ def _sig(*args: object) -> tuple:
 
 
 def compile_searches(prob: Problem) -> None:
-    """Load or compile the propagating searches' entry points (root, run, undo, and the
-    restarts' nogoods, which reuse the propagation compiled for the others)."""
+    """Load or compile the propagating searches' entry points (root, run, undo).  The
+    restarts' nogoods (:func:`.nogood.learn`) compile at a search's first restart, reusing
+    the propagation compiled here: most fills never restart, and the compile, about two
+    seconds once per install, stays off their first use; in the helper it would compile the
+    propagation a second time."""
     state = State(prob.tables)
     T, D = state.T, state.D
-    for fn, sig in ((root, _sig(T, D)), (run, _sig(T, D, 1)), (undo, _sig(T, D, 0)),
-                    (learn, _sig(T, D, 0))):
+    for fn, sig in ((root, _sig(T, D)), (run, _sig(T, D, 1)), (undo, _sig(T, D, 0))):
         fn.compile(sig)
 
 
