@@ -76,3 +76,32 @@ def test_a_restart_lane_proves_alone_that_no_fill_exists(tmp_path):
     assert r == EXHAUSTED and lane.runs > 1 and lane.state.nogoods()
     lane.state._check()
 
+
+
+def test_twin_restart_lanes_take_each_others_nogoods(tmp_path):
+    """Each of two restart lanes holds, after a restart, every nogood its mate recorded
+    before it (the parity rectangle: no fill, many restarts), and the pair still proves
+    that no fill exists."""
+    grid_file, words_file = parity_case(tmp_path, rows=4, cols=5)
+    words = [line.split()[0] for line in words_file.read_text().splitlines()]
+    prob = Problem(parse_text(grid_file.read_text()), Lexicon(_index(words)))
+    lanes = _restart_lanes(prob, 3, 2)
+    assert [lane.mates for lane in lanes] == [[lanes[1]], [lanes[0]]]
+    taken = 0
+    for turn in range(100_000):
+        lane = lanes[turn % 2]
+        r = lane.advance(10**9, float("inf"))
+        if r != RESTART:
+            break
+        lane.restart()
+        if lane.over is not None:
+            r = lane.over
+            break
+        lane.state._check()
+        mate = lane.mates[0]
+        mine = {frozenset(literals) for literals in lane.state.nogoods()}
+        for first, end in mate.own:
+            for literals in mate.state.nogoods()[first:end]:
+                assert frozenset(literals) in mine
+                taken += 1
+    assert r == EXHAUSTED and taken > 0

@@ -11,7 +11,8 @@ takes that word away from the other slots (no repeats).  Strategies
   stops after ``restart_base`` failures, the next gets 10 % more with randomised
   ties, and the failure weights carry over, and so do the nogoods of the runs
   (:mod:`.nogood`: no run searches again what an earlier one refuted, and the
-  restarts stay a complete search).  Finds fills on hard lists.
+  restarts stay a complete search); two restart lanes of a portfolio take each
+  other's nogoods at their restarts.  Finds fills on hard lists.
 * ``words``: the same as one complete run.
 * ``cells``: the crossed cell whose best letter is least supported, that letter
   or not (Qxw's order).  Complete; on word squares it finds fills, on blocked
@@ -185,8 +186,11 @@ def _lanes(prob: Problem, kinds: tuple[tuple[str, int], ...], budget: Budget, co
         lanes.append(Lane(state, kind, share, seed=seed, twin=twin,
                            beside_restarts=beside_restarts, **options))
     peers = [lane for lane in lanes if isinstance(lane, Lane)]
-    for lane in lanes:
-        if isinstance(lane, Lane) and lane.relax is not None:
+    restarts = [lane for lane in peers if lane.kind == "restarts"]
+    for lane in peers:
+        if lane in restarts:
+            lane.pair(restarts)
+        if lane.relax is not None:
             lane.relax.peers = peers
     return lanes
 
@@ -326,8 +330,9 @@ def _no_fill(prob: Problem, lanes: list[_AnyLane], decider: _AnyLane | None,
         result.culprit = prob.slots[worst].name
         how = f"the CSP's complete search, {result.steps} steps"
         if isinstance(decider, Lane) and decider.kind.endswith("restarts"):
+            mates = " and those of a twin search" if decider.mates else ""
             how = (f"the CSP's search with restarts and the nogoods of its {decider.runs} "
-                   f"runs, {result.steps} steps in all")
+                   f"runs{mates}, {result.steps} steps in all")
         relax = decider.relax if isinstance(decider, Lane) else None
         if relax is not None and relax.proved:
             how = (f"the CSP's complete search of the grid cut down to {len(relax.keep)} of "

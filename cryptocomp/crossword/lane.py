@@ -2,8 +2,9 @@
 
 A :class:`Lane` runs one compiled strategy (:mod:`.search`) on its own
 :class:`~.tables.State`, a slice of work at a time (:meth:`Lane.advance`); a lane
-that restarts keeps the nogoods of its runs (:mod:`.nogood`: it stays complete) and its
-failure weights, ageing them, and randomises its ties (a
+that restarts keeps the nogoods of its runs (:mod:`.nogood`: it stays complete), takes
+those of the other restart lanes (its mates) at its restarts, and keeps its failure
+weights, ageing them, and randomises its ties (a
 second one also weighs frequency less in its word choice, :data:`TWIN_FREQ`).
 The complete lane beside restart lanes (the proof lane of
 :func:`.csp.strategy_for`) gets turns that grow with the odds of its progress
@@ -32,6 +33,7 @@ from .layout import (
     LEN,
     LETTER_BRANCH,
     LOOKAHEAD,
+    NGN,
     NODES,
     NOISE,
     OPS,
@@ -41,7 +43,7 @@ from .layout import (
     TRAIL,
     XID,
 )
-from .nogood import learn
+from .nogood import adopt, learn
 from .propagation import FAIL, OK
 from .search import EXHAUSTED, FOUND, PAUSED, STOPPED, progress, root, run
 from .tables import State
@@ -133,6 +135,10 @@ class Lane:
         self._noise(NOISE_AFTER_RESTART if seed is not None or twin else 0.0)
         self.runs = 1
         self.failed = 0  # in the runs before the current one
+        # the ranges of the nogoods it recorded itself (not taken from mates), run after run
+        self.own: list[tuple[int, int]] = []
+        self.mates: list[Lane] = []
+        self.taken: list[int] = []  # how many of each mate's ranges it has taken
         # the proof lane beside restart lanes also searches relaxations (Relaxation)
         self.relax: Relaxation | None = None
         if self.boosted and kind == "cells":
@@ -180,11 +186,20 @@ class Lane:
         params[NOISE] = amount
         params[SLOT_NOISE] = amount if self.state.ctl[FAIL_LIMIT] > 0 else 0.0
 
+    def pair(self, lanes: list[Lane]) -> None:
+        """Take the nogoods of ``lanes`` (restart lanes of the same grid) at each restart."""
+        self.mates = [lane for lane in lanes if lane is not self]
+        self.taken = [0] * len(self.mates)
+
     def restart(self) -> None:
-        """Back to the root, keeping the nogoods of the run that ends there, with a longer
-        failure limit and randomised tie-breaks."""
+        """Back to the root, keeping the nogoods of the run that ends there and taking the
+        mates' new ones, with a longer failure limit and randomised tie-breaks."""
         state = self.state
+        before = int(state.ctl[NGN])
         r = held(learn, state.T, state.D, self.root_mark)
+        self.own.append((before, int(state.ctl[NGN])))
+        if r == OK:
+            r = self._adopt()
         if r == OK:
             self.root_mark = int(state.ctl[TRAIL])
         else:  # the nogoods leave no fill, or the deadline came in their propagation
@@ -196,6 +211,21 @@ class Lane:
         state.ctl[FAIL_LIMIT] = int(self.limit)
         self._noise(NOISE_AFTER_RESTART)
         self.runs += 1
+
+    def _adopt(self) -> int:
+        """Apply at the root the nogoods the mates recorded since the last restart: OK,
+        FAIL or OUT_OF_TIME."""
+        state = self.state
+        for i, mate in enumerate(self.mates):
+            ranges, self.taken[i] = mate.own[self.taken[i]:], len(mate.own)
+            for first, end in ranges:
+                if end == first:
+                    continue
+                r = held(adopt, state.T, state.D, mate.state.ng_s, mate.state.ng_k,
+                         mate.state.ng_start, first, end, int(state.ctl[TRAIL]))
+                if r != OK:
+                    return r
+        return OK
 
 
 class Learned:

@@ -18,6 +18,10 @@ Watches need no undoing: backtracking only makes literals untrue.  A nogood of o
 literal, or one all but one of whose literals are true at the root, is applied at the
 root once, which restarts never undo again.
 
+A nogood holds for any search of the same grid and list, so the two restart lanes of a
+portfolio also take each other's at their restarts (:func:`adopt`): neither searches again
+what the other refuted.
+
 Layout (:class:`.layout.Dynamic`): ``ng_s`` and ``ng_k`` hold the literals nogood after
 nogood, ``ng_start[c]`` where nogood ``c``'s start (``ctl[NGN]`` nogoods, ``ctl[NGL]``
 literals); ``w_head[PBASE[s] + k]`` is the first watching node of literal ``(s, k)``,
@@ -48,7 +52,7 @@ from .layout import (
 )
 from .propagation import FAIL, OK, propagate, refute, undo
 
-__all__ = ["watch", "learn", "PLACE_WORD", "REMOVE_WORD", "PLACE_LETTER", "REMOVE_LETTER"]
+__all__ = ["watch", "learn", "adopt", "PLACE_WORD", "REMOVE_WORD", "PLACE_LETTER", "REMOVE_LETTER"]
 
 # decision kinds (the search's decision stack, column D_KIND)
 PLACE_WORD, REMOVE_WORD, PLACE_LETTER, REMOVE_LETTER = 0, 1, 2, 3
@@ -205,6 +209,34 @@ def learn(T, D, root_mark):
     undo(T, D, root_mark)
     D.ctl[DEPTH] = 0
     for c in range(first, D.ctl[NGN]):
+        if _install(T, D, c) != OK:
+            return FAIL
+    r = propagate(T, D)
+    if r != OK:
+        return r
+    return watch(T, D, root_mark)
+
+
+@compiled(allocates=False)
+def adopt(T, D, src_s, src_k, src_start, first, end, root_mark):
+    """At a restart, after :func:`learn` (the root is trail length ``root_mark``): copy
+    nogoods ``first`` to ``end`` of another search of the same tables (its arrays
+    ``ng_s``, ``ng_k``, ``ng_start``), as many as there is room for, and apply them at the
+    root.  OK, FAIL (no fill is left) or OUT_OF_TIME."""
+    ctl, ng_s, ng_k, ng_start = D.ctl, D.ng_s, D.ng_k, D.ng_start
+    mine = ctl[NGN]
+    for c in range(first, end):
+        b, e = src_start[c], src_start[c + 1]
+        n, at = ctl[NGN], ctl[NGL]
+        if n + 1 >= ng_start.shape[0] or at + e - b > ng_s.shape[0]:
+            break
+        for i in range(b, e):
+            ng_s[at + i - b], ng_k[at + i - b] = src_s[i], src_k[i]
+        ng_start[n] = at
+        ng_start[n + 1] = at + e - b
+        ctl[NGN], ctl[NGL] = n + 1, at + e - b
+        ctl[OPS] += e - b
+    for c in range(mine, ctl[NGN]):
         if _install(T, D, c) != OK:
             return FAIL
     r = propagate(T, D)
