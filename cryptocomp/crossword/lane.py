@@ -189,6 +189,8 @@ class Lane:
     def pair(self, lanes: list[Lane]) -> None:
         """Take the nogoods of ``lanes`` (restart lanes of the same grid) at each restart."""
         self.mates = [lane for lane in lanes if lane is not self]
+        # a nogood names words by their index in a slot's tables: the same tables only
+        assert all(mate.state.t is self.state.t for mate in self.mates)
         self.taken = [0] * len(self.mates)
 
     def restart(self) -> None:
