@@ -200,6 +200,19 @@ def _install(T, D, c):
     return refute(T, D, ng_s[b], ng_k[b])
 
 
+@compiled(entry=False, allocates=False)
+def _apply(T, D, first, root_mark):
+    """At the root (trail length ``root_mark``): install nogoods ``first`` onwards and
+    propagate their consequences to a fixpoint.  OK, FAIL or OUT_OF_TIME."""
+    for c in range(first, D.ctl[NGN]):
+        if _install(T, D, c) != OK:
+            return FAIL
+    r = propagate(T, D)
+    if r != OK:
+        return r
+    return watch(T, D, root_mark)
+
+
 @compiled(allocates=False)
 def learn(T, D, root_mark):
     """At a restart: record the nogoods of the decision stack, go back to the root (trail
@@ -208,13 +221,7 @@ def learn(T, D, root_mark):
     first = _record(D)
     undo(T, D, root_mark)
     D.ctl[DEPTH] = 0
-    for c in range(first, D.ctl[NGN]):
-        if _install(T, D, c) != OK:
-            return FAIL
-    r = propagate(T, D)
-    if r != OK:
-        return r
-    return watch(T, D, root_mark)
+    return _apply(T, D, first, root_mark)
 
 
 @compiled(allocates=False)
@@ -236,10 +243,4 @@ def adopt(T, D, src_s, src_k, src_start, first, end, root_mark):
         ng_start[n + 1] = at + e - b
         ctl[NGN], ctl[NGL] = n + 1, at + e - b
         ctl[OPS] += e - b
-    for c in range(mine, ctl[NGN]):
-        if _install(T, D, c) != OK:
-            return FAIL
-    r = propagate(T, D)
-    if r != OK:
-        return r
-    return watch(T, D, root_mark)
+    return _apply(T, D, mine, root_mark)
