@@ -48,6 +48,7 @@ def test_every_nogood_excludes_only_fills_already_found(seed):
             found.add(tuple(lane.words()))
         elif r == RESTART:
             lane.restart()
+            lane.publish()  # for the mate's next restart, as the portfolio does
             for each in lanes:
                 each.state._check()
                 for literals in each.state.nogoods():
@@ -94,6 +95,7 @@ def test_twin_restart_lanes_take_each_others_nogoods(tmp_path):
         if r != RESTART:
             break
         lane.restart()
+        lane.publish()
         if lane.over is not None:
             r = lane.over
             break

@@ -323,7 +323,8 @@ def fill_attempt(lexicon: Lexicon, params: ArrowParams, seed: int,
         remaining = None if deadline is None else max(0.01, deadline - time.time())
         try:
             result = fill(mask.grid(), lexicon, engine="csp", steps=params.steps,
-                          seconds=remaining, seed=rng.getrandbits(31), rules=params.word_rules)
+                          seconds=remaining, seed=rng.getrandbits(31), rules=params.word_rules,
+                          parallel=False)  # many small fills, often in a batch's workers
         except GridError as exc:  # a slot of a length no usable word has: this mask fails
             out.message = f"fill: {exc}"
             break

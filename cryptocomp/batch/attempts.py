@@ -143,7 +143,8 @@ def fill_attempt(index: Index, params: dict, seed: int) -> Attempt:
     options = {k: params[k] for k in ("engine", "count", "steps", "seconds", "lookahead",
                                       "letter_branch", "strategy", "rules")
                if params.get(k) is not None}
-    result = fill(params["grid"], lex, seed=seed, **options)
+    # a batch's workers have the cores already: the lanes take turns in this one
+    result = fill(params["grid"], lex, seed=seed, parallel=False, **options)
     lines: list[str] = []
     for k in range(len(result.fills)):
         if k:

@@ -48,7 +48,7 @@ def fill(grid: Grid, index: Index | Lexicon, words: WordFilter = ALL_WORDS, *,
          lookahead: bool = True, letter_branch: int = 0,
          strategy: str = "auto", improve: float | None = None,
          progress: Callable[[SearchProgress], None] | None = None,
-         rules: FillRules = DEFAULT_RULES) -> FillResult:
+         rules: FillRules = DEFAULT_RULES, parallel: bool = True) -> FillResult:
     """Fill ``grid`` from ``index`` (the words passing ``words``: its ``top`` most frequent,
     ``min_count``, ``min_score``, ``min_length``..``max_length`` letters, its word classes;
     a filter naming none takes ``DEFAULTS["fill"]``, dictionary words and names) with up
@@ -67,7 +67,9 @@ def fill(grid: Grid, index: Index | Lexicon, words: WordFilter = ALL_WORDS, *,
     (:class:`.result.SearchProgress`); it changes nothing of the fill.  ``rules``: words
     left out, preferred or required (theme words), shared substrings and lemmas
     (:class:`.rules.FillRules`; by default no two answers of one lemma, where the index
-    knows lemmas); every engine and strategy honours them.
+    knows lemmas); every engine and strategy honours them.  ``parallel``: the CSP's lanes
+    run side by side in threads (the same fills and steps on any number of cores); off,
+    they take turns in one thread, for callers whose other processes have the cores.
     """
     if engine not in ENGINES:
         raise GridError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
@@ -96,7 +98,7 @@ def fill(grid: Grid, index: Index | Lexicon, words: WordFilter = ALL_WORDS, *,
     csp_options: dict = dict(count=count, seed=seed, lookahead=lookahead,
                              letter_branch=letter_branch, strategy=strategy,
                              learned=None if improve is None else Learned(),
-                             progress=progress)
+                             progress=progress, parallel=parallel)
     theme = tuple(normalize(w, fold_yo=lex.index.fold_yo) for w in rules.theme)
     if theme:
         def placed(given: Grid, sub_budget: Budget) -> FillResult:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -199,7 +200,8 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
               seed: int | None = None, strategy: str = "auto", restart_base: int = RESTART_BASE,
               lookahead: bool = True, freq_weight: float = 0.25,
               letter_branch: int = 0, learned: Learned | None = None,
-              progress: Callable[[SearchProgress], None] | None = None) -> FillResult:
+              progress: Callable[[SearchProgress], None] | None = None,
+              parallel: bool = True) -> FillResult:
     """Fill ``prob.grid`` with up to ``count`` different fills by the CSP engine.
 
     ``strategy``: ``restarts`` (dom/wdeg, word branching, restarts), ``words`` (the
@@ -220,6 +222,9 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     the next (:class:`.lane.Learned`): they start from its weights and leave theirs in it.
     ``progress`` is told how far the search is after each lane's turn (a slice of work,
     some 50 ms; reading the lanes' counters changes nothing of the search).
+    ``parallel``: the lanes run side by side, one thread each, in rounds (:func:`_rounds`;
+    the fills and steps are the same on any number of cores); else they take turns in this
+    thread, as where other processes have the cores (a batch's workers).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}")
@@ -235,7 +240,10 @@ def solve_csp(prob: Problem, *, count: int = 1, budget: Budget | None = None,
     if learned is not None:
         learned.give(lanes)
     result = FillResult(prob.grid, BUDGET, engine="csp")
-    run = _run_lanes(prob, lanes, budget, count, progress)
+    if parallel and len(lanes) > 1:
+        run = _rounds(prob, lanes, budget, count, progress)
+    else:
+        run = _run_lanes(prob, lanes, budget, count, progress)
     if learned is not None:
         learned.take(lanes)
     found = run.found
@@ -284,8 +292,7 @@ def _run_lanes(prob: Problem, lanes: list[_AnyLane], budget: Budget, count: int,
             if budget.steps is not None and run.nodes >= budget.steps:
                 return run
             # beside other lanes the rows search runs its share uncounted (see solve_csp)
-            counted = len(lanes) == 1 or not isinstance(lane, RowSearch)
-            if _turn(lane, run, budget, counted, seen, count):
+            if _turn(lane, run, budget, _counted(lane, lanes), seen, count):
                 return run
             if progress is not None:
                 progress(_progress_of(lanes, run.nodes, prob, len(run.found)))
@@ -300,6 +307,97 @@ def _turn(lane: _AnyLane, run: _Run, budget: Budget, counted: bool,
     r = lane.advance(node_limit, budget.deadline())
     if counted:
         run.nodes += lane.nodes - before
+    over = _settle(lane, r, run, budget, seen, count)
+    if isinstance(lane, Lane):
+        lane.publish()  # after a restart's learning, for the mates' next restarts
+    return over
+
+
+def _rounds(prob: Problem, lanes: list[_AnyLane], budget: Budget, count: int,
+            progress: Callable[[SearchProgress], None] | None) -> _Run:
+    """:func:`_run_lanes` with the lanes side by side, one thread each, round after round:
+    a round gives each lane its turn at once (restarts within it), then notes the outcomes
+    in lane order, as turns taken one after another would.  While a round runs no lane
+    reads another's state (mates take the nogoods published between rounds, a relaxation
+    the peers' view taken there), so the outcome does not depend on the threads' timing.
+    Beside a boosted proof lane the other lanes get half its share, so that two cores stay
+    busy."""
+    run = _Run()
+    seen: set[tuple[str, ...]] = set()
+    with ThreadPoolExecutor(max_workers=len(lanes), thread_name_prefix="fill-lane") as pool:
+        while True:
+            if budget.steps is not None and run.nodes >= budget.steps:
+                return run
+            for lane in lanes:
+                if isinstance(lane, Lane) and lane.relax is not None:
+                    lane.relax.observe()
+            befores = [lane.nodes for lane in lanes]
+            work = [pool.submit(_advance, lane, share, limit, budget.deadline())
+                    for lane, share, limit in zip(lanes, _round_shares(lanes),
+                                                  _round_limits(lanes, budget, run))]
+            outcomes = _outcomes(work, lanes)
+            for lane, r, before in zip(lanes, outcomes, befores):
+                if _counted(lane, lanes):
+                    run.nodes += lane.nodes - before
+                if _settle(lane, r, run, budget, seen, count):
+                    return run
+                if progress is not None:
+                    progress(_progress_of(lanes, run.nodes, prob, len(run.found)))
+            for lane in lanes:
+                if isinstance(lane, Lane):
+                    lane.publish()
+
+
+def _advance(lane: _AnyLane, share: int, node_limit: int, deadline: float) -> int:
+    """One round's turn of ``lane`` (run in a thread of :func:`_rounds`)."""
+    if isinstance(lane, RowSearch):
+        return lane.advance(node_limit, deadline)
+    return lane.advance(node_limit, deadline, share=share, through_restarts=True)
+
+
+def _outcomes(work: list[Future], lanes: list[_AnyLane]) -> list[int]:
+    """The round's outcomes, lane by lane; on Ctrl-C (or an error) the lanes are halted
+    and waited for before it goes on up."""
+    try:
+        return [future.result() for future in work]
+    except BaseException:
+        for lane in lanes:
+            lane.halt()
+        for future in work:
+            future.exception()  # wait for it: its arrays stay the lanes' alone
+        raise
+
+
+def _counted(lane: _AnyLane, lanes: list[_AnyLane]) -> bool:
+    """Whether ``lane``'s nodes count as steps (beside other lanes the rows search runs its
+    share uncounted: see :func:`solve_csp`)."""
+    return len(lanes) == 1 or not isinstance(lane, RowSearch)
+
+
+def _round_shares(lanes: list[_AnyLane]) -> list[int]:
+    """Each lane's slices this round: its turn's share, and at least half the largest
+    boosted share, so the lanes beside a boosted proof lane keep the second core busy."""
+    shares = [lane.turn_share() if isinstance(lane, Lane) else lane.share for lane in lanes]
+    boost = max((share for lane, share in zip(lanes, shares)
+                 if isinstance(lane, Lane) and lane.boosted), default=0)
+    return [share if isinstance(lane, Lane) and lane.boosted else max(share, boost // 2)
+            for lane, share in zip(lanes, shares)]
+
+
+def _round_limits(lanes: list[_AnyLane], budget: Budget, run: _Run) -> list[int]:
+    """Each lane's node limit this round: the steps left, split between the counted lanes
+    (so a round overshoots the budget by fewer nodes than there are lanes)."""
+    counted = [_counted(lane, lanes) for lane in lanes]
+    if budget.steps is None:
+        return [MAX_STEPS] * len(lanes)
+    left = max(0, budget.steps - run.nodes)
+    each = max(1, -(-left // max(1, sum(counted))))
+    return [each if c else MAX_STEPS for c in counted]
+
+
+def _settle(lane: _AnyLane, r: int, run: _Run, budget: Budget,
+            seen: set[tuple[str, ...]], count: int) -> bool:
+    """Note in ``run`` what ``lane``'s turn came to (``r``); whether the search is over."""
     if r == FOUND:
         words = lane.words()
         if tuple(words) in seen:

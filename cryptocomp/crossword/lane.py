@@ -18,6 +18,7 @@ import logging
 import signal
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -45,10 +46,11 @@ from .layout import (
 )
 from .nogood import adopt, learn
 from .propagation import FAIL, OK
-from .search import EXHAUSTED, FOUND, PAUSED, STOPPED, progress, root, run
+from .search import EXHAUSTED, FOUND, PAUSED, RESTART, STOPPED, progress, root, run
 from .tables import State
 
-__all__ = ["Lane", "Learned", "Relaxation", "boosted_share", "held", "slot_weight", "SLICE"]
+__all__ = ["Lane", "Learned", "Relaxation", "Nogoods", "PeerView", "boosted_share", "held",
+           "slot_weight", "SLICE"]
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +106,25 @@ def held(compiled: Callable[..., int], *args: object) -> int:
                 raise KeyboardInterrupt
 
 
+@dataclass(frozen=True)
+class Nogoods:
+    """Nogoods a lane has published for its mates: a copy of its arrays' part holding them
+    (the lane's own watches reorder literals in its arrays while mates read the copy)."""
+
+    s: np.ndarray      # the literals' slots, nogood after nogood
+    k: np.ndarray      # the literals' words
+    start: np.ndarray  # where each nogood starts in s and k, and the end
+
+
+@dataclass(frozen=True)
+class PeerView:
+    """What a relaxation reads of the portfolio's lanes, taken while none of them runs: their
+    failures, and the slots' failure weights (None: not needed before the next look)."""
+
+    failures: int
+    weight: list[float] | None
+
+
 class Lane:
     """One search of a portfolio: its state, configuration and restart schedule."""
 
@@ -137,8 +158,10 @@ class Lane:
         self.failed = 0  # in the runs before the current one
         # the ranges of the nogoods it recorded itself (not taken from mates), run after run
         self.own: list[tuple[int, int]] = []
+        self.published: list[Nogoods] = []  # copies of its own, for the mates
         self.mates: list[Lane] = []
-        self.taken: list[int] = []  # how many of each mate's ranges it has taken
+        self.taken: list[int] = []  # how many of each mate's published copies it has taken
+        self.halted = False
         # the proof lane beside restart lanes also searches relaxations (Relaxation)
         self.relax: Relaxation | None = None
         if self.boosted and kind == "cells":
@@ -155,20 +178,44 @@ class Lane:
         """Search nodes so far (those of its relaxations included)."""
         return int(self.state.ctl[NODES]) + (self.relax.nodes if self.relax else 0)
 
-    def advance(self, node_limit: int, deadline: float) -> int:
-        """Search on for the lane's slice of work, at most ``node_limit`` nodes, until
-        ``deadline``: FOUND, EXHAUSTED, RESTART, STOPPED or PAUSED.  A proof lane spends
-        most turns on a relaxation once the lanes have failed often enough to tell where
-        the grid is tight (:meth:`Relaxation.due`)."""
+    def turn_share(self) -> int:
+        """The slices of the lane's next turn: its share, times the odds of its progress for
+        a complete lane beside restart lanes (:func:`boosted_share`)."""
+        return boosted_share(self.share, self.progress()) if self.boosted else self.share
+
+    def advance(self, node_limit: int, deadline: float, share: int | None = None,
+                through_restarts: bool = False) -> int:
+        """Search on for ``share`` slices of work (default :meth:`turn_share`), at most
+        ``node_limit`` nodes, until ``deadline``: FOUND, EXHAUSTED, RESTART, STOPPED or
+        PAUSED; ``through_restarts``: restart within the turn (never RESTART).  A proof
+        lane spends most turns on a relaxation once the lanes have failed often enough to
+        tell where the grid is tight (:meth:`Relaxation.due`)."""
         if self.over is not None:
             return self.over
         state = self.state
-        share = boosted_share(self.share, self.progress()) if self.boosted else self.share
+        share = self.turn_share() if share is None else share
         if self.relax is not None and self.relax.due():
             return self.relax.advance(share, node_limit, deadline)
         state.params[PAUSE_AT] = state.ctl[OPS] + SLICE * share
         state.params[DEADLINE] = deadline
-        return held(run, state.T, state.D, node_limit)
+        start = self.nodes
+        while True:
+            if self.halted:  # after DEADLINE is set: halt() may have set it first
+                return STOPPED
+            r = held(run, state.T, state.D, node_limit - (self.nodes - start))
+            if r != RESTART or not through_restarts:
+                return r
+            self.restart()
+            if self.over is not None:
+                return self.over
+
+    def halt(self) -> None:
+        """Make a turn running in another thread return soon (STOPPED), and every later one
+        at once."""
+        self.halted = True
+        self.state.params[DEADLINE] = -1.0
+        if self.relax is not None and self.relax.lane is not None:
+            self.relax.lane.halt()
 
     def words(self) -> list[str]:
         """The fill just found."""
@@ -193,6 +240,16 @@ class Lane:
         assert all(mate.state.t is self.state.t for mate in self.mates)
         self.taken = [0] * len(self.mates)
 
+    def publish(self) -> None:
+        """Copy the nogoods it recorded since the last call for its mates to take (call it
+        while the lane does not run)."""
+        state = self.state
+        for first, end in self.own[len(self.published):]:
+            b, e = int(state.ng_start[first]), int(state.ng_start[end])
+            start = state.ng_start[first:end + 1] - state.ng_start[first]
+            self.published.append(Nogoods(state.ng_s[b:e].copy(), state.ng_k[b:e].copy(),
+                                          start))
+
     def restart(self) -> None:
         """Back to the root, keeping the nogoods of the run that ends there and taking the
         mates' new ones, with a longer failure limit and randomised tie-breaks."""
@@ -215,16 +272,17 @@ class Lane:
         self.runs += 1
 
     def _adopt(self) -> int:
-        """Apply at the root the nogoods the mates recorded since the last restart: OK,
+        """Apply at the root the nogoods the mates published since the last restart: OK,
         FAIL or OUT_OF_TIME."""
         state = self.state
         for i, mate in enumerate(self.mates):
-            ranges, self.taken[i] = mate.own[self.taken[i]:], len(mate.own)
-            for first, end in ranges:
-                if end == first:
+            fresh = mate.published[self.taken[i]:]
+            self.taken[i] += len(fresh)
+            for got in fresh:
+                if len(got.start) < 2:
                     continue
-                r = held(adopt, state.T, state.D, mate.state.ng_s, mate.state.ng_k,
-                         mate.state.ng_start, first, end, int(state.ctl[TRAIL]))
+                r = held(adopt, state.T, state.D, got.s, got.k, got.start, 0,
+                         len(got.start) - 1, int(state.ctl[TRAIL]))
                 if r != OK:
                     return r
         return OK
@@ -290,6 +348,8 @@ class Relaxation:
         self.done_nodes = 0  # of relaxations that ended
         self.proved = False  # a relaxation was found to have no fill
         self.peers: list[Lane] = []  # the lanes whose failure weights choose the slots
+        # the peers as last observed (None: read them live, as when the lanes take turns)
+        self.view: PeerView | None = None
 
     @property
     def nodes(self) -> int:
@@ -306,8 +366,26 @@ class Relaxation:
         return self.turn % RELAX_TURNS != 0
 
     def failures(self) -> int:
-        """The failures of the peers' searches so far."""
+        """The failures of the peers' searches so far (when last observed)."""
+        if self.view is not None:
+            return self.view.failures
         return sum(peer.failures() for peer in self.peers)
+
+    def observe(self) -> None:
+        """Note the peers' failures, and their weights when the next turn may make a
+        relaxation from them: the lanes running side by side read this view, not one
+        another's changing state (call it while no peer runs)."""
+        self.view = None
+        failures = self.failures()
+        due = self.lane is None and self.slots < self.n and failures >= RELAX_AFTER
+        self.view = PeerView(failures, self._weights() if due else None)
+
+    def _weights(self) -> list[float]:
+        """Each slot's failure weight over the peers (as last observed)."""
+        if self.view is not None and self.view.weight is not None:
+            return self.view.weight
+        return [sum(peer.state.sweight[s] + slot_weight(peer.state, s)
+                    for peer in self.peers) for s in range(self.n)]
 
     def progress(self) -> float:
         """The part of the current relaxation's search already done."""
@@ -337,8 +415,7 @@ class Relaxation:
         """Make the next relaxation from the current weights; EXHAUSTED when its root
         propagation proves it has no fill, STOPPED at the deadline, None otherwise."""
         state = self.state
-        weight = [sum(peer.state.sweight[s] + slot_weight(peer.state, s)
-                      for peer in self.peers) for s in range(self.n)]
+        weight = self._weights()
         heavy = sorted(range(self.n), key=lambda s: -weight[s])
         self.keep = sorted(heavy[:self.slots])
         t = state.t

@@ -213,7 +213,7 @@ def _apply(T, D, first, root_mark):
     return watch(T, D, root_mark)
 
 
-@compiled(allocates=False)
+@compiled(allocates=False, nogil=True)
 def learn(T, D, root_mark):
     """At a restart: record the nogoods of the decision stack, go back to the root (trail
     length ``root_mark``) and apply them there.  OK (the root is the trail's new length),
@@ -224,7 +224,7 @@ def learn(T, D, root_mark):
     return _apply(T, D, first, root_mark)
 
 
-@compiled(allocates=False)
+@compiled(allocates=False, nogil=True)
 def adopt(T, D, src_s, src_k, src_start, first, end, root_mark):
     """At a restart, after :func:`learn` (the root is trail length ``root_mark``): copy
     nogoods ``first`` to ``end`` of another search of the same tables (its arrays

@@ -238,7 +238,7 @@ def _rows_below(rch, rmask, rahead, xch, xmask, xahead, cahead, given, W, H, i, 
     return True, steps
 
 
-@compiled(allocates=False)
+@compiled(allocates=False, nogil=True)
 def _search(R, pause_at, node_limit):
     """Run the search of the arrays ``R`` (:class:`~.layout.RowArrays`) from its saved
     state until a fill (FOUND), the end (EXHAUSTED), ``pause_at`` work units or
@@ -391,6 +391,7 @@ class RowSearch:
         self.vs, self.ms = np.zeros(W + 1, dtype=np.int64), np.zeros(W + 1, dtype=np.uint64)
         # a fill's transpose is a fill: one of each pair is enough for one fill (or a proof)
         self.ctl[ROW_SYM] = W == H and not grid.given and count == 1
+        self.halted = False
 
     def _trie(self, n: int, *, reverse: bool = False) -> Trie:
         """The trie of the list's ``n``-letter words (spelt backwards with ``reverse``)."""
@@ -419,9 +420,13 @@ class RowSearch:
         for _ in range(self.share):
             status = _search(arrays, self.ctl[ROW_OPS] + lookups,
                              node_limit - (self.nodes - start))
-            if status != PAUSED or time.monotonic() >= deadline:
+            if status != PAUSED or self.halted or time.monotonic() >= deadline:
                 break
         return status
+
+    def halt(self) -> None:
+        """Make a turn running in another thread return after its current slice."""
+        self.halted = True
 
     def compile(self) -> None:
         """Load the compiled search (compile it when no cached code fits) without running it."""

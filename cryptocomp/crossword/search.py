@@ -259,7 +259,7 @@ def _note(size, ctl, single, best):
     ctl[BEST_OPEN] = low if culprit >= 0 else 0
 
 
-@compiled(allocates=False)
+@compiled(allocates=False, nogil=True)
 def root(T, D):
     """Make the initial domains arc consistent: OK, FAIL or OUT_OF_TIME."""
     size, sq, ctl = D.size, D.sq, D.ctl
@@ -293,7 +293,7 @@ def progress(dec: np.ndarray, depth: int) -> float:
     return float(np.ldexp(1.0, -1 - second).sum())
 
 
-@compiled(allocates=False)
+@compiled(allocates=False, nogil=True)
 def run(T, D, node_limit):
     """Search on from the current state for at most ``node_limit`` nodes.
 
