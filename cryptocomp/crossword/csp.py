@@ -19,7 +19,8 @@ takes that word away from the other slots (no repeats).  Strategies
   grids it proves "no fill" far sooner than word branching (scripts/LOG.md).
 
 ``auto`` runs several strategies as lanes of one portfolio, each on its own
-state, in turns of a fixed amount of work (:func:`strategy_for`); the first lane
+state and thread, in rounds of a fixed amount of work a lane (:func:`strategy_for`,
+:func:`_rounds`: the outcome does not depend on the threads' timing); the first lane
 to decide wins.  A lane that ends on its own has searched everything below the
 root, which proves the outcome (no fill, or every fill found).  Beside lanes that
 restart, a complete lane's share grows with the odds of its progress
@@ -386,7 +387,8 @@ def _round_shares(lanes: list[_AnyLane]) -> list[int]:
 
 def _round_limits(lanes: list[_AnyLane], budget: Budget, run: _Run) -> list[int]:
     """Each lane's node limit this round: the steps left, split between the counted lanes
-    (so a round overshoots the budget by fewer nodes than there are lanes)."""
+    (so a round overshoots the budget by a node or two a lane: its part rounded up, and a
+    backtrack that ends its turn)."""
     counted = [_counted(lane, lanes) for lane in lanes]
     if budget.steps is None:
         return [MAX_STEPS] * len(lanes)

@@ -3,7 +3,8 @@
 A :class:`Lane` runs one compiled strategy (:mod:`.search`) on its own
 :class:`~.tables.State`, a slice of work at a time (:meth:`Lane.advance`); a lane
 that restarts keeps the nogoods of its runs (:mod:`.nogood`: it stays complete), takes
-those of the other restart lanes (its mates) at its restarts, and keeps its failure
+those of the other restart lanes (its mates) at its restarts, from copies they publish
+between turns (:meth:`Lane.publish`: lanes may run side by side), and keeps its failure
 weights, ageing them, and randomises its ties (a
 second one also weighs frequency less in its word choice, :data:`TWIN_FREQ`).
 The complete lane beside restart lanes (the proof lane of
