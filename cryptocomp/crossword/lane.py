@@ -368,23 +368,22 @@ class Relaxation:
 
     def failures(self) -> int:
         """The failures of the peers' searches so far (when last observed)."""
-        if self.view is not None:
-            return self.view.failures
-        return sum(peer.failures() for peer in self.peers)
+        return self.view.failures if self.view is not None else self._peer_failures()
 
     def observe(self) -> None:
         """Note the peers' failures, and their weights when the next turn may make a
         relaxation from them: the lanes running side by side read this view, not one
         another's changing state (call it while no peer runs)."""
-        self.view = None
-        failures = self.failures()
+        failures = self._peer_failures()
         due = self.lane is None and self.slots < self.n and failures >= RELAX_AFTER
-        self.view = PeerView(failures, self._weights() if due else None)
+        self.view = PeerView(failures, self._peer_weights() if due else None)
 
-    def _weights(self) -> list[float]:
-        """Each slot's failure weight over the peers (as last observed)."""
-        if self.view is not None and self.view.weight is not None:
-            return self.view.weight
+    def _peer_failures(self) -> int:
+        """The peers' failures now."""
+        return sum(peer.failures() for peer in self.peers)
+
+    def _peer_weights(self) -> list[float]:
+        """Each slot's failure weight over the peers now."""
         return [sum(peer.state.sweight[s] + slot_weight(peer.state, s)
                     for peer in self.peers) for s in range(self.n)]
 
@@ -416,7 +415,9 @@ class Relaxation:
         """Make the next relaxation from the current weights; EXHAUSTED when its root
         propagation proves it has no fill, STOPPED at the deadline, None otherwise."""
         state = self.state
-        weight = self._weights()
+        view = self.view
+        weight = view.weight if view is not None and view.weight is not None \
+            else self._peer_weights()
         heavy = sorted(range(self.n), key=lambda s: -weight[s])
         self.keep = sorted(heavy[:self.slots])
         t = state.t
