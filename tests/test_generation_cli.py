@@ -177,7 +177,10 @@ def _env() -> dict[str, str]:
 def test_ctrl_c_prints_what_was_found(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "cryptocomp", "compose", "--from",
                              str(DATA / "alpha.txt")], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=tmp_path)
+                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=tmp_path,
+                            # SIGINT as a terminal's Ctrl-C leaves it: a suite started in
+                            # the background ignores it, and so would the child
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout is not None
     first = proc.stdout.readline()   # piped lines go out as found
     proc.send_signal(signal.SIGINT)
@@ -298,6 +301,7 @@ def test_ctrl_c_on_a_terminal_prints_the_table_so_far() -> None:
     pid, fd = pty.fork()
     if pid == 0:   # the child: the command on a terminal
         os.environ.update(_env(), COLUMNS="100")
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # as a terminal leaves it (see above)
         os.execv(sys.executable, [sys.executable, "-m", "cryptocomp", "compose", "--from",
                                   str(DATA / "colors.txt"), "--right", "free"])  # minutes
     out, start, sent = b"", time.monotonic(), False
@@ -305,6 +309,8 @@ def test_ctrl_c_on_a_terminal_prints_the_table_so_far() -> None:
         if not sent and time.monotonic() - start > 8:
             os.write(fd, b"\x03")
             sent = True
+        if time.monotonic() - start > 120:  # Ctrl-C ignored: fail, rather than hang the suite
+            os.kill(pid, signal.SIGKILL)
         ready, _, _ = select.select([fd], [], [], 0.5)
         if ready:
             try:
