@@ -382,6 +382,12 @@ class Relaxation:
         """The peers' failures now."""
         return sum(peer.failures() for peer in self.peers)
 
+    def _weights(self) -> list[float]:
+        """Each slot's failure weight over the peers (as last observed, when observed)."""
+        if self.view is not None and self.view.weight is not None:
+            return self.view.weight
+        return self._peer_weights()
+
     def _peer_weights(self) -> list[float]:
         """Each slot's failure weight over the peers now."""
         return [sum(peer.state.sweight[s] + slot_weight(peer.state, s)
@@ -415,9 +421,7 @@ class Relaxation:
         """Make the next relaxation from the current weights; EXHAUSTED when its root
         propagation proves it has no fill, STOPPED at the deadline, None otherwise."""
         state = self.state
-        view = self.view
-        weight = view.weight if view is not None and view.weight is not None \
-            else self._peer_weights()
+        weight = self._weights()
         heavy = sorted(range(self.n), key=lambda s: -weight[s])
         self.keep = sorted(heavy[:self.slots])
         t = state.t
