@@ -314,40 +314,125 @@ def test_the_engine_loaded_early_is_waited_for_not_loaded_twice(monkeypatch):
     assert calls == ["load-engine"]
 
 
-# -- the compile helper: the engine's side parts compiled in a second process -------------
+# -- the compile helper: half of the engine compiled in a second process ------------------
 
-def _sleeper() -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-
-
-def test_the_helper_is_waited_for_a_while_then_stopped(monkeypatch):
-    """wait_for() gives the helper HELPER_WAIT seconds, stop() ends it; neither minds no
-    helper (none could start: then this process compiles everything)."""
+def _fake_helper(code: str = "import time; time.sleep(60)"):
+    """A Helper over a process running ``code`` (its pipes as the real helper's)."""
     from cryptocomp.crossword import warmup
 
-    monkeypatch.setattr(warmup, "HELPER_WAIT", 0.2)
-    helper = _sleeper()
-    warmup.wait_for(helper)
-    assert helper.poll() is None
-    warmup.stop(helper)
-    assert helper.poll() is not None
-    warmup.wait_for(None)
-    warmup.stop(None)
+    return warmup.Helper(subprocess.Popen([sys.executable, "-c", code], text=True,
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+
+
+def test_a_stage_is_waited_for_a_while_and_the_helper_stopped():
+    """wait() gives a silent helper the time asked and says it did not come; stop() ends the
+    helper; no helper can start when processes cannot (then this one compiles it all)."""
+    import time
+
+    from cryptocomp.crossword import warmup
+
+    helper = _fake_helper()
+    start = time.monotonic()
+    assert not helper.wait("watch", 0.2)
+    assert 0.2 <= time.monotonic() - start < 5 and helper.proc.poll() is None
+    helper.tell(warmup.PROPAGATION)
+    helper.stop()
+    assert helper.proc.poll() is not None
+    helper.tell(warmup.PROPAGATION)  # gone: nothing to tell, and no error
+    assert helper.wait("rows", 5.0)  # nothing more will come: no wait
 
     def refuse(*args, **kwargs):
         raise OSError("no more processes")
 
-    monkeypatch.setattr(warmup.subprocess, "Popen", refuse)
-    assert warmup.start_helper(Path("/nowhere/cryptocomp-engine-k")) is None
+    real = warmup.subprocess.Popen
+    warmup.subprocess.Popen = refuse
+    try:
+        assert warmup.start_helper(Path("/nowhere/cryptocomp-engine-k")) is None
+    finally:
+        warmup.subprocess.Popen = real
+
+
+def test_the_stages_reported_are_the_ones_waited_for():
+    """A stage the helper reports ends the wait for it at once, and only for it."""
+    helper = _fake_helper("import sys, time\nprint('revise', flush=True)\n"
+                          "print('nonsense', flush=True)\ntime.sleep(60)")
+    try:
+        assert helper.wait("revise", 30.0)
+        assert not helper.wait("watch", 0.1)
+    finally:
+        helper.stop()
+
+
+def test_a_first_restart_waits_for_the_nogoods_within_its_deadline(monkeypatch):
+    """await_nogoods() waits at most HELPER_WAIT, never past the deadline, then lets the
+    helper go; with no helper left it returns at once."""
+    import time
+
+    from cryptocomp.crossword import warmup
+
+    monkeypatch.setattr(warmup, "HELPER_WAIT", 0.3)
+    slow = _fake_helper()
+    warmup.keep_finishing(slow)
+    start = time.monotonic()
+    warmup.await_nogoods()
+    assert 0.3 <= time.monotonic() - start < 5 and slow.proc.poll() is not None
+    late = _fake_helper()
+    warmup.keep_finishing(late)
+    warmup.await_nogoods(time.monotonic() - 1)  # past its deadline: no wait at all
+    assert time.monotonic() - start < 5 and late.proc.poll() is not None
+    done = _fake_helper("print('nogoods', flush=True)")
+    warmup.keep_finishing(done)
+    warmup.await_nogoods()
+    assert done.proc.poll() is not None
+    start = time.monotonic()
+    warmup.await_nogoods()
+    assert time.monotonic() - start < 0.1
+
+
+def _restart_at_once(seconds) -> None:
+    """In a forked child: a first restart's wait, timed into ``seconds``."""
+    import time
+
+    from cryptocomp.crossword import warmup
+
+    start = time.monotonic()
+    warmup.await_nogoods()
+    seconds.value = time.monotonic() - start
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_neither_waits_for_nor_stops_its_parents_helper(monkeypatch):
+    """A child forked while the parent's helper compiles (a studio job, a solver child)
+    hears nothing from that helper: its first restart goes on at once, and the helper
+    stays the parent's."""
+    import multiprocessing as mp
+
+    from cryptocomp.crossword import warmup
+
+    monkeypatch.setattr(warmup, "HELPER_WAIT", 30.0)
+    helper = _fake_helper()
+    warmup.keep_finishing(helper)
+    try:
+        ctx = mp.get_context("fork")
+        seconds = ctx.Value("d", -1.0)
+        child = ctx.Process(target=_restart_at_once, args=(seconds,))
+        child.start()
+        child.join(60)
+        assert child.exitcode == 0 and 0 <= seconds.value < 5
+        assert helper.proc.poll() is None
+    finally:
+        monkeypatch.setattr(warmup, "HELPER_WAIT", 0.1)
+        warmup.await_nogoods()
+    assert helper.proc.poll() is not None
 
 
 def test_an_interrupted_compile_stops_its_helper(monkeypatch):
     """Ctrl-C while the engine compiles leaves no helper process behind."""
     from cryptocomp.crossword import csp, warmup
 
-    helper = _sleeper()
+    helper = _fake_helper()
 
-    def interrupted(prob):
+    def interrupted(prob, helper):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(csp, "_loaded", False)
@@ -357,7 +442,7 @@ def test_an_interrupted_compile_stops_its_helper(monkeypatch):
     monkeypatch.setattr(warmup, "compile_searches", interrupted)
     with pytest.raises(KeyboardInterrupt):
         csp.load_engine()
-    assert helper.poll() is not None and not csp._loaded
+    assert helper.proc.poll() is not None and not csp._loaded
 
 
 def _engine_files(cache_root: Path) -> set[str]:
@@ -366,15 +451,41 @@ def _engine_files(cache_root: Path) -> set[str]:
 
 
 @pytest.mark.slow
-def test_the_helper_compiles_the_side_parts_only(tmp_path):
-    """The helper process writes the search's choices and the rows search, not the
-    searches the main process compiles at the same time."""
+def test_a_helper_left_alone_compiles_its_first_half_only(tmp_path):
+    """A helper that is never told of the propagation (its main process gone) writes its
+    half of the propagation and undo, then ends without compiling on that propagation."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    subprocess.run([sys.executable, "-m", "cryptocomp.crossword.warmup"], env=env,
-                   check=True, timeout=600)
+    done = subprocess.run([sys.executable, "-m", "cryptocomp.crossword.warmup"], env=env,
+                          input="", capture_output=True, text=True, check=True, timeout=600)
+    assert done.stdout.split() == ["revise"]
     files = _engine_files(tmp_path)
-    assert {"search._choose_slot", "search._choose_word", "rectangle._search"} <= files
-    assert not files & {"search.run", "search.root", "propagation.propagate"}
+    assert {"propagation._revise", "propagation.undo"} <= files
+    assert not files & {"search.run", "search.root", "propagation.propagate", "nogood.watch"}
+
+
+_LOAD = ("from cryptocomp.crossword import csp, warmup\n"
+         "warmup.HELPER_WAIT = 600.0  # a busy machine: the helper is waited for, not raced\n"
+         "started = []\n"
+         "real = warmup.start_helper\n"
+         "warmup.start_helper = lambda cache: started.append(real(cache)) or started[-1]\n"
+         "csp.load_engine()\n"
+         "warmup.await_nogoods()\n"
+         "print(len(started), all(h.proc.poll() is not None for h in started))\n")
+
+
+@pytest.mark.slow
+def test_the_two_processes_compile_the_whole_engine_between_them(tmp_path):
+    """A first use's two processes leave machine code for every part of the engine, the
+    nogoods included, and no helper behind once a first restart has waited for it."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _LOAD], env=env, capture_output=True,
+                          text=True, check=True, timeout=900)
+    assert done.stdout.split() == ["1", "True"]
+    files = _engine_files(tmp_path)
+    assert {"propagation._revise", "propagation._settle", "propagation.propagate",
+            "propagation.undo", "nogood.watch", "nogood.learn", "nogood.adopt", "search.run",
+            "search.root", "search._choose_slot", "rectangle._search"} <= files
+    assert not list(tmp_path.glob("cryptocomp-engine-*/*.tmp"))
 
 
 _SQUARE = ("from cryptocomp.crossword import fill\n"
@@ -393,9 +504,11 @@ def test_a_helper_stopped_midway_leaves_machine_code_the_engine_loads(tmp_path):
     from cryptocomp.crossword import warmup
 
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
-    helper = subprocess.Popen([sys.executable, "-m", "cryptocomp.crossword.warmup"], env=env)
+    helper = warmup.Helper(subprocess.Popen(
+        [sys.executable, "-m", "cryptocomp.crossword.warmup"], env=env, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE))
     time.sleep(2.0)
-    warmup.stop(helper)
+    helper.stop()
     (tmp_path / "words.txt").write_text(WORDS)
     proc = subprocess.run([sys.executable, "-c", _SQUARE], env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=600)

@@ -119,11 +119,13 @@ def load_engine() -> None:
                 helper = warmup.start_helper(cache)
         prob = warmup.tiny_problem()
         try:
-            warmup.compile_searches(prob)
-            warmup.wait_for(helper)
-            warmup.compile_side(prob)  # loaded from what the helper wrote
-        finally:
-            warmup.stop(helper)
+            warmup.compile_searches(prob, helper)
+            warmup.compile_side(prob, helper)  # loaded from what the helper wrote
+        except BaseException:
+            if helper is not None:
+                helper.stop()
+            raise
+        warmup.keep_finishing(helper)  # the nogoods, which a first restart waits for
         _loaded = True
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import warmup
 from .layout import (
     AGE,
     DBASE,
@@ -255,6 +256,7 @@ class Lane:
         """Back to the root, keeping the nogoods of the run that ends there and taking the
         mates' new ones, with a longer failure limit and randomised tie-breaks."""
         state = self.state
+        warmup.await_nogoods(float(state.params[DEADLINE]))  # first use: their compile
         before = int(state.ctl[NGN])
         r = held(learn, state.T, state.D, self.root_mark)
         self.own.append((before, int(state.ctl[NGN])))

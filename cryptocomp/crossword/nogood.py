@@ -31,6 +31,8 @@ a node ``2 * c + j`` being nogood ``c``'s watch of its literal ``j`` (0 or 1), c
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..jitcache import compiled
 from .layout import (
     D_KIND,
@@ -109,14 +111,14 @@ def _visit(T, D, s, k):
                     w_head[h] = nxt
                 else:
                     w_next[prev] = nxt
-                _link(T, D, node)
+                _link(T, D, np.int64(node))
                 moved = True
                 break
         if not moved:
             if _true(T, D, so, ko):
                 ctl[WIPED] = so
                 return FAIL
-            if refute(T, D, so, ko) != OK:
+            if refute(T, D, np.int64(so), np.int64(ko)) != OK:
                 return FAIL
             prev = node
         node = nxt
@@ -197,7 +199,7 @@ def _install(T, D, c):
     if free == 0:
         D.ctl[WIPED] = ng_s[b]
         return FAIL
-    return refute(T, D, ng_s[b], ng_k[b])
+    return refute(T, D, np.int64(ng_s[b]), np.int64(ng_k[b]))
 
 
 @compiled(entry=False, allocates=False)

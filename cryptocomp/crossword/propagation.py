@@ -38,6 +38,8 @@ trail consistent: :func:`undo` restores any earlier state exactly.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..jitcache import compiled
@@ -65,7 +67,7 @@ from .layout import (
 )
 
 __all__ = ["propagate", "undo", "assign", "refute", "drop_letter", "keep_letter",
-           "past_deadline", "queue_slot"]
+           "past_deadline", "queue_slot", "halves"]
 
 # results
 OK, FAIL, OUT_OF_TIME = 0, 1, 2
@@ -82,7 +84,9 @@ _SCAN = 64  # queued slots compared when picking the next revision
 # Integer arguments of compiled calls are written np.int64(0), not 0: numba types a bare 0
 # as the literal 0 and compiles the callee once for it and once more for int64 (a variable
 # set to 0 and counted up does the same while its type is inferred); the engine then
-# compiled _shrink three times and _bulk four (scripts/LOG.md, "one signature each")
+# compiled _shrink three times and _bulk four (scripts/LOG.md, "one signature each").
+# Likewise a place or slot read from an int32 array (pos, a nogood's literals) is widened
+# to np.int64 before it is passed: _remove was compiled three times, refute twice
 
 
 @compiled(entry=False, allocates=False)
@@ -268,7 +272,7 @@ def _shrink(T, D, t, nact):
                     continue
                 lo, hi = pl_start[base + b], pl_start[base + b + 1]
                 for h in range(lo, hi):
-                    i = pos[pb + pl[h]]
+                    i = np.int64(pos[pb + pl[h]])
                     if 0 <= i < size[t]:
                         if _remove(T, D, t, i) != OK:
                             return FAIL
@@ -370,7 +374,7 @@ def _settle(T, D, s):
             u = same[j]
             if u == s or size[u] == 0:
                 continue
-            i = pos[slot[u, PBASE] + k]
+            i = np.int64(pos[slot[u, PBASE] + k])
             if 0 <= i < size[u] and _remove(T, D, u, i) != OK:
                 return FAIL
     if T.kstart[row + 1] > T.kstart[row]:
@@ -393,11 +397,18 @@ def _drop_conflicts(T, D, s, row):
                 u = same[g]
                 if u == s or size[u] == 0:
                     continue
-                i = pos[slot[u, PBASE] + k2]
+                i = np.int64(pos[slot[u, PBASE] + k2])
                 if 0 <= i < size[u] and _remove(T, D, u, i) != OK:
                     return FAIL
             ctl[OPS] += same_start[n2 + 1] - same_start[n2]
     return OK
+
+
+def halves() -> tuple[tuple[Any, int], ...]:
+    """The propagation's two halves, each with the number of int arguments it takes after
+    ``(T, D)``: revising a slot and settling one, which share only the removal of a word,
+    so that :mod:`.warmup` compiles them in two processes at once."""
+    return ((_revise, 1), (_settle, 1))
 
 
 @compiled(entry=False, allocates=False)
@@ -496,7 +507,7 @@ def refute(T, D, s, k):
     """Remove word ``k`` from slot ``s`` (queues the crossings; call propagate)."""
     slot = T.slot
     pos, size = D.pos, D.size
-    i = pos[slot[s, PBASE] + k]
+    i = np.int64(pos[slot[s, PBASE] + k])
     if i < 0 or i >= size[s]:
         return OK
     return _remove(T, D, s, i)
