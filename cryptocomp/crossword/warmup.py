@@ -8,12 +8,12 @@ cached, :func:`start_helper` runs ``python -m cryptocomp.crossword.warmup`` (thi
 module's :func:`main`) into the same cache directory, and the two split the engine along
 its calls, each stage told to the other over the helper's pipes:
 
-* the helper compiles the propagation's revision of a slot while this process compiles
-  its other half, settling a slot, and the search's choices; this process then compiles
-  the propagation on both halves (:func:`compile_core`) and tells the helper;
-* the helper then compiles ``undo`` and the nogoods' watch on that propagation
-  (``watch``), while this process compiles the moves that call only the propagation;
-  the search (``run``) comes last here, loading all of them (:func:`compile_searches`);
+* the helper compiles the propagation's revision of a slot, then ``undo``, while this
+  process compiles its other half, settling a slot, and the search's choices; this process
+  then compiles the propagation on both halves (:func:`compile_core`) and tells the helper;
+* the helper then compiles the nogoods' watch on that propagation (``watch``), while this
+  process compiles the moves that call only the propagation; the search (``run``) comes
+  last here, loading all of them (:func:`compile_searches`);
 * the helper goes on with ``root``, the rows search of word rectangles
   (:func:`compile_side` loads both here) and last the restarts' nogoods
   (:func:`.nogood.learn`, :func:`.nogood.adopt`), which it compiles while the first fill
@@ -96,6 +96,9 @@ class Helper:
         finally:
             for event in self._reported.values():
                 event.set()
+            # reap it: a long-lived process (the prompt, a Dask worker) keeps no zombie
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(60)
 
     def tell(self, stage: str) -> None:
         """Tell the helper that this process has saved ``stage``."""
@@ -242,6 +245,7 @@ def _stop_finishing() -> None:
 
 
 def _report(stage: str, out: IO[str]) -> None:
+    """Tell the main process (reading ``out``) that ``stage`` is saved."""
     out.write(stage + "\n")
     out.flush()
 
