@@ -7,7 +7,7 @@ import random
 import pytest
 from grid_cases import backtrack_fills, parity_case, random_case
 
-from cryptocomp.crossword import NO_FILL, GridError, Lexicon, parse_text
+from cryptocomp.crossword import BUDGET, NO_FILL, GridError, Lexicon, parse_text
 from cryptocomp.crossword.csp import Budget, Problem, _lanes, solve_csp
 from cryptocomp.crossword.lane import Lane
 from cryptocomp.crossword.search import EXHAUSTED, FOUND, RESTART
@@ -77,6 +77,28 @@ def test_a_restart_lane_proves_alone_that_no_fill_exists(tmp_path):
     assert r == EXHAUSTED and lane.runs > 1 and lane.state.nogoods()
     lane.state._check()
 
+
+
+def test_a_restart_whose_nogoods_are_not_compiled_by_its_deadline_stops(tmp_path,
+                                                                       monkeypatch):
+    """A first use whose budget runs out while the helper still compiles the nogoods: the
+    restart stops its lane (STOPPED, the budget's answer), learning nothing, rather than
+    compile them past the deadline."""
+    from cryptocomp.crossword import warmup
+    from cryptocomp.crossword.search import STOPPED
+
+    grid_file, words_file = parity_case(tmp_path, rows=4, cols=5)
+    words = [line.split()[0] for line in words_file.read_text().splitlines()]
+    prob = Problem(parse_text(grid_file.read_text()), Lexicon(_index(words)))
+    (lane,) = _restart_lanes(prob, 1)
+    assert lane.advance(10**9, float("inf")) == RESTART
+    deadlines: list[float] = []
+    monkeypatch.setattr(warmup, "await_nogoods", lambda d: deadlines.append(d) or False)
+    lane.restart()
+    assert lane.over == STOPPED and lane.runs == 1 and not lane.state.nogoods()
+    assert lane.advance(10**9, float("inf")) == STOPPED and deadlines == [float("inf")]
+    result = solve_csp(prob, strategy="restarts", restart_base=2, seed=1)
+    assert result.status == BUDGET and not result.complete
 
 
 def test_twin_restart_lanes_take_each_others_nogoods(tmp_path):

@@ -364,8 +364,9 @@ def test_the_stages_reported_are_the_ones_waited_for():
 
 
 def test_a_first_restart_waits_for_the_nogoods_within_its_deadline(monkeypatch):
-    """await_nogoods() waits at most HELPER_WAIT, never past the deadline, then lets the
-    helper go; with no helper left it returns at once."""
+    """await_nogoods() waits at most HELPER_WAIT, then stops a late helper (the nogoods are
+    compiled here); a deadline that comes first ends the wait with False, the helper left
+    at its work; with no helper left it returns at once."""
     import time
 
     from cryptocomp.crossword import warmup
@@ -374,18 +375,22 @@ def test_a_first_restart_waits_for_the_nogoods_within_its_deadline(monkeypatch):
     slow = _fake_helper()
     warmup.keep_finishing(slow)
     start = time.monotonic()
-    warmup.await_nogoods()
+    assert warmup.await_nogoods()
     assert 0.3 <= time.monotonic() - start < 5 and slow.proc.poll() is not None
     late = _fake_helper()
     warmup.keep_finishing(late)
-    warmup.await_nogoods(time.monotonic() - 1)  # past its deadline: no wait at all
-    assert time.monotonic() - start < 5 and late.proc.poll() is not None
+    start = time.monotonic()
+    assert not warmup.await_nogoods(start - 1)  # past its deadline: no wait at all
+    assert not warmup.await_nogoods(start + 0.1)
+    assert 0.1 <= time.monotonic() - start < 0.3 + 5 and late.proc.poll() is None
+    assert warmup.await_nogoods()  # no deadline: waits its while, then stops it
+    assert late.proc.poll() is not None
     done = _fake_helper("print('nogoods', flush=True)")
     warmup.keep_finishing(done)
-    warmup.await_nogoods()
+    assert warmup.await_nogoods(time.monotonic() + 60)
     assert done.proc.poll() is not None
     start = time.monotonic()
-    warmup.await_nogoods()
+    assert warmup.await_nogoods(start - 1)
     assert time.monotonic() - start < 0.1
 
 

@@ -256,7 +256,9 @@ class Lane:
         """Back to the root, keeping the nogoods of the run that ends there and taking the
         mates' new ones, with a longer failure limit and randomised tie-breaks."""
         state = self.state
-        warmup.await_nogoods(float(state.params[DEADLINE]))  # first use: their compile
+        if not warmup.await_nogoods(float(state.params[DEADLINE])):
+            self.over = STOPPED  # the budget ran out while the nogoods compiled (first use)
+            return
         before = int(state.ctl[NGN])
         r = held(learn, state.T, state.D, self.root_mark)
         self.own.append((before, int(state.ctl[NGN])))

@@ -216,22 +216,27 @@ def keep_finishing(helper: Helper | None) -> None:
         _finishing.append(helper)
 
 
-def await_nogoods(deadline: float = np.inf) -> None:
+def await_nogoods(deadline: float = np.inf) -> bool:
     """Before a search's first restart: wait for the helper's nogoods, at most
-    :data:`HELPER_WAIT` and not past ``deadline`` (``time.monotonic()``), then let it go.
-    A forked child forgets its parent's helper: it hears nothing from it."""
+    :data:`HELPER_WAIT` and not past ``deadline`` (``time.monotonic()``).  True when they
+    can be loaded (or must be compiled here: no helper, or it is late and is stopped);
+    False when the deadline came first, the helper left at its work for a later fill.  A
+    forked child forgets its parent's helper: it hears nothing from it."""
     if not _finishing:
-        return
+        return True
     with _finishing_lock:
         helpers = [h for h in _finishing if h.owner == os.getpid()]
         _finishing[:] = helpers
     for helper in helpers:
-        helper.wait("nogoods", min(HELPER_WAIT, deadline - time.monotonic()))
+        left = deadline - time.monotonic()
+        if not helper.wait("nogoods", min(HELPER_WAIT, left)) and left <= HELPER_WAIT:
+            return False
     with _finishing_lock:
         for helper in helpers:
             if helper in _finishing:
                 _finishing.remove(helper)
                 helper.stop()
+    return True
 
 
 @atexit.register
