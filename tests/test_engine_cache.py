@@ -324,7 +324,7 @@ def _fake_helper(code: str = "import time; time.sleep(60)"):
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE))
 
 
-def test_a_stage_is_waited_for_a_while_and_the_helper_stopped():
+def test_a_stage_is_waited_for_a_while_and_the_helper_stopped(monkeypatch):
     """wait() gives a silent helper the time asked and says it did not come; stop() ends the
     helper; no helper can start when processes cannot (then this one compiles it all)."""
     import time
@@ -344,12 +344,8 @@ def test_a_stage_is_waited_for_a_while_and_the_helper_stopped():
     def refuse(*args, **kwargs):
         raise OSError("no more processes")
 
-    real = warmup.subprocess.Popen
-    warmup.subprocess.Popen = refuse
-    try:
-        assert warmup.start_helper(Path("/nowhere/cryptocomp-engine-k")) is None
-    finally:
-        warmup.subprocess.Popen = real
+    monkeypatch.setattr(warmup.subprocess, "Popen", refuse)
+    assert warmup.start_helper(Path("/nowhere/cryptocomp-engine-k")) is None
 
 
 def test_the_stages_reported_are_the_ones_waited_for():

@@ -102,8 +102,10 @@ def load_engine() -> None:
     """Load the searches' machine code, compiling it where numba has none cached (once
     for each version of the engine's sources, whatever virtualenv they are installed in:
     :mod:`.jitcache`), with one line that says so, so that no fill's budget pays for it;
-    later calls return at once (or wait for :func:`load_engine_soon`'s).  Nothing runs:
-    the signatures come from a 2x2 square."""
+    later calls return at once (or wait for :func:`load_engine_soon`'s).  A first use
+    shares the compile with a helper process (:mod:`.warmup`), which goes on with the
+    restarts' nogoods while the fills run.  Nothing runs: the signatures come from a 2x2
+    square."""
     global _loaded
     if _loaded or not hasattr(root, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return

@@ -85,8 +85,9 @@ _SCAN = 64  # queued slots compared when picking the next revision
 # as the literal 0 and compiles the callee once for it and once more for int64 (a variable
 # set to 0 and counted up does the same while its type is inferred); the engine then
 # compiled _shrink three times and _bulk four (scripts/LOG.md, "one signature each").
-# Likewise a place or slot read from an int32 array (pos, a nogood's literals) is widened
-# to np.int64 before it is passed: _remove was compiled three times, refute twice
+# Likewise a place or slot read from an int32 array (pos, a nogood's literals and watches)
+# is widened to np.int64 before it is passed: _remove was compiled three times, refute and
+# _after_shrink twice
 
 
 @compiled(entry=False, allocates=False)
