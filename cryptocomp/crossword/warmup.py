@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numba
 import numpy as np
@@ -143,22 +143,25 @@ def start_helper(cache: Path) -> Helper | None:
     return Helper(proc)
 
 
-def compile_core(prob: Problem, helper: Helper) -> None:
+def _compile(fn: Any, state: State, ints: int) -> None:
+    """Load or compile ``fn`` for ``(T, D)`` and ``ints`` int arguments."""
+    fn.compile(_sig(state.T, state.D, *([0] * ints)))
+
+
+def compile_core(state: State, helper: Helper) -> None:
     """Compile the propagation beside the helper: its settling half and the search's
     choices here while the helper compiles the revising half (:func:`.halves`), then the
     propagation on both; then tell the helper, which builds on it, and compile the moves
     that call only the propagation while the helper compiles the nogoods' watch."""
-    state = State(prob.tables)
-    T, D = state.T, state.D
     (revise, one), (settle, other) = halves()
-    settle.compile(_sig(T, D, *([0] * other)))
+    _compile(settle, state, other)
     _compile_choices(state)
     helper.wait("revise")
-    revise.compile(_sig(T, D, *([0] * one)))
-    propagate.compile(_sig(T, D))
+    _compile(revise, state, one)
+    _compile(propagate, state, 0)
     helper.tell(PROPAGATION)
-    for fn, extra in ((assign, 2), (keep_letter, 3), (drop_letter, 3)):
-        fn.compile(_sig(T, D, *([0] * extra)))
+    for fn, ints in ((assign, 2), (keep_letter, 3), (drop_letter, 3)):
+        _compile(fn, state, ints)
     helper.wait("watch")
 
 
@@ -167,19 +170,19 @@ def compile_searches(prob: Problem, helper: Helper | None = None) -> None:
     helper, the parts they call first, in stages shared with it (:func:`compile_core`).
     Without one the entry points alone: loading cached code then reads only their files,
     which hold all they call."""
-    if helper is not None:
-        compile_core(prob, helper)
     state = State(prob.tables)
-    T, D = state.T, state.D
-    run.compile(_sig(T, D, 1))
+    if helper is not None:
+        compile_core(state, helper)
+    _compile(run, state, 1)
     if helper is not None:
         helper.wait("root")
-    root.compile(_sig(T, D))
-    undo.compile(_sig(T, D, 0))
+    _compile(root, state, 0)
+    _compile(undo, state, 1)
 
 
 def compile_side(prob: Problem, helper: Helper | None = None) -> None:
-    """Load or compile the search's choices and the rows search."""
+    """Load or compile the search's choices and the rows search (with a helper: once it
+    has saved them; the choices are loaded already)."""
     if helper is not None:
         helper.wait("rows")
     _compile_choices(State(prob.tables))
@@ -187,8 +190,8 @@ def compile_side(prob: Problem, helper: Helper | None = None) -> None:
 
 
 def _compile_choices(state: State) -> None:
-    for fn, extra in choices():
-        fn.compile(_sig(state.T, state.D, *([0] * extra)))
+    for fn, ints in choices():
+        _compile(fn, state, ints)
 
 
 def compile_nogoods(prob: Problem) -> None:
@@ -196,11 +199,10 @@ def compile_nogoods(prob: Problem) -> None:
     with the argument types a restart lane passes)."""
     state = State(prob.tables)
     state.record_nogoods()
-    T, D = state.T, state.D
-    learn.compile(_sig(T, D, 0))
+    _compile(learn, state, 1)
     s, k = state.ng_s[:0].copy(), state.ng_k[:0].copy()
     start = state.ng_start[:1] - state.ng_start[0]
-    adopt.compile(_sig(T, D, s, k, start, 0, 0, 0))
+    adopt.compile(_sig(state.T, state.D, s, k, start, 0, 0, 0))
 
 
 # the helpers still compiling the nogoods after the engine has loaded
@@ -260,16 +262,15 @@ def main() -> None:
     this process's propagation is not announced on stdin (the other process is gone)."""
     prob = tiny_problem()
     state = State(prob.tables)
-    T, D = state.T, state.D
     (revise, one), _ = halves()
-    revise.compile(_sig(T, D, *([0] * one)))
+    _compile(revise, state, one)
     _report("revise", sys.stdout)
-    undo.compile(_sig(T, D, 0))
+    _compile(undo, state, 1)
     if sys.stdin is None or sys.stdin.readline().strip() != PROPAGATION:
         return
-    watch.compile(_sig(T, D, 0))
+    _compile(watch, state, 1)
     _report("watch", sys.stdout)
-    root.compile(_sig(T, D))
+    _compile(root, state, 0)
     _report("root", sys.stdout)
     RowSearch(prob).compile()
     _report("rows", sys.stdout)
